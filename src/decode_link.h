@@ -1,0 +1,39 @@
+/* decode_link.h: link layer (DLT) to network layer.
+ *
+ * Supported DLTs: EN10MB (Ethernet II, 802.1Q / 802.1ad / QinQ tags, stacked),
+ * LINUX_SLL (cooked v1), LINUX_SLL2 (cooked v2), RAW / IPV4 / IPV6 (raw IP),
+ * NULL and LOOP (BSD loopback, either byte order of the AF word). */
+#ifndef NFSSCOPE_DECODE_LINK_H
+#define NFSSCOPE_DECODE_LINK_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "bytes.h"
+
+enum l3_kind { L3_NONE = 0, L3_IPV4, L3_IPV6 };
+
+struct l3_view {
+    enum l3_kind kind;
+    struct bytes l3;     /* captured bytes from the IP header on */
+    uint32_t l3_wirelen; /* wire length from the IP header on (pkt wirelen - link header) */
+    uint16_t vlan_outer; /* first VLAN id seen, 0 if untagged */
+    uint8_t vlan_depth;  /* number of 802.1Q/802.1ad tags */
+};
+
+/* True if `dlt` is one of the supported link types. */
+bool link_supported(int dlt);
+
+/* Human name of a DLT, e.g. "EN10MB"; for error messages. */
+const char *link_name(int dlt);
+
+/* Decode the link header of one frame.
+ * data/caplen: captured bytes; wirelen: original length.
+ * Returns DECODE_OK with out->kind set to L3_IPV4 or L3_IPV6;
+ * DECODE_UNSUPPORTED for frames that carry something else (ARP, ...);
+ * DECODE_TRUNCATED if the captured bytes end inside the link header;
+ * DECODE_INVALID for a malformed header. */
+enum decode_rc link_decode(int dlt, const uint8_t *data, uint32_t caplen, uint32_t wirelen,
+                           struct l3_view *out);
+
+#endif

@@ -1,0 +1,85 @@
+/* rpc_rm.h: ONC RPC record marking over TCP (RFC 5531 §11).
+ *
+ * Splits one direction's byte stream into RPC messages (records, possibly of
+ * several fragments). Only the head of each message (its first head_max bytes,
+ * enough for RPC header + NFS arguments/results used by the stats) is kept;
+ * the rest (READ/WRITE payload) is skipped without copying. A message is
+ * delivered when its last byte arrives, with the timestamp of that packet
+ * (the Wireshark rpc.time definition). Gaps inside a message body are skipped
+ * and flagged; a gap that hits a record mark or an unknown position forces a
+ * resync: scan for a record mark followed by a header that `probe` accepts. */
+#ifndef NFSSCOPE_RPC_RM_H
+#define NFSSCOPE_RPC_RM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "anomaly.h"
+#include "bytes.h"
+
+struct rpc_msg_view {
+    struct bytes head;      /* first min(msg_len, head_max) bytes, or fewer if head_partial */
+    uint32_t msg_len;       /* full message length (all fragments, marks excluded) */
+    bool head_partial;      /* a gap cut the head short: head.len < min(msg_len, head_max) */
+    bool body_gap;          /* bytes after the head were lost */
+    struct timespec ts_first; /* packet carrying the first byte */
+    struct timespec ts_last;  /* packet carrying the last byte (delivery time) */
+};
+
+/* Called once per message. `flow` and `dir` are passed through from the feed. */
+typedef void rpc_msg_fn(void *ctx, void *flow, unsigned dir, const struct rpc_msg_view *m);
+
+/* Resync probe: do the n bytes at p (the message after its record mark) look
+ * like the start of an RPC message of length msg_len? Accepts only headers that
+ * validate (RFC 5531 §9: rpcvers 2 for calls, sane reply_stat for replies).
+ * n may be short: return false when there are too few bytes to tell. */
+typedef bool rpc_probe_fn(const uint8_t *p, size_t n, uint32_t msg_len);
+
+struct rpc_rm_config {
+    size_t head_max;       /* bytes of each message kept (e.g. 1024) */
+    size_t pool_heads;     /* head buffers shared by all directions (messages split across chunks) */
+    uint32_t max_msg_len;  /* largest plausible message (e.g. 16 MiB); larger marks force resync */
+    rpc_probe_fn *probe;
+};
+
+/* Per-direction state, embedded in the flow entry. Zero-initialise before
+ * first use; rpc_rm_release() before reuse. A zeroed rpc_rm starts in "probe"
+ * mode: the first bytes must validate as a record mark + RPC header, else it
+ * scans (a capture may start mid-record). */
+struct rpc_rm {
+    uint32_t frag_left;  /* bytes left in the current fragment */
+    uint32_t msg_len;    /* bytes of the current message so far (marks excluded) */
+    uint32_t head_slot;  /* pool slot holding the head, or RPC_RM_NONE */
+    uint16_t head_len;   /* bytes of head in the slot */
+    uint8_t mark[4];     /* partial record mark */
+    uint8_t mark_have;
+    uint8_t state;       /* internal */
+    uint8_t flags;       /* internal: last fragment, partial head, body gap, ... */
+    struct timespec ts_first;
+};
+
+#define RPC_RM_NONE UINT32_MAX
+
+struct rpc_rm_pool;
+
+/* Returns NULL on allocation failure. */
+struct rpc_rm_pool *rpc_rm_pool_new(const struct rpc_rm_config *cfg, struct anomalies *an);
+void rpc_rm_pool_free(struct rpc_rm_pool *pool);
+
+/* Feed in-order stream bytes. Delivers 0..n messages through `deliver`. */
+void rpc_rm_feed(struct rpc_rm_pool *pool, struct rpc_rm *rm, void *flow, unsigned dir,
+                 struct bytes chunk, const struct timespec *ts, rpc_msg_fn *deliver, void *ctx);
+
+/* `nbytes` of the stream are missing. Inside a fragment body past the head:
+ * skip them (the message is still delivered, flagged body_gap). Inside a head:
+ * the head is cut (head_partial) and the rest of the fragment skipped. Inside
+ * a record mark, or when the position is unknown: resync. */
+void rpc_rm_gap(struct rpc_rm_pool *pool, struct rpc_rm *rm, void *flow, unsigned dir,
+                uint64_t nbytes, const struct timespec *ts, rpc_msg_fn *deliver, void *ctx);
+
+/* End of stream: a message in progress is dropped (counted), state reset. */
+void rpc_rm_release(struct rpc_rm_pool *pool, struct rpc_rm *rm);
+
+#endif
