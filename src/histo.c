@@ -1,0 +1,125 @@
+/* histo.c: log-linear latency histogram; see histo.h for the error bound. */
+#include "histo.h"
+
+#include <string.h>
+
+#define SUB (1u << HISTO_SUB_BITS) /* 32 linear sub-buckets per power of two */
+
+void
+histo_init(struct histo *h)
+{
+    memset(h, 0, sizeof *h);
+}
+
+/* v < 32: bucket v. Otherwise with msb = floor(log2 v) (>= 5), the bucket is
+ * 32 * (msb - 4) + the next 5 bits below the msb: monotone, and each bucket
+ * spans 2^(msb-5) values starting at >= 2^msb, i.e. at most 1/32 of its start. */
+unsigned
+histo_index(uint64_t v)
+{
+    unsigned msb, idx;
+
+    if (v < SUB)
+        return (unsigned)v;
+    msb = 63u - (unsigned)__builtin_clzll(v);
+    idx = ((msb - 4u) << HISTO_SUB_BITS) + (unsigned)((v >> (msb - HISTO_SUB_BITS)) - SUB);
+    return idx < HISTO_BUCKETS ? idx : HISTO_BUCKETS - 1;
+}
+
+uint64_t
+histo_bucket_lo(unsigned idx)
+{
+    unsigned msb;
+
+    if (idx < SUB)
+        return idx;
+    msb = (idx >> HISTO_SUB_BITS) + 4u;
+    return ((uint64_t)(SUB + (idx & (SUB - 1))) << (msb - HISTO_SUB_BITS));
+}
+
+uint64_t
+histo_bucket_hi(unsigned idx)
+{
+    unsigned msb;
+
+    if (idx < SUB)
+        return idx;
+    if (idx == HISTO_BUCKETS - 1)
+        return UINT64_MAX;
+    msb = (idx >> HISTO_SUB_BITS) + 4u;
+    return histo_bucket_lo(idx) + ((uint64_t)1 << (msb - HISTO_SUB_BITS)) - 1;
+}
+
+void
+histo_record(struct histo *h, uint64_t v)
+{
+    unsigned idx = histo_index(v);
+
+    if (idx == HISTO_BUCKETS - 1 && v > histo_bucket_lo(idx) * 2)
+        h->overflow++;
+    h->bucket[idx]++;
+    if (h->count == 0 || v < h->min)
+        h->min = v;
+    if (v > h->max)
+        h->max = v;
+    h->count++;
+    h->sum += v;
+}
+
+double
+histo_mean(const struct histo *h)
+{
+    return h->count ? (double)h->sum / (double)h->count : 0.0;
+}
+
+/* Nearest rank: the smallest value with at least pct % of samples at or below
+ * it. Reported as the bucket's midpoint, clamped to the exact min and max. */
+uint64_t
+histo_percentile(const struct histo *h, double pct)
+{
+    uint64_t rank, seen = 0;
+    unsigned i;
+
+    if (h->count == 0)
+        return 0;
+    if (pct <= 0)
+        return h->min;
+    if (pct >= 100)
+        return h->max;
+    rank = (uint64_t)((pct / 100.0) * (double)h->count + 0.999999999);
+    if (rank == 0)
+        rank = 1;
+    for (i = 0; i < HISTO_BUCKETS; i++) {
+        seen += h->bucket[i];
+        if (seen >= rank) {
+            uint64_t lo = histo_bucket_lo(i), hi = histo_bucket_hi(i), mid;
+            if (hi == UINT64_MAX)
+                hi = h->max;
+            mid = lo + (hi - lo) / 2;
+            if (mid < h->min)
+                mid = h->min;
+            if (mid > h->max)
+                mid = h->max;
+            return mid;
+        }
+    }
+    return h->max;
+}
+
+void
+histo_merge(struct histo *dst, const struct histo *src)
+{
+    unsigned i;
+
+    if (src->count == 0)
+        return;
+    for (i = 0; i < HISTO_BUCKETS; i++)
+        dst->bucket[i] += src->bucket[i];
+    if (dst->count == 0 || src->min < dst->min)
+        dst->min = src->min;
+    if (src->max > dst->max)
+        dst->max = src->max;
+    dst->count += src->count;
+    dst->sum += src->sum;
+    dst->overflow += src->overflow;
+}

@@ -1,0 +1,89 @@
+/* histo_test.c: histogram index monotonicity, error bound, percentiles, merge. */
+#include "histo.h"
+
+#include <stdlib.h>
+
+#include "t.h"
+
+static void
+test_index_bounds(void)
+{
+    unsigned prev = 0, bad = 0;
+    uint64_t v;
+
+    for (v = 0; v < 5000000; v++) {
+        unsigned i = histo_index(v);
+        if (i < prev || histo_bucket_lo(i) > v || histo_bucket_hi(i) < v)
+            bad++;
+        /* width of the bucket at most 1/32 of its lower bound */
+        if (v >= 32 && (histo_bucket_hi(i) - histo_bucket_lo(i) + 1) * 32 > histo_bucket_lo(i))
+            bad++;
+        prev = i;
+    }
+    EQ(bad, 0);
+    EQ(histo_index(UINT64_MAX), HISTO_BUCKETS - 1);
+}
+
+static void
+test_percentiles(void)
+{
+    struct histo h;
+    uint64_t v;
+
+    histo_init(&h);
+    EQ(histo_percentile(&h, 50), 0);
+    for (v = 1; v <= 1000; v++)
+        histo_record(&h, v);
+    EQ(h.count, 1000);
+    EQ(h.min, 1);
+    EQ(h.max, 1000);
+    /* true p50 = 500, p90 = 900, p99 = 990: within 3 % */
+    CHECK(llabs((long long)histo_percentile(&h, 50) - 500) <= 15);
+    CHECK(llabs((long long)histo_percentile(&h, 90) - 900) <= 27);
+    CHECK(llabs((long long)histo_percentile(&h, 99) - 990) <= 30);
+    EQ(histo_percentile(&h, 100), 1000);
+    EQ(histo_percentile(&h, 0), 1);
+    CHECK(histo_mean(&h) > 500.4 && histo_mean(&h) < 500.6);
+}
+
+static void
+test_small_exact(void)
+{
+    struct histo h;
+
+    histo_init(&h);
+    histo_record(&h, 7);
+    EQ(histo_percentile(&h, 50), 7);
+    EQ(histo_percentile(&h, 99), 7);
+}
+
+static void
+test_merge(void)
+{
+    struct histo a, b, c;
+    uint64_t v;
+
+    histo_init(&a);
+    histo_init(&b);
+    histo_init(&c);
+    for (v = 0; v < 3000; v++) {
+        histo_record(v % 2 ? &a : &b, v * 37);
+        histo_record(&c, v * 37);
+    }
+    histo_merge(&a, &b);
+    EQ(a.count, c.count);
+    EQ(a.sum, c.sum);
+    EQ(a.min, c.min);
+    EQ(a.max, c.max);
+    EQ(memcmp(a.bucket, c.bucket, sizeof a.bucket), 0);
+}
+
+int
+main(void)
+{
+    test_index_bounds();
+    test_percentiles();
+    test_small_exact();
+    test_merge();
+    return t_done();
+}

@@ -1,0 +1,125 @@
+/* stats.h: what the analysis counts, per RPC program and procedure.
+ *
+ * The pipeline turns every finished (or abandoned) RPC operation into one
+ * op_event and hands it to stats_record(). Views read `const struct stats *`
+ * only. Dense arrays indexed by procedure number; no hashing. */
+#ifndef NFSSCOPE_STATS_H
+#define NFSSCOPE_STATS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "anomaly.h"
+#include "dissector.h"
+#include "histo.h"
+
+enum op_outcome {
+    OP_REPLIED,       /* a matched reply (status may still be an error) */
+    OP_RPC_ERROR,     /* matched reply, RPC-level: MSG_DENIED or accept_stat != SUCCESS */
+    OP_NO_REPLY,      /* call never answered (end of input, timeout or eviction) */
+    OP_ORPHAN_REPLY,  /* reply without a call in the capture */
+};
+
+/* NFSv3 stable_how (RFC 1813 §3.3.7); STABLE_NONE when not a WRITE. */
+enum { STABLE_UNSTABLE = 0, STABLE_DATA_SYNC = 1, STABLE_FILE_SYNC = 2, STABLE_NONE = 0xff };
+
+/* One finished operation. Filled by the RPC layer (times, outcome) and by the
+ * program's dissector (status, bytes, stable_how). */
+struct op_event {
+    const struct rpc_program *pg; /* NULL: program not decoded */
+    uint32_t prog, vers, proc;
+    struct timespec t_call, t_reply;
+    enum op_outcome outcome;
+    bool has_status;     /* the dissector found a status word */
+    bool partial;        /* decoded from a truncated head */
+    bool eof;            /* READ reply eof */
+    uint8_t stable;      /* WRITE call stable_how, or STABLE_NONE */
+    uint8_t committed;   /* WRITE reply committed, or STABLE_NONE */
+    uint32_t status;     /* program status (nfsstat3 ...) when has_status */
+    uint32_t accept_stat, reject_stat, reply_stat; /* RFC 5531 §9, for OP_RPC_ERROR */
+    uint64_t read_bytes;  /* READ reply count */
+    uint64_t write_bytes; /* WRITE call count (data sent) */
+    uint32_t call_len, reply_len;
+};
+
+#define STATS_MAX_STATUS 24 /* distinct status values tracked per procedure */
+
+struct status_count {
+    uint32_t status;
+    uint64_t count;
+};
+
+struct proc_stats {
+    uint64_t calls;      /* first transmissions */
+    uint64_t replies;    /* matched replies */
+    uint64_t errors;     /* replies with a status other than OK, plus RPC-level errors */
+    uint64_t rpc_errors; /* replies not accepted or accept_stat != SUCCESS */
+    uint64_t retrans;    /* retransmitted calls (same XID, before the reply) */
+    uint64_t unanswered; /* calls with no reply */
+    uint64_t partial;    /* decoded from truncated heads */
+    uint64_t bytes;      /* READ: bytes returned; WRITE: bytes sent */
+    unsigned nstatus;    /* entries used in status[] */
+    uint64_t status_other; /* statuses beyond STATS_MAX_STATUS distinct values */
+    struct status_count status[STATS_MAX_STATUS]; /* every status seen, OK included */
+    struct histo latency;
+};
+
+struct nfs_write_stats { /* NFSv3 WRITE detail (RFC 1813 §3.3.7) */
+    uint64_t stable[3];    /* calls by stable_how */
+    uint64_t committed[3]; /* replies by committed */
+    uint64_t bytes;        /* bytes in WRITE calls */
+};
+
+struct prog_stats {
+    const struct rpc_program *pg;
+    struct proc_stats *procs;  /* pg->nprocs entries */
+    uint64_t calls, replies;   /* all procedures */
+    uint64_t bad_proc;         /* calls to a procedure number >= nprocs */
+    struct nfs_write_stats write;
+    uint64_t read_bytes;
+    uint64_t read_eof;
+};
+
+struct rpc_totals {
+    uint64_t calls, replies, retransmissions, unanswered_calls, orphan_replies, rpc_errors;
+    uint64_t duplicate_replies; /* a second reply to an already answered call */
+    uint64_t auth_none, auth_sys, auth_gss, auth_other;
+    uint64_t unknown_program_calls; /* programs with no dissector (counted, matched) */
+};
+
+struct capture_totals {
+    uint64_t packets, bytes; /* bytes on the wire */
+    struct timespec first_ts, last_ts;
+    uint64_t truncated_packets; /* caplen < wirelen */
+    int64_t kernel_drops;       /* -1: not known (file input) */
+    uint64_t ts_backwards;      /* packets older than the previous one */
+};
+
+struct stats {
+    struct capture_totals cap;
+    struct rpc_totals rpc;
+    struct anomalies anom;
+    size_t nprogs;
+    struct prog_stats *progs; /* one per rpc_programs[] entry, same order */
+};
+
+/* Allocate per-program tables for every registered program. 0 or -1 (ENOMEM). */
+int stats_init(struct stats *s);
+void stats_fini(struct stats *s);
+/* The prog_stats for a registered program, or NULL. */
+struct prog_stats *stats_prog(struct stats *s, const struct rpc_program *pg);
+const struct prog_stats *stats_prog_by_name(const struct stats *s, const char *name);
+
+/* Account one finished operation (calls are counted at call time by stats_call). */
+void stats_call(struct stats *s, const struct rpc_program *pg, uint32_t proc, uint8_t stable,
+                uint64_t write_bytes);
+void stats_record(struct stats *s, const struct op_event *ev);
+/* A retransmitted call (same XID on the same connection before its reply). */
+void stats_retrans(struct stats *s, const struct rpc_program *pg, uint32_t proc);
+
+/* Percentiles etc. of one procedure (convenience for views). */
+uint64_t stats_latency_us(const struct timespec *a, const struct timespec *b);
+
+#endif

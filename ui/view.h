@@ -1,0 +1,33 @@
+/* view.h: how results leave the program. One interface, several views
+ * (text, JSON, CSV reports now; the ncurses view later), each reading
+ * `const struct stats *` only (ncdu's dir_output split). */
+#ifndef NFSSCOPE_VIEW_H
+#define NFSSCOPE_VIEW_H
+
+#include <stdio.h>
+#include <time.h>
+
+#include "stats.h"
+
+struct view_info {           /* what the report says about its input */
+    const char *const *sources; /* file names or interface, NULL-terminated */
+    const char *filter;         /* BPF expression or NULL */
+};
+
+struct view_ops {
+    const char *name; /* "text", "json", "csv" */
+    /* Periodic output (live mode); may be NULL. */
+    void (*tick)(FILE *out, const struct stats *s, const struct view_info *vi,
+                 const struct timespec *now);
+    /* Final report. Returns 0, or -1 if writing failed. */
+    int (*report)(FILE *out, const struct stats *s, const struct view_info *vi);
+};
+
+extern const struct view_ops report_text_view;
+extern const struct view_ops report_json_view;
+extern const struct view_ops report_csv_view;
+
+/* The view named `name`, or NULL. */
+const struct view_ops *view_find(const char *name);
+
+#endif
