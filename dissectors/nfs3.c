@@ -1,0 +1,191 @@
+/* nfs3.c: NFS version 3 (RFC 1813): the arguments and results the stats need. */
+#include <stddef.h>
+#include <string.h>
+
+#include "dissector.h"
+#include "stats.h"
+#include "xdr_cur.h"
+#include "xid_table.h"
+
+#define NFS3_FHSIZE 64 /* RFC 1813 §2.4 */
+
+enum { /* RFC 1813 §3.3 procedure numbers */
+    NFSPROC3_NULL = 0, NFSPROC3_GETATTR, NFSPROC3_SETATTR, NFSPROC3_LOOKUP, NFSPROC3_ACCESS,
+    NFSPROC3_READLINK, NFSPROC3_READ, NFSPROC3_WRITE, NFSPROC3_CREATE, NFSPROC3_MKDIR,
+    NFSPROC3_SYMLINK, NFSPROC3_MKNOD, NFSPROC3_REMOVE, NFSPROC3_RMDIR, NFSPROC3_RENAME,
+    NFSPROC3_LINK, NFSPROC3_READDIR, NFSPROC3_READDIRPLUS, NFSPROC3_FSSTAT, NFSPROC3_FSINFO,
+    NFSPROC3_PATHCONF, NFSPROC3_COMMIT, NFS3_NPROCS
+};
+
+static const char *const nfs3_proc_names[NFS3_NPROCS] = {
+    "null", "getattr", "setattr", "lookup", "access", "readlink", "read", "write",
+    "create", "mkdir", "symlink", "mknod", "remove", "rmdir", "rename", "link",
+    "readdir", "readdirplus", "fsstat", "fsinfo", "pathconf", "commit",
+};
+
+static const struct {
+    uint32_t v;
+    const char *name;
+} nfs3_status_names[] = { /* RFC 1813 §2.6 nfsstat3 */
+    { 0, "NFS3_OK" }, { 1, "NFS3ERR_PERM" }, { 2, "NFS3ERR_NOENT" }, { 5, "NFS3ERR_IO" },
+    { 6, "NFS3ERR_NXIO" }, { 13, "NFS3ERR_ACCES" }, { 17, "NFS3ERR_EXIST" },
+    { 18, "NFS3ERR_XDEV" }, { 19, "NFS3ERR_NODEV" }, { 20, "NFS3ERR_NOTDIR" },
+    { 21, "NFS3ERR_ISDIR" }, { 22, "NFS3ERR_INVAL" }, { 27, "NFS3ERR_FBIG" },
+    { 28, "NFS3ERR_NOSPC" }, { 30, "NFS3ERR_ROFS" }, { 31, "NFS3ERR_MLINK" },
+    { 63, "NFS3ERR_NAMETOOLONG" }, { 66, "NFS3ERR_NOTEMPTY" }, { 69, "NFS3ERR_DQUOT" },
+    { 70, "NFS3ERR_STALE" }, { 71, "NFS3ERR_REMOTE" }, { 10001, "NFS3ERR_BADHANDLE" },
+    { 10002, "NFS3ERR_NOT_SYNC" }, { 10003, "NFS3ERR_BAD_COOKIE" },
+    { 10004, "NFS3ERR_NOTSUPP" }, { 10005, "NFS3ERR_TOOSMALL" },
+    { 10006, "NFS3ERR_SERVERFAULT" }, { 10007, "NFS3ERR_BADTYPE" },
+    { 10008, "NFS3ERR_JUKEBOX" },
+};
+
+static const char *
+nfs3_status_name(uint32_t status)
+{
+    size_t i;
+
+    for (i = 0; i < sizeof nfs3_status_names / sizeof nfs3_status_names[0]; i++)
+        if (nfs3_status_names[i].v == status)
+            return nfs3_status_names[i].name;
+    return NULL;
+}
+
+/* What a call leaves for its reply and for later analysis (in pc->priv). */
+struct nfs3_priv {
+    uint64_t offset;
+    uint32_t count;
+    uint8_t fh_len;
+    uint8_t fh[NFS3_FHSIZE];
+};
+
+_Static_assert(sizeof(struct nfs3_priv) <= PC_PRIV_SIZE, "nfs3_priv fits the pending call");
+
+static struct nfs3_priv *
+priv(struct pending_call *pc)
+{
+    return (struct nfs3_priv *)(void *)pc->priv;
+}
+
+/* nfs_fh3 (RFC 1813 §2.5): opaque<NFS3_FHSIZE>. */
+static void
+nfs_fh3(struct xdr_cur *x, struct nfs3_priv *pv)
+{
+    struct bytes fh;
+
+    if (xdr_cur_opaque(x, NFS3_FHSIZE, &fh) && pv) {
+        pv->fh_len = (uint8_t)fh.len;
+        memcpy(pv->fh, fh.p, fh.len);
+    }
+}
+
+static enum decode_rc
+nfs3_call(struct xdr_cur *x, struct pending_call *pc)
+{
+    struct nfs3_priv *pv = priv(pc);
+
+    if (pc->proc == NFSPROC3_NULL)
+        return DECODE_OK;
+    nfs_fh3(x, pv); /* every other procedure's arguments start with a handle */
+    switch (pc->proc) {
+    case NFSPROC3_READ: /* §3.3.6 READ3args: file, offset, count */
+    case NFSPROC3_COMMIT: /* §3.3.21 COMMIT3args: file, offset, count */
+        pv->offset = xdr_cur_u64(x);
+        pv->count = xdr_cur_u32(x);
+        break;
+    case NFSPROC3_WRITE: { /* §3.3.7 WRITE3args: file, offset, count, stable, data */
+        uint32_t stable;
+        pv->offset = xdr_cur_u64(x);
+        pv->count = xdr_cur_u32(x);
+        stable = xdr_cur_u32(x);
+        if (!xdr_cur_ok(x))
+            break;
+        pc->write_count = pv->count;
+        if (stable <= STABLE_FILE_SYNC)
+            pc->stable = (uint8_t)stable;
+        else
+            xdr_cur_invalid(x); /* counted as a decode error, the call still is */
+        break;
+    }
+    default:
+        break;
+    }
+    return xdr_cur_status(x);
+}
+
+/* post_op_attr (RFC 1813 §2.6): bool + fattr3 (84 bytes). */
+static void
+post_op_attr(struct xdr_cur *x)
+{
+    if (xdr_cur_bool(x))
+        xdr_cur_skip(x, 84);
+}
+
+/* wcc_data (§2.6): pre_op_attr (bool + wcc_attr, 24 bytes), post_op_attr. */
+static void
+wcc_data(struct xdr_cur *x)
+{
+    if (xdr_cur_bool(x))
+        xdr_cur_skip(x, 24);
+    post_op_attr(x);
+}
+
+static enum decode_rc
+nfs3_reply(struct xdr_cur *x, const struct pending_call *pc, struct op_event *ev,
+           const struct op_sink *sub)
+{
+    uint32_t status;
+
+    (void)sub;
+    if (pc->proc == NFSPROC3_NULL || pc->proc >= NFS3_NPROCS)
+        return DECODE_OK;
+    status = xdr_cur_u32(x); /* every v3 result starts with nfsstat3 */
+    if (!xdr_cur_ok(x))
+        return xdr_cur_status(x);
+    ev->has_status = true;
+    ev->status = status;
+    if (status != 0)
+        return DECODE_OK;
+    switch (pc->proc) {
+    case NFSPROC3_READ: { /* §3.3.6 READ3resok: file_attributes, count, eof, data */
+        uint32_t count;
+        bool eof;
+        post_op_attr(x);
+        count = xdr_cur_u32(x);
+        eof = xdr_cur_bool(x);
+        if (xdr_cur_ok(x)) {
+            ev->read_bytes = count;
+            ev->eof = eof;
+        }
+        break;
+    }
+    case NFSPROC3_WRITE: { /* §3.3.7 WRITE3resok: file_wcc, count, committed, verf */
+        uint32_t committed;
+        wcc_data(x);
+        xdr_cur_u32(x); /* count */
+        committed = xdr_cur_u32(x);
+        if (!xdr_cur_ok(x))
+            break;
+        if (committed <= STABLE_FILE_SYNC)
+            ev->committed = (uint8_t)committed;
+        else
+            xdr_cur_invalid(x);
+        break;
+    }
+    default:
+        break;
+    }
+    return xdr_cur_status(x);
+}
+
+const struct rpc_program nfs3_program = {
+    .name = "nfs3",
+    .title = "NFS v3",
+    .prog = 100003,
+    .vers = 3,
+    .nprocs = NFS3_NPROCS,
+    .proc_names = nfs3_proc_names,
+    .status_name = nfs3_status_name,
+    .call = nfs3_call,
+    .reply = nfs3_reply,
+};

@@ -1,0 +1,23 @@
+/* config.c: default limits (style.md §2.5). */
+#include "config.h"
+
+#include <string.h>
+
+void
+config_defaults(struct nfsscope_config *cfg)
+{
+    memset(cfg, 0, sizeof *cfg);
+    cfg->format = "text";
+    cfg->max_flows = 65536;
+    cfg->max_pending = 262144;
+    cfg->call_timeout_s = 120;
+    cfg->answered_keep_s = 60;
+    cfg->flow_idle_s = 600;
+    cfg->rpc_head_max = 1024;
+    cfg->rpc_head_pool = 4096;
+    cfg->rpc_max_msg = 16u << 20;
+    cfg->tcp_ooo_pool = 8u << 20;
+    cfg->tcp_ooo_per_dir = 256u << 10;
+    cfg->ipfrag_max = 4096;
+    cfg->ipfrag_timeout_s = 30;
+}

@@ -1,0 +1,39 @@
+/* config.h: every limit and option, fixed after the command line is parsed. */
+#ifndef NFSSCOPE_CONFIG_H
+#define NFSSCOPE_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define NFSSCOPE_MAX_FILES 64
+
+struct nfsscope_config {
+    /* input */
+    const char *files[NFSSCOPE_MAX_FILES + 1]; /* -r, NULL-terminated */
+    size_t nfiles;
+    const char *iface;  /* -i */
+    const char *filter; /* BPF expression, or NULL */
+    uint64_t max_packets; /* -c, 0 = no limit */
+    /* output */
+    const char *format; /* "text", "json", "csv" */
+    /* bounded state (style.md §2.5) */
+    size_t max_flows;         /* connections tracked */
+    size_t max_pending;       /* calls awaiting a reply */
+    unsigned call_timeout_s;  /* a call unanswered this long (packet time) is given up */
+    unsigned answered_keep_s; /* answered calls remembered to spot retransmissions */
+    unsigned flow_idle_s;     /* idle connections forgotten */
+    size_t rpc_head_max;      /* bytes of each RPC message kept */
+    size_t rpc_head_pool;     /* head buffers for messages spanning segments */
+    uint32_t rpc_max_msg;     /* largest plausible RPC message */
+    size_t tcp_ooo_pool;      /* bytes of out-of-order TCP data, all connections */
+    size_t tcp_ooo_per_dir;   /* ... per direction */
+    size_t ipfrag_max;        /* IP datagrams in reassembly */
+    unsigned ipfrag_timeout_s;
+    uint64_t hash_seed; /* 0: from getrandom() */
+};
+
+/* Defaults for every field. */
+void config_defaults(struct nfsscope_config *cfg);
+
+#endif

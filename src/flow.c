@@ -1,0 +1,164 @@
+/* flow.c: fixed-capacity connection table with LRU eviction. */
+#include "flow.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static uint64_t
+key_hash(const struct flow_key *k, uint64_t seed)
+{
+    /* Direction-independent: hash the smaller endpoint first. */
+    struct flow_key c = *k;
+    int cmp = memcmp(k->saddr, k->daddr, 16);
+
+    if (cmp > 0 || (cmp == 0 && k->sport > k->dport))
+        c = flow_key_reverse(k);
+    return hash_bytes(&c, sizeof c, seed);
+}
+
+static void
+lru_unlink(struct flow_table *t, uint32_t s)
+{
+    struct flow *f = &t->slab[s];
+
+    if (f->lru_prev != HT_NONE)
+        t->slab[f->lru_prev].lru_next = f->lru_next;
+    else
+        t->lru_head = f->lru_next;
+    if (f->lru_next != HT_NONE)
+        t->slab[f->lru_next].lru_prev = f->lru_prev;
+    else
+        t->lru_tail = f->lru_prev;
+}
+
+static void
+lru_push_head(struct flow_table *t, uint32_t s)
+{
+    struct flow *f = &t->slab[s];
+
+    f->lru_prev = HT_NONE;
+    f->lru_next = t->lru_head;
+    if (t->lru_head != HT_NONE)
+        t->slab[t->lru_head].lru_prev = s;
+    t->lru_head = s;
+    if (t->lru_tail == HT_NONE)
+        t->lru_tail = s;
+}
+
+int
+flow_table_init(struct flow_table *t, size_t cap, uint64_t seed, flow_evict_fn *on_evict, void *ctx)
+{
+    size_t i;
+
+    memset(t, 0, sizeof *t);
+    if (cap == 0 || cap >= HT_NONE)
+        return -1;
+    /* calloc: pages of the slab are touched only as flows are used. */
+    t->slab = calloc(cap, sizeof *t->slab);
+    if (!t->slab || hashtab_init(&t->idx, cap) != 0) {
+        free(t->slab);
+        t->slab = NULL;
+        return -1;
+    }
+    t->cap = cap;
+    for (i = 0; i < cap; i++)
+        t->slab[i].lru_next = i + 1 < cap ? (uint32_t)(i + 1) : HT_NONE;
+    t->free_head = 0;
+    t->lru_head = t->lru_tail = HT_NONE;
+    t->seed = seed;
+    t->next_id = 1;
+    t->on_evict = on_evict;
+    t->ctx = ctx;
+    return 0;
+}
+
+void
+flow_table_fini(struct flow_table *t)
+{
+    hashtab_fini(&t->idx);
+    free(t->slab);
+    t->slab = NULL;
+}
+
+static void
+release(struct flow_table *t, uint32_t s)
+{
+    struct flow *f = &t->slab[s];
+
+    if (t->on_evict)
+        t->on_evict(t->ctx, f);
+    hashtab_remove(&t->idx, f->hash, s);
+    lru_unlink(t, s);
+    f->in_use = 0;
+    f->lru_next = t->free_head;
+    t->free_head = s;
+    t->count--;
+}
+
+struct flow *
+flow_table_get(struct flow_table *t, const struct flow_key *k, const struct timespec *now,
+               unsigned *dir)
+{
+    uint64_t h = key_hash(k, t->seed);
+    uint32_t pos, s;
+    struct flow *f;
+
+    for (s = hashtab_first(&t->idx, h, &pos); s != HT_NONE; s = hashtab_next(&t->idx, h, &pos)) {
+        f = &t->slab[s];
+        if (flow_key_eq(&f->key, k))
+            *dir = 0;
+        else {
+            struct flow_key r = flow_key_reverse(k);
+            if (!flow_key_eq(&f->key, &r))
+                continue;
+            *dir = 1;
+        }
+        f->last_seen = *now;
+        if (t->lru_head != s) {
+            lru_unlink(t, s);
+            lru_push_head(t, s);
+        }
+        return f;
+    }
+    if (t->free_head == HT_NONE) {
+        t->evicted++;
+        release(t, t->lru_tail);
+    }
+    s = t->free_head;
+    f = &t->slab[s];
+    t->free_head = f->lru_next;
+    memset(f, 0, sizeof *f);
+    f->key = *k;
+    f->id = t->next_id++;
+    f->hash = h;
+    f->last_seen = *now;
+    f->in_use = 1;
+    f->tcp[0].ooo_first = f->tcp[1].ooo_first = TCP_NONE;
+    f->rm[0].head_slot = f->rm[1].head_slot = RPC_RM_NONE;
+    hashtab_insert(&t->idx, h, s);
+    lru_push_head(t, s);
+    t->count++;
+    *dir = 0;
+    return f;
+}
+
+void
+flow_table_expire(struct flow_table *t, const struct timespec *now, unsigned idle_s, size_t budget)
+{
+    while (budget-- > 0 && t->lru_tail != HT_NONE) {
+        struct flow *f = &t->slab[t->lru_tail];
+        if (now->tv_sec - f->last_seen.tv_sec <= (time_t)idle_s)
+            return;
+        t->expired++;
+        release(t, t->lru_tail);
+    }
+}
+
+void
+flow_table_foreach(struct flow_table *t, void (*fn)(void *ctx, struct flow *f), void *ctx)
+{
+    uint32_t s;
+
+    for (s = t->lru_head; s != HT_NONE; s = t->slab[s].lru_next)
+        fn(ctx, &t->slab[s]);
+}

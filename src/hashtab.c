@@ -1,0 +1,133 @@
+/* hashtab.c: open addressing with linear probing and backward-shift delete. */
+#include "hashtab.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int
+hashtab_init(struct hashtab *h, size_t max_entries)
+{
+    size_t n = 16, i;
+
+    while (n < max_entries + max_entries / 3 + 1)
+        n <<= 1;
+    h->e = malloc(n * sizeof *h->e);
+    if (!h->e)
+        return -1;
+    for (i = 0; i < n; i++)
+        h->e[i].slot = HT_NONE;
+    h->mask = (uint32_t)(n - 1);
+    h->count = 0;
+    return 0;
+}
+
+void
+hashtab_fini(struct hashtab *h)
+{
+    free(h->e);
+    h->e = NULL;
+    h->count = 0;
+}
+
+uint32_t
+hashtab_next(const struct hashtab *h, uint64_t hash, uint32_t *pos)
+{
+    uint32_t hv = (uint32_t)hash;
+
+    for (;;) {
+        const struct ht_ent *e = &h->e[*pos];
+        if (e->slot == HT_NONE)
+            return HT_NONE;
+        *pos = (*pos + 1) & h->mask;
+        if (e->hash == hv)
+            return e->slot;
+    }
+}
+
+uint32_t
+hashtab_first(const struct hashtab *h, uint64_t hash, uint32_t *pos)
+{
+    *pos = (uint32_t)hash & h->mask;
+    return hashtab_next(h, hash, pos);
+}
+
+void
+hashtab_insert(struct hashtab *h, uint64_t hash, uint32_t slot)
+{
+    uint32_t i = (uint32_t)hash & h->mask;
+
+    while (h->e[i].slot != HT_NONE)
+        i = (i + 1) & h->mask;
+    h->e[i].slot = slot;
+    h->e[i].hash = (uint32_t)hash;
+    h->count++;
+}
+
+void
+hashtab_remove(struct hashtab *h, uint64_t hash, uint32_t slot)
+{
+    uint32_t i = (uint32_t)hash & h->mask, j;
+
+    for (;;) {
+        if (h->e[i].slot == HT_NONE)
+            return;
+        if (h->e[i].slot == slot)
+            break;
+        i = (i + 1) & h->mask;
+    }
+    /* Backward shift: pull later entries of the cluster into the hole unless
+     * their home position lies cyclically in (hole, j]. */
+    j = i;
+    for (;;) {
+        uint32_t home;
+        j = (j + 1) & h->mask;
+        if (h->e[j].slot == HT_NONE)
+            break;
+        home = h->e[j].hash & h->mask;
+        if (((j - home) & h->mask) >= ((j - i) & h->mask)) {
+            h->e[i] = h->e[j];
+            i = j;
+        }
+    }
+    h->e[i].slot = HT_NONE;
+    h->count--;
+}
+
+/* Multiply-xorshift mixing (splitmix64 finaliser) over 8-byte words. */
+static uint64_t
+mix(uint64_t x)
+{
+    x ^= x >> 30;
+    x *= 0xbf58476d1ce4e5b9ULL;
+    x ^= x >> 27;
+    x *= 0x94d049bb133111ebULL;
+    x ^= x >> 31;
+    return x;
+}
+
+uint64_t
+hash_bytes(const void *p, size_t n, uint64_t seed)
+{
+    const uint8_t *b = p;
+    uint64_t h = mix(seed ^ (n * 0x9e3779b97f4a7c15ULL));
+
+    while (n >= 8) {
+        uint64_t w;
+        memcpy(&w, b, 8);
+        h = mix(h ^ w) + 0x9e3779b97f4a7c15ULL;
+        b += 8;
+        n -= 8;
+    }
+    if (n) {
+        uint64_t w = 0;
+        memcpy(&w, b, n);
+        h = mix(h ^ w ^ 0xff51afd7ed558ccdULL);
+    }
+    return mix(h);
+}
+
+uint64_t
+hash_u64x2(uint64_t a, uint64_t b, uint64_t seed)
+{
+    return mix(mix(a ^ seed) ^ (b * 0x9e3779b97f4a7c15ULL));
+}

@@ -1,0 +1,45 @@
+/* hashtab.h: an open-addressing index from hashes to slab slot ids.
+ *
+ * The index stores (hash, slot) pairs only; entries live in the caller's
+ * fixed slab and never move, so pointers into the slab stay valid. Linear
+ * probing, capacity fixed at init (a power of two at least 4/3 of the most
+ * entries, so the load stays <= 0.75 and probes stay short), backward-shift
+ * deletion without tombstones (khashl). Callers walk the candidates with a
+ * matching hash and compare keys themselves. No allocation after init. */
+#ifndef NFSSCOPE_HASHTAB_H
+#define NFSSCOPE_HASHTAB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define HT_NONE UINT32_MAX
+
+struct ht_ent {
+    uint32_t slot; /* HT_NONE when empty */
+    uint32_t hash; /* low 32 bits of the key's hash */
+};
+
+struct hashtab {
+    struct ht_ent *e;
+    uint32_t mask;
+    size_t count;
+};
+
+/* Room for at least max_entries. 0, or -1 on allocation failure. */
+int hashtab_init(struct hashtab *h, size_t max_entries);
+void hashtab_fini(struct hashtab *h);
+/* Candidate walk: *pos is the probe state; returns the next slot whose stored
+ * hash matches, or HT_NONE when there are no more. Start with hashtab_first. */
+uint32_t hashtab_first(const struct hashtab *h, uint64_t hash, uint32_t *pos);
+uint32_t hashtab_next(const struct hashtab *h, uint64_t hash, uint32_t *pos);
+/* The caller guarantees count < max_entries. */
+void hashtab_insert(struct hashtab *h, uint64_t hash, uint32_t slot);
+/* Remove the pair (hash, slot); a no-op if absent. */
+void hashtab_remove(struct hashtab *h, uint64_t hash, uint32_t slot);
+
+/* A seeded 64-bit hash of a byte string and of two words (keys are
+ * attacker-controlled: the seed comes from getrandom() in the ctx). */
+uint64_t hash_bytes(const void *p, size_t n, uint64_t seed);
+uint64_t hash_u64x2(uint64_t a, uint64_t b, uint64_t seed);
+
+#endif

@@ -1,0 +1,59 @@
+/* hashtab_test.c: insert/find/remove against a reference, with collisions. */
+#include "hashtab.h"
+
+#include <stdlib.h>
+
+#include "t.h"
+
+#define N 5000
+
+static uint64_t keys[N];
+static int present[N];
+
+static int
+find(const struct hashtab *h, uint32_t slot)
+{
+    uint32_t pos, s;
+
+    for (s = hashtab_first(h, keys[slot], &pos); s != HT_NONE; s = hashtab_next(h, keys[slot], &pos))
+        if (s == slot)
+            return 1;
+    return 0;
+}
+
+int
+main(void)
+{
+    struct hashtab h;
+    unsigned i, round, bad = 0;
+
+    EQ(hashtab_init(&h, N), 0);
+    srand(7);
+    for (i = 0; i < N; i++) /* few distinct hashes: long clusters, many collisions */
+        keys[i] = (i % 7 == 0) ? 12345 : hash_u64x2(i, 99, 1);
+    for (round = 0; round < 20000; round++) {
+        uint32_t s = (uint32_t)rand() % N;
+        if (present[s]) {
+            hashtab_remove(&h, keys[s], s);
+            present[s] = 0;
+        } else {
+            hashtab_insert(&h, keys[s], s);
+            present[s] = 1;
+        }
+        if (round % 97 == 0)
+            for (i = 0; i < N; i++)
+                if (find(&h, i) != present[i])
+                    bad++;
+    }
+    EQ(bad, 0);
+    {
+        size_t c = 0;
+        for (i = 0; i < N; i++)
+            c += (size_t)present[i];
+        EQ(h.count, c);
+    }
+    CHECK(hash_bytes("abc", 3, 1) != hash_bytes("abc", 3, 2));
+    CHECK(hash_bytes("abcdefghij", 10, 1) != hash_bytes("abcdefghik", 10, 1));
+    hashtab_fini(&h);
+    return t_done();
+}

@@ -1,0 +1,194 @@
+/* pipeline.c: the per-packet path through every stage (see pipeline.h). */
+#include "pipeline.h"
+
+#include <string.h>
+#include <sys/random.h>
+
+#include "decode_ip.h"
+#include "decode_link.h"
+#include "rpc.h"
+
+static void
+deliver_rpc(void *vctx, void *flow, unsigned dir, const struct rpc_msg_view *m)
+{
+    struct nfsscope_ctx *ctx = vctx;
+
+    rpc_match_message(&ctx->match, flow, dir, m, false);
+}
+
+static void
+stream_data(void *vctx, void *flow, unsigned dir, struct bytes chunk, const struct timespec *ts)
+{
+    struct nfsscope_ctx *ctx = vctx;
+    struct flow *f = flow;
+
+    rpc_rm_feed(ctx->rm_pool, &f->rm[dir], f, dir, chunk, ts, deliver_rpc, ctx);
+}
+
+static void
+stream_gap(void *vctx, void *flow, unsigned dir, uint64_t nbytes, const struct timespec *ts)
+{
+    struct nfsscope_ctx *ctx = vctx;
+    struct flow *f = flow;
+
+    rpc_rm_gap(ctx->rm_pool, &f->rm[dir], f, dir, nbytes, ts, deliver_rpc, ctx);
+}
+
+/* A flow leaves the table: deliver what its streams still hold, then free. */
+static void
+flow_evicted(void *vctx, struct flow *f)
+{
+    struct nfsscope_ctx *ctx = vctx;
+    unsigned d;
+
+    if (f->key.proto != FLOW_PROTO_TCP)
+        return;
+    for (d = 0; d < 2; d++) {
+        tcp_reasm_flush(ctx->tcp, &f->tcp[d], f, d, &ctx->now, &ctx->sink);
+        rpc_rm_release(ctx->rm_pool, &f->rm[d]);
+    }
+}
+
+static void
+udp_message(struct nfsscope_ctx *ctx, const struct l4_seg *seg, const struct timespec *ts)
+{
+    struct rpc_msg_view m;
+    unsigned dir;
+    struct flow *f = flow_table_get(&ctx->flows, &seg->key, ts, &dir);
+
+    memset(&m, 0, sizeof m);
+    m.head = seg->payload;
+    m.msg_len = seg->payload_wirelen;
+    m.head_partial = seg->payload.len < seg->payload_wirelen;
+    m.ts_first = m.ts_last = *ts;
+    rpc_match_message(&ctx->match, f, dir, &m, true);
+}
+
+/* ipfrag gave up on a datagram whose first fragment we have: the RPC header
+ * is there, so the call or reply can still be counted (partial). */
+static void
+frag_lost(void *vctx, const struct l4_seg *seg, const struct timespec *ts)
+{
+    struct nfsscope_ctx *ctx = vctx;
+
+    if (seg->key.proto == FLOW_PROTO_UDP)
+        udp_message(ctx, seg, ts);
+}
+
+int
+pipeline_init(struct nfsscope_ctx *ctx, const struct nfsscope_config *cfg)
+{
+    struct tcp_reasm_config tc = { cfg->tcp_ooo_pool, cfg->tcp_ooo_per_dir };
+    struct rpc_rm_config rc = { cfg->rpc_head_max, cfg->rpc_head_pool, cfg->rpc_max_msg, rpc_probe };
+    uint64_t seed = cfg->hash_seed;
+
+    memset(ctx, 0, sizeof *ctx);
+    ctx->cfg = cfg;
+    if (seed == 0 && getrandom(&seed, sizeof seed, 0) != (ssize_t)sizeof seed)
+        seed = 0x6e66737363706531ULL;
+    if (stats_init(&ctx->stats) != 0)
+        return -1;
+    ctx->frag = ipfrag_new(cfg->ipfrag_max, cfg->ipfrag_timeout_s, &ctx->stats.anom);
+    ctx->tcp = tcp_reasm_new(&tc, &ctx->stats.anom);
+    ctx->rm_pool = rpc_rm_pool_new(&rc, &ctx->stats.anom);
+    if (!ctx->frag || !ctx->tcp || !ctx->rm_pool)
+        goto fail;
+    ipfrag_set_lost_cb(ctx->frag, frag_lost, ctx);
+    if (flow_table_init(&ctx->flows, cfg->max_flows, seed, flow_evicted, ctx) != 0)
+        goto fail;
+    if (rpc_match_init(&ctx->match, cfg, &ctx->stats, seed ^ 0x5bd1e995) != 0) {
+        flow_table_fini(&ctx->flows);
+        goto fail;
+    }
+    ctx->sink.data = stream_data;
+    ctx->sink.gap = stream_gap;
+    ctx->sink.ctx = ctx;
+    return 0;
+fail:
+    ipfrag_free(ctx->frag);
+    tcp_reasm_free(ctx->tcp);
+    rpc_rm_pool_free(ctx->rm_pool);
+    stats_fini(&ctx->stats);
+    return -1;
+}
+
+void
+pipeline_fini(struct nfsscope_ctx *ctx)
+{
+    rpc_match_fini(&ctx->match);
+    flow_table_fini(&ctx->flows);
+    ipfrag_free(ctx->frag);
+    tcp_reasm_free(ctx->tcp);
+    rpc_rm_pool_free(ctx->rm_pool);
+    stats_fini(&ctx->stats);
+}
+
+static int
+ts_before(const struct timespec *a, const struct timespec *b)
+{
+    return a->tv_sec < b->tv_sec || (a->tv_sec == b->tv_sec && a->tv_nsec < b->tv_nsec);
+}
+
+void
+pipeline_packet(struct nfsscope_ctx *ctx, const struct pkt *p)
+{
+    struct capture_totals *cap = &ctx->stats.cap;
+    struct l3_view l3;
+    struct l4_seg seg;
+    enum decode_rc rc;
+    uint32_t caplen = p->caplen;
+
+    /* Count first, decode second (style.md §3.3). */
+    if (cap->packets == 0)
+        cap->first_ts = p->ts;
+    else if (ts_before(&p->ts, &cap->last_ts))
+        cap->ts_backwards++;
+    if (cap->packets == 0 || ts_before(&cap->last_ts, &p->ts))
+        cap->last_ts = p->ts;
+    cap->packets++;
+    cap->bytes += p->wirelen;
+    if (caplen > p->wirelen) {
+        anomaly_add(&ctx->stats.anom, ANOM_PKT_CAPLEN_BAD, 1);
+        caplen = p->wirelen; /* never trust bytes past the wire length */
+    }
+    if (caplen < p->wirelen)
+        cap->truncated_packets++;
+    /* Time only moves forward for expiry, whatever the capture's order. */
+    if (ts_before(&ctx->now, &p->ts))
+        ctx->now = p->ts;
+
+    rc = link_decode(p->dlt, p->data, caplen, p->wirelen, &l3);
+    if (rc == DECODE_OK)
+        rc = ip_decode(ctx->frag, &l3, &p->ts, &ctx->stats.anom, &seg);
+    if (rc == DECODE_OK) {
+        if (seg.key.proto == FLOW_PROTO_TCP) {
+            unsigned dir;
+            struct flow *f = flow_table_get(&ctx->flows, &seg.key, &p->ts, &dir);
+            tcp_reasm_push(ctx->tcp, f->tcp, f, dir, &seg, &p->ts, &ctx->sink);
+        } else if (seg.key.proto == FLOW_PROTO_UDP) {
+            udp_message(ctx, &seg, &p->ts);
+        }
+    }
+
+    /* Bounded housekeeping by packet time. */
+    if ((cap->packets & 63) == 0) {
+        rpc_match_expire(&ctx->match, &ctx->now);
+        flow_table_expire(&ctx->flows, &ctx->now, ctx->cfg->flow_idle_s, 4);
+        ipfrag_expire(ctx->frag, &ctx->now, 16);
+    }
+}
+
+static void
+finish_flow(void *vctx, struct flow *f)
+{
+    flow_evicted(vctx, f);
+}
+
+void
+pipeline_finish(struct nfsscope_ctx *ctx)
+{
+    flow_table_foreach(&ctx->flows, finish_flow, ctx);
+    ipfrag_flush(ctx->frag);
+    rpc_match_flush(&ctx->match);
+    ctx->stats.anom.n[ANOM_FLOW_EVICTED] = ctx->flows.evicted;
+}

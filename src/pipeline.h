@@ -1,0 +1,51 @@
+/* pipeline.h: one packet in, through every stage, into the stats.
+ *
+ *   capture -> link -> IP (+fragments) -> flow -> TCP reassembly | UDP datagram
+ *   -> RPC record marking -> call/reply matching -> dissector -> stats
+ *
+ * Single-threaded, driven by packet time. struct nfsscope_ctx owns every
+ * table; all memory is allocated in pipeline_init(), none per packet. */
+#ifndef NFSSCOPE_PIPELINE_H
+#define NFSSCOPE_PIPELINE_H
+
+#include <stdint.h>
+#include <time.h>
+
+#include "config.h"
+#include "flow.h"
+#include "ipfrag.h"
+#include "rpc_match.h"
+#include "rpc_rm.h"
+#include "stats.h"
+#include "tcp_reasm.h"
+
+/* One captured frame; `data` is borrowed for the duration of the call. */
+struct pkt {
+    struct timespec ts;
+    const uint8_t *data;
+    uint32_t caplen, wirelen;
+    int dlt;
+};
+
+struct nfsscope_ctx {
+    const struct nfsscope_config *cfg;
+    struct stats stats;
+    struct ipfrag *frag;
+    struct tcp_reasm *tcp;
+    struct rpc_rm_pool *rm_pool;
+    struct flow_table flows;
+    struct rpc_match match;
+    struct timespec now; /* latest packet time */
+    struct stream_sink sink;
+};
+
+/* 0, or -1 when memory for the configured tables cannot be had. */
+int pipeline_init(struct nfsscope_ctx *ctx, const struct nfsscope_config *cfg);
+void pipeline_fini(struct nfsscope_ctx *ctx);
+
+void pipeline_packet(struct nfsscope_ctx *ctx, const struct pkt *p);
+
+/* End of input: flush streams, fragments and pending calls into the stats. */
+void pipeline_finish(struct nfsscope_ctx *ctx);
+
+#endif

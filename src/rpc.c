@@ -1,0 +1,142 @@
+/* rpc.c: ONC RPC call and reply headers (RFC 5531 §9). */
+#include "rpc.h"
+
+#include "xdr_cur.h"
+
+/* opaque_auth (RFC 5531 §8.2): flavor, body<400>. */
+static uint32_t
+opaque_auth(struct xdr_cur *x, struct bytes *body)
+{
+    uint32_t flavor = xdr_cur_u32(x);
+
+    xdr_cur_opaque(x, RPC_MAX_AUTH_BYTES, body);
+    return flavor;
+}
+
+/* authsys_parms (RFC 5531 Appendix A): stamp, machinename<255>, uid, gid, gids<16>. */
+static void
+auth_sys(struct bytes body, struct rpc_hdr *h)
+{
+    struct xdr_cur c;
+    struct bytes name;
+    uint32_t uid, gid;
+
+    xdr_cur_init(&c, body);
+    xdr_cur_u32(&c);
+    xdr_cur_opaque(&c, RPC_MAX_MACHINENAME, &name);
+    uid = xdr_cur_u32(&c);
+    gid = xdr_cur_u32(&c);
+    if (xdr_cur_ok(&c)) {
+        h->uid = uid;
+        h->gid = gid;
+    }
+}
+
+/* rpc_gss_cred_vers_1_t (RFC 2203 §5): version, gss_proc, seq_num, service.
+ * Only RPCSEC_GSS_DATA with rpc_gss_svc_none carries plain arguments. */
+static bool
+gss_plain(struct bytes body)
+{
+    struct xdr_cur c;
+    uint32_t proc, service;
+
+    xdr_cur_init(&c, body);
+    xdr_cur_u32(&c);
+    proc = xdr_cur_u32(&c);
+    xdr_cur_u32(&c);
+    service = xdr_cur_u32(&c);
+    return xdr_cur_ok(&c) && proc == 0 && service == 1;
+}
+
+enum decode_rc
+rpc_hdr_parse(struct bytes msg, struct rpc_hdr *h)
+{
+    struct xdr_cur x;
+    struct bytes cred, verf;
+    uint32_t pos;
+
+    *h = (struct rpc_hdr){ .uid = UINT32_MAX, .gid = UINT32_MAX };
+    xdr_cur_init(&x, msg);
+    h->xid = xdr_cur_u32(&x);
+    h->msg_type = xdr_cur_enum(&x, RPC_REPLY);
+    if (!xdr_cur_ok(&x))
+        return xdr_cur_status(&x);
+    if (h->msg_type == RPC_CALL) {
+        h->rpcvers = xdr_cur_u32(&x);
+        if (xdr_cur_ok(&x) && h->rpcvers != 2)
+            return DECODE_INVALID;
+        h->prog = xdr_cur_u32(&x);
+        h->vers = xdr_cur_u32(&x);
+        h->proc = xdr_cur_u32(&x);
+        h->cred_flavor = opaque_auth(&x, &cred);
+        if (!xdr_cur_ok(&x))
+            return xdr_cur_status(&x);
+        if (h->cred_flavor == AUTH_SYS_FLAVOR)
+            auth_sys(cred, h);
+        else if (h->cred_flavor == RPCSEC_GSS_FLAVOR)
+            h->gss_wrapped = !gss_plain(cred);
+        opaque_auth(&x, &verf);
+    } else {
+        h->reply_stat = xdr_cur_enum(&x, MSG_DENIED);
+        if (!xdr_cur_ok(&x))
+            return xdr_cur_status(&x);
+        if (h->reply_stat == MSG_ACCEPTED) {
+            opaque_auth(&x, &verf);
+            h->accept_stat = xdr_cur_enum(&x, SYSTEM_ERR);
+            if (xdr_cur_ok(&x) && h->accept_stat == PROG_MISMATCH) {
+                xdr_cur_u32(&x); /* low */
+                xdr_cur_u32(&x); /* high */
+            }
+        } else {
+            h->reject_stat = xdr_cur_enum(&x, 1); /* RPC_MISMATCH, AUTH_ERROR */
+            xdr_cur_u32(&x);                      /* low version / auth_stat */
+            if (xdr_cur_ok(&x) && h->reject_stat == 0)
+                xdr_cur_u32(&x); /* high version */
+        }
+    }
+    if (!xdr_cur_ok(&x))
+        return xdr_cur_status(&x);
+    pos = xdr_cur_pos(&x);
+    h->body.p = msg.p + pos;
+    h->body.len = msg.len - pos;
+    return DECODE_OK;
+}
+
+static bool
+flavor_known(uint32_t f)
+{
+    return f <= AUTH_DH_FLAVOR || f == RPCSEC_GSS_FLAVOR || f == 4 /* RPCSEC_KERB */ ||
+           f == 390003 || f == 390004 || f == 390005; /* Kerberos pseudo-flavors */
+}
+
+bool
+rpc_probe(const uint8_t *p, size_t n, uint32_t msg_len)
+{
+    struct bytes b = { p, n };
+    struct rpc_hdr h;
+    enum decode_rc rc;
+
+    if (msg_len < 24 || n < 24)
+        return false;
+    rc = rpc_hdr_parse(b, &h);
+    if (rc == DECODE_INVALID)
+        return false;
+    if (h.msg_type == RPC_CALL) {
+        /* rpcvers, prog, vers, proc, cred flavor: 28 bytes at least. */
+        if (n < 28 || msg_len < 40)
+            return false;
+        if (h.rpcvers != 2 || !flavor_known(h.cred_flavor))
+            return false;
+        /* Program numbers: 0x20000000-0x3fffffff are "defined by user", the
+         * rest assigned; vers and proc are small in every real protocol. */
+        return h.vers < 1024 && h.proc < 4096 && h.prog != 0;
+    }
+    /* Reply: verifier flavor known, body short, status words in range. */
+    if (rc != DECODE_OK)
+        return false;
+    if (h.reply_stat == MSG_ACCEPTED) {
+        uint32_t vflavor = (uint32_t)p[12] << 24 | (uint32_t)p[13] << 16 | (uint32_t)p[14] << 8 | p[15];
+        return flavor_known(vflavor);
+    }
+    return true;
+}

@@ -1,0 +1,228 @@
+/* rpc_match.c: call/reply matching and dispatch to the dissectors. */
+#include "rpc_match.h"
+
+#include <string.h>
+
+#include "config.h"
+#include "rpc.h"
+#include "xdr_cur.h"
+
+const struct rpc_program *
+rpc_program_find(uint32_t prog, uint32_t vers)
+{
+    size_t i;
+
+    for (i = 0; rpc_programs[i]; i++)
+        if (rpc_programs[i]->prog == prog && rpc_programs[i]->vers == vers)
+            return rpc_programs[i];
+    return NULL;
+}
+
+/* A call that will never be answered (expired, evicted, or end of input). */
+static void
+call_lost(void *ctx, const struct pending_call *pc, bool evicted)
+{
+    struct rpc_match *m = ctx;
+    struct op_event ev;
+
+    memset(&ev, 0, sizeof ev);
+    ev.pg = pc->pg;
+    ev.prog = pc->prog;
+    ev.vers = pc->vers;
+    ev.proc = pc->proc;
+    ev.t_call = pc->t_call;
+    ev.outcome = OP_NO_REPLY;
+    ev.stable = ev.committed = STABLE_NONE;
+    if (evicted)
+        anomaly_add(&m->stats->anom, ANOM_XID_EVICTED, 1);
+    stats_record(m->stats, &ev);
+}
+
+int
+rpc_match_init(struct rpc_match *m, const struct nfsscope_config *cfg, struct stats *stats,
+               uint64_t seed)
+{
+    memset(m, 0, sizeof *m);
+    m->stats = stats;
+    m->cfg = cfg;
+    return xid_table_init(&m->xids, cfg->max_pending, seed, call_lost, m);
+}
+
+void
+rpc_match_fini(struct rpc_match *m)
+{
+    xid_table_fini(&m->xids);
+}
+
+static void
+count_auth(struct stats *s, uint32_t flavor)
+{
+    switch (flavor) {
+    case AUTH_NONE_FLAVOR:
+        s->rpc.auth_none++;
+        break;
+    case AUTH_SYS_FLAVOR:
+        s->rpc.auth_sys++;
+        break;
+    case RPCSEC_GSS_FLAVOR:
+        s->rpc.auth_gss++;
+        break;
+    default:
+        s->rpc.auth_other++;
+        break;
+    }
+}
+
+static void
+handle_call(struct rpc_match *m, struct flow *f, unsigned dir, const struct rpc_msg_view *msg,
+            const struct rpc_hdr *h, enum decode_rc rc)
+{
+    struct pending_call *pc = xid_table_find(&m->xids, f->id, h->xid);
+    const struct rpc_program *pg;
+
+    if (pc && pc->prog == h->prog && pc->vers == h->vers && pc->proc == h->proc &&
+        pc->dir == dir) {
+        /* Same XID, same procedure, same connection: a retransmission, before
+         * or after the reply. Not a new call; the original keeps its time. */
+        pc->retrans++;
+        stats_retrans(m->stats, pc->pg, pc->proc);
+        return;
+    }
+    if (pc) /* the XID was reused for another call: the old one is over */
+        xid_table_remove(&m->xids, pc);
+
+    pg = rpc_program_find(h->prog, h->vers);
+    pc = xid_table_add(&m->xids, f->id, h->xid, &msg->ts_last);
+    pc->prog = h->prog;
+    pc->vers = h->vers;
+    pc->proc = h->proc;
+    pc->pg = pg;
+    pc->dir = (uint8_t)dir;
+    pc->call_len = msg->msg_len;
+    pc->uid = h->uid;
+    pc->gid = h->gid;
+    pc->gss_wrapped = h->gss_wrapped;
+    pc->stable = STABLE_NONE;
+    pc->partial = rc != DECODE_OK || msg->head_partial;
+    count_auth(m->stats, h->cred_flavor);
+    if (pg && pg->call && rc == DECODE_OK && !h->gss_wrapped && h->proc < pg->nprocs) {
+        struct xdr_cur x;
+        enum decode_rc drc;
+
+        xdr_cur_init(&x, h->body);
+        drc = pg->call(&x, pc);
+        if (drc == DECODE_INVALID)
+            anomaly_add(&m->stats->anom, ANOM_NFS_DECODE_ERROR, 1);
+        else if (drc == DECODE_TRUNCATED)
+            pc->partial = 1;
+    }
+    stats_call(m->stats, pg, h->proc, pc->stable, pc->write_count);
+}
+
+static void
+handle_reply(struct rpc_match *m, struct flow *f, unsigned dir, const struct rpc_msg_view *msg,
+             const struct rpc_hdr *h, enum decode_rc rc, bool validated)
+{
+    struct pending_call *pc = xid_table_find(&m->xids, f->id, h->xid);
+    struct op_event ev;
+
+    if (pc && pc->dir == dir)
+        pc = NULL; /* a "reply" travelling the way its call did is not its reply */
+    if (pc && pc->state == PC_ANSWERED) {
+        m->stats->rpc.duplicate_replies++;
+        return;
+    }
+    memset(&ev, 0, sizeof ev);
+    ev.stable = ev.committed = STABLE_NONE;
+    ev.t_reply = msg->ts_last;
+    ev.reply_len = msg->msg_len;
+    if (!pc) {
+        if (!validated) {
+            anomaly_add(&m->stats->anom, ANOM_RPC_MALFORMED, 1);
+            return;
+        }
+        ev.outcome = OP_ORPHAN_REPLY;
+        stats_record(m->stats, &ev);
+        return;
+    }
+    ev.pg = pc->pg;
+    ev.prog = pc->prog;
+    ev.vers = pc->vers;
+    ev.proc = pc->proc;
+    ev.t_call = pc->t_call;
+    ev.call_len = pc->call_len;
+    ev.stable = pc->stable;
+    ev.write_bytes = pc->write_count;
+    ev.reply_stat = h->reply_stat;
+    ev.accept_stat = h->accept_stat;
+    ev.reject_stat = h->reject_stat;
+    ev.partial = pc->partial || rc != DECODE_OK || msg->head_partial;
+    if (rc == DECODE_OK && (h->reply_stat != MSG_ACCEPTED || h->accept_stat != RPC_SUCCESS)) {
+        ev.outcome = OP_RPC_ERROR;
+    } else {
+        ev.outcome = OP_REPLIED;
+        if (rc == DECODE_OK && pc->pg && pc->pg->reply && !pc->gss_wrapped &&
+            pc->proc < pc->pg->nprocs) {
+            struct xdr_cur x;
+            enum decode_rc drc;
+
+            xdr_cur_init(&x, h->body);
+            drc = pc->pg->reply(&x, pc, &ev, NULL);
+            if (drc == DECODE_INVALID)
+                anomaly_add(&m->stats->anom, ANOM_NFS_DECODE_ERROR, 1);
+            else if (drc == DECODE_TRUNCATED)
+                ev.partial = true;
+        }
+    }
+    stats_record(m->stats, &ev);
+    xid_table_answer(&m->xids, pc, &msg->ts_last);
+}
+
+void
+rpc_match_message(struct rpc_match *m, struct flow *f, unsigned dir,
+                  const struct rpc_msg_view *msg, bool udp)
+{
+    struct rpc_hdr h;
+    enum decode_rc rc = rpc_hdr_parse(msg->head, &h);
+    bool validated;
+
+    if (rc == DECODE_INVALID || msg->head.len < 12) {
+        if (!udp || f->rpc_seen)
+            anomaly_add(&m->stats->anom, rc == DECODE_INVALID ? ANOM_RPC_MALFORMED
+                                                               : ANOM_RPC_TRUNCATED, 1);
+        return;
+    }
+    /* Datagrams are not framed by record marks: only strict headers count
+     * (NFS is recognised by validation, not by port). */
+    validated = rpc_probe(msg->head.p, msg->head.len, msg->msg_len);
+    if (h.msg_type == RPC_CALL) {
+        if (msg->head.len < 24 || (udp && !validated && (rc == DECODE_OK || msg->head.len < 28))) {
+            if (!udp || f->rpc_seen)
+                anomaly_add(&m->stats->anom, ANOM_RPC_TRUNCATED, 1);
+            return;
+        }
+        if (rc != DECODE_OK)
+            anomaly_add(&m->stats->anom, ANOM_RPC_TRUNCATED, 1);
+        f->rpc_seen = 1;
+        handle_call(m, f, dir, msg, &h, rc);
+    } else {
+        if (udp && !validated && !xid_table_find(&m->xids, f->id, h.xid))
+            return; /* not RPC */
+        if (rc != DECODE_OK)
+            anomaly_add(&m->stats->anom, ANOM_RPC_TRUNCATED, 1);
+        f->rpc_seen = 1;
+        handle_reply(m, f, dir, msg, &h, rc, validated || !udp);
+    }
+}
+
+void
+rpc_match_expire(struct rpc_match *m, const struct timespec *now)
+{
+    xid_table_expire(&m->xids, now, m->cfg->call_timeout_s, m->cfg->answered_keep_s, 8);
+}
+
+void
+rpc_match_flush(struct rpc_match *m)
+{
+    xid_table_flush(&m->xids);
+}

@@ -1,0 +1,39 @@
+/* rpc_match.h: RPC messages to finished operations: parse the header, match
+ * replies to calls by (connection, XID), run the program's dissector, and
+ * hand each operation to the stats (RFC 5531 §9). */
+#ifndef NFSSCOPE_RPC_MATCH_H
+#define NFSSCOPE_RPC_MATCH_H
+
+#include <stdbool.h>
+
+#include "flow.h"
+#include "rpc_rm.h"
+#include "stats.h"
+#include "xid_table.h"
+
+struct rpc_match {
+    struct xid_table xids;
+    struct stats *stats;
+    const struct nfsscope_config *cfg;
+};
+
+int rpc_match_init(struct rpc_match *m, const struct nfsscope_config *cfg, struct stats *stats,
+                   uint64_t seed);
+void rpc_match_fini(struct rpc_match *m);
+
+/* One complete RPC message travelling in direction `dir` of `f`.
+ * `udp`: the message is a datagram (not validated by record marking), so it
+ * must validate strictly before it counts. */
+void rpc_match_message(struct rpc_match *m, struct flow *f, unsigned dir,
+                       const struct rpc_msg_view *msg, bool udp);
+
+/* Periodic expiry at packet time (bounded work). */
+void rpc_match_expire(struct rpc_match *m, const struct timespec *now);
+
+/* End of input: every call still waiting becomes unanswered. */
+void rpc_match_flush(struct rpc_match *m);
+
+/* Look a program up in the registry by (prog, vers); NULL if not decoded. */
+const struct rpc_program *rpc_program_find(uint32_t prog, uint32_t vers);
+
+#endif

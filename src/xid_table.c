@@ -1,0 +1,166 @@
+/* xid_table.c: pending RPC calls, bounded, in arrival order. */
+#include "xid_table.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static uint64_t
+key_hash(const struct xid_table *t, uint64_t flow_id, uint32_t xid)
+{
+    return hash_u64x2(flow_id, xid, t->seed);
+}
+
+int
+xid_table_init(struct xid_table *t, size_t cap, uint64_t seed, xid_lost_fn *on_lost, void *ctx)
+{
+    size_t i;
+
+    memset(t, 0, sizeof *t);
+    if (cap == 0 || cap >= HT_NONE)
+        return -1;
+    t->slab = calloc(cap, sizeof *t->slab);
+    if (!t->slab || hashtab_init(&t->idx, cap) != 0) {
+        free(t->slab);
+        t->slab = NULL;
+        return -1;
+    }
+    t->cap = cap;
+    for (i = 0; i < cap; i++)
+        t->slab[i].seq_next = i + 1 < cap ? (uint32_t)(i + 1) : HT_NONE;
+    t->free_head = 0;
+    t->old_head = t->old_tail = HT_NONE;
+    t->seed = seed;
+    t->on_lost = on_lost;
+    t->ctx = ctx;
+    return 0;
+}
+
+void
+xid_table_fini(struct xid_table *t)
+{
+    hashtab_fini(&t->idx);
+    free(t->slab);
+    t->slab = NULL;
+}
+
+static uint32_t
+slot_of(const struct xid_table *t, const struct pending_call *pc)
+{
+    return (uint32_t)(pc - t->slab);
+}
+
+struct pending_call *
+xid_table_find(struct xid_table *t, uint64_t flow_id, uint32_t xid)
+{
+    uint64_t h = key_hash(t, flow_id, xid);
+    uint32_t pos, s;
+
+    for (s = hashtab_first(&t->idx, h, &pos); s != HT_NONE; s = hashtab_next(&t->idx, h, &pos))
+        if (t->slab[s].flow_id == flow_id && t->slab[s].xid == xid)
+            return &t->slab[s];
+    return NULL;
+}
+
+void
+xid_table_remove(struct xid_table *t, struct pending_call *pc)
+{
+    uint32_t s = slot_of(t, pc);
+
+    hashtab_remove(&t->idx, key_hash(t, pc->flow_id, pc->xid), s);
+    if (pc->seq_prev != HT_NONE)
+        t->slab[pc->seq_prev].seq_next = pc->seq_next;
+    else
+        t->old_head = pc->seq_next;
+    if (pc->seq_next != HT_NONE)
+        t->slab[pc->seq_next].seq_prev = pc->seq_prev;
+    else
+        t->old_tail = pc->seq_prev;
+    pc->state = 0;
+    pc->seq_next = t->free_head;
+    t->free_head = s;
+    t->count--;
+}
+
+static void
+drop(struct xid_table *t, struct pending_call *pc, bool evicted)
+{
+    if (pc->state == PC_PENDING && t->on_lost)
+        t->on_lost(t->ctx, pc, evicted);
+    xid_table_remove(t, pc);
+}
+
+struct pending_call *
+xid_table_add(struct xid_table *t, uint64_t flow_id, uint32_t xid, const struct timespec *now)
+{
+    struct pending_call *pc;
+    uint32_t s;
+
+    if (t->free_head == HT_NONE) {
+        pc = &t->slab[t->old_head];
+        if (pc->state == PC_PENDING)
+            t->evicted++;
+        drop(t, pc, true);
+    }
+    s = t->free_head;
+    pc = &t->slab[s];
+    t->free_head = pc->seq_next;
+    memset(pc, 0, sizeof *pc);
+    pc->flow_id = flow_id;
+    pc->xid = xid;
+    pc->t_call = *now;
+    pc->state = PC_PENDING;
+    pc->uid = pc->gid = UINT32_MAX;
+    pc->seq_next = HT_NONE;
+    pc->seq_prev = t->old_tail;
+    if (t->old_tail != HT_NONE)
+        t->slab[t->old_tail].seq_next = s;
+    else
+        t->old_head = s;
+    t->old_tail = s;
+    hashtab_insert(&t->idx, key_hash(t, flow_id, xid), s);
+    t->count++;
+    return pc;
+}
+
+void
+xid_table_answer(struct xid_table *t, struct pending_call *pc, const struct timespec *now)
+{
+    (void)t;
+    pc->state = PC_ANSWERED;
+    pc->t_answer = *now;
+}
+
+/* Entries are in call order, so the walk from the oldest stops at the first
+ * pending call that is still young. Answered entries are dropped once old. */
+void
+xid_table_expire(struct xid_table *t, const struct timespec *now, unsigned timeout_s,
+                 unsigned answered_keep_s, size_t budget)
+{
+    uint32_t s = t->old_head;
+    size_t looked = 0;
+
+    while (s != HT_NONE && (budget == 0 || looked++ < budget)) {
+        struct pending_call *pc = &t->slab[s];
+        uint32_t next = pc->seq_next;
+
+        if (pc->state == PC_ANSWERED) {
+            if (now->tv_sec - pc->t_answer.tv_sec > (time_t)answered_keep_s)
+                xid_table_remove(t, pc);
+            else if (now->tv_sec - pc->t_call.tv_sec <= (time_t)timeout_s)
+                return;
+        } else {
+            if (now->tv_sec - pc->t_call.tv_sec <= (time_t)timeout_s)
+                return;
+            t->expired++;
+            drop(t, pc, false);
+        }
+        s = next;
+    }
+}
+
+void
+xid_table_flush(struct xid_table *t)
+{
+    while (t->old_head != HT_NONE)
+        drop(t, &t->slab[t->old_head], false);
+}

@@ -1,0 +1,86 @@
+/* xid_table.h: calls waiting for their reply, keyed by (flow id, XID).
+ *
+ * RFC 5531 §9: a reply carries its call's XID; XIDs are only unique per
+ * client transport endpoint, so the key includes the connection (for UDP the
+ * address/port pair). Fixed capacity; entries kept in arrival order so the
+ * oldest is evicted when full and calls older than the timeout expire, both
+ * by packet time with a per-call budget. Answered calls stay a short while
+ * (state ANSWERED) so that retransmitted calls and duplicate replies after a
+ * reply are recognised instead of being counted as new calls or orphans. */
+#ifndef NFSSCOPE_XID_TABLE_H
+#define NFSSCOPE_XID_TABLE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "hashtab.h"
+
+struct rpc_program;
+
+#define PC_PRIV_SIZE 96
+
+enum pc_state { PC_PENDING = 1, PC_ANSWERED = 2 };
+
+struct pending_call {
+    uint64_t flow_id;
+    uint32_t xid, prog, vers, proc;
+    const struct rpc_program *pg; /* NULL: program not decoded, still matched */
+    struct timespec t_call;       /* packet that completed the call message */
+    struct timespec t_answer;     /* ANSWERED: when the reply was seen */
+    uint32_t call_len;
+    uint32_t uid, gid;            /* AUTH_SYS, else UINT32_MAX */
+    uint16_t retrans;
+    uint8_t dir;                  /* flow direction the call travelled in */
+    uint8_t state;                /* enum pc_state */
+    uint8_t gss_wrapped;          /* arguments are GSS-wrapped, not decoded */
+    uint8_t stable;               /* set by the dissector: WRITE stable_how, or STABLE_NONE */
+    uint8_t partial;              /* arguments were cut short */
+    uint8_t pad[2];
+    uint32_t write_count;         /* set by the dissector: WRITE count */
+    uint32_t seq_prev, seq_next;  /* arrival order (slot ids), internal */
+    uint8_t priv[PC_PRIV_SIZE];   /* dissector scratch: e.g. READ offset/count */
+};
+
+/* Called for every call leaving the table unanswered (expired, evicted). */
+typedef void xid_lost_fn(void *ctx, const struct pending_call *pc, bool evicted);
+
+struct xid_table {
+    struct pending_call *slab;
+    size_t cap, count;
+    uint32_t free_head, old_head, old_tail; /* arrival order: old_head is the oldest */
+    struct hashtab idx;
+    uint64_t seed;
+    xid_lost_fn *on_lost;
+    void *ctx;
+    uint64_t evicted, expired;
+};
+
+int xid_table_init(struct xid_table *t, size_t cap, uint64_t seed, xid_lost_fn *on_lost, void *ctx);
+void xid_table_fini(struct xid_table *t);
+
+/* The entry for (flow_id, xid), pending or answered, or NULL. */
+struct pending_call *xid_table_find(struct xid_table *t, uint64_t flow_id, uint32_t xid);
+
+/* A new pending entry (zeroed but for the key). When full the oldest entry is
+ * evicted first: reported through on_lost if still pending. Never NULL. */
+struct pending_call *xid_table_add(struct xid_table *t, uint64_t flow_id, uint32_t xid,
+                                   const struct timespec *now);
+
+/* Mark answered at `now` (kept until answered_keep_s has passed). */
+void xid_table_answer(struct xid_table *t, struct pending_call *pc, const struct timespec *now);
+
+/* Remove one entry. */
+void xid_table_remove(struct xid_table *t, struct pending_call *pc);
+
+/* Expire by packet time: pending calls older than timeout_s (reported as
+ * lost), answered entries older than answered_keep_s; at most `budget`
+ * entries looked at (0 = no limit). */
+void xid_table_expire(struct xid_table *t, const struct timespec *now, unsigned timeout_s,
+                      unsigned answered_keep_s, size_t budget);
+
+/* Remove everything, reporting pending calls as lost (end of input). */
+void xid_table_flush(struct xid_table *t);
+
+#endif
