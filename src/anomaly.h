@@ -36,7 +36,8 @@
     X(RPC_TRUNCATED, "rpc_truncated", "RPC messages whose header was cut short")                    \
     X(RPC_BAD_CRED, "rpc_bad_cred", "RPC credentials or verifiers over their limits")               \
     X(XID_EVICTED, "xid_evicted", "pending calls evicted from a full table")                        \
-    X(NFS_DECODE_ERROR, "nfs_decode_error", "NFS arguments or results that could not be decoded")
+    X(NFS_DECODE_ERROR, "nfs_decode_error", "NFS arguments or results that could not be decoded") \
+    X(FILE_TRUNCATED, "file_truncated", "capture files that end inside a packet record")
 
 enum anomaly {
 #define ANOMALY_ENUM(e, k, d) ANOM_##e,

@@ -1,9 +1,220 @@
-/* main.c: command line (being built; see issue 2). */
+/* main.c: the command line (contract.md), exit codes, and the run. */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "capture.h"
+#include "config.h"
+#include "pipeline.h"
+#include "view.h"
+
+static volatile sig_atomic_t stop_requested;
+
+static void
+on_signal(int sig)
+{
+    (void)sig;
+    stop_requested = 1;
+}
+
+static const char usage_text[] =
+    "usage: nfsscope [-r FILE ... | -i IFACE] [options] [BPF expression]\n"
+    "\n"
+    "Input\n"
+    "  -r FILE            read a pcap or pcapng file ('-' = standard input); repeat to\n"
+    "                     analyse several files as one capture, in timestamp order\n"
+    "  -i IFACE           capture live from IFACE ('any' allowed)\n"
+    "  -c COUNT           stop after COUNT packets\n"
+    "  BPF expression     a libpcap filter, as in tcpdump (default: none; NFS is\n"
+    "                     recognised by validating RPC headers, not by port)\n"
+    "Output\n"
+    "  -o text|json|csv   report format on standard output (default: text)\n"
+    "Limits (bounded memory; what falls out is counted in the report)\n"
+    "  --max-flows N      connections tracked (default 65536)\n"
+    "  --max-pending N    calls awaiting a reply (default 262144)\n"
+    "  --call-timeout S   seconds of packet time before a call counts as unanswered\n"
+    "                     (default 120)\n"
+    "Other\n"
+    "  -h, --help         this help\n"
+    "  --version          print the version\n"
+    "\n"
+    "Exit status: 0 success, 1 run-time failure (file missing, not a capture,\n"
+    "no permission), 2 usage error.\n";
+
+static void usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+
+/* One line naming the bad argument, a short usage, exit 2 (contract.md). */
+static void
+usage_error(const char *fmt, ...)
+{
+    va_list ap;
+
+    fputs("nfsscope: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputs("\nusage: nfsscope [-r FILE ... | -i IFACE] [options] [BPF expression]"
+          " (nfsscope --help for more)\n",
+          stderr);
+    exit(2);
+}
+
+static uint64_t
+parse_count(const char *opt, const char *arg, uint64_t min, uint64_t max)
+{
+    char *end;
+    unsigned long long v;
+
+    errno = 0;
+    if (!arg || !*arg || *arg == '-')
+        goto bad;
+    v = strtoull(arg, &end, 10);
+    if (errno || *end || v < min || v > max)
+        goto bad;
+    return v;
+bad:
+    fprintf(stderr, "nfsscope: %s: \"%s\" is not a whole number from %" PRIu64 " to %" PRIu64
+                    "\nusage: nfsscope [-r FILE ... | -i IFACE] [options] [BPF expression]"
+                    " (nfsscope --help for more)\n",
+            opt, arg ? arg : "", min, max);
+    exit(2);
+}
+
+/* The BPF expression: the remaining arguments joined with spaces (tcpdump). */
+static char *
+join_args(int argc, char **argv)
+{
+    size_t len = 1;
+    int i;
+    char *s;
+
+    if (argc <= 0)
+        return NULL;
+    for (i = 0; i < argc; i++)
+        len += strlen(argv[i]) + 1;
+    s = malloc(len);
+    if (!s) {
+        fputs("nfsscope: out of memory\n", stderr);
+        exit(1);
+    }
+    s[0] = '\0';
+    for (i = 0; i < argc; i++) {
+        if (i)
+            strcat(s, " ");
+        strcat(s, argv[i]);
+    }
+    return s;
+}
+
+enum { OPT_VERSION = 256, OPT_MAX_FLOWS, OPT_MAX_PENDING, OPT_CALL_TIMEOUT };
 
 int
-main(void)
+main(int argc, char **argv)
 {
-    fputs("usage: nfsscope -r FILE [options] [BPF expression]\n", stderr);
-    return 2;
+    static const struct option longopts[] = {
+        { "help", no_argument, NULL, 'h' },
+        { "version", no_argument, NULL, OPT_VERSION },
+        { "max-flows", required_argument, NULL, OPT_MAX_FLOWS },
+        { "max-pending", required_argument, NULL, OPT_MAX_PENDING },
+        { "call-timeout", required_argument, NULL, OPT_CALL_TIMEOUT },
+        { NULL, 0, NULL, 0 },
+    };
+    struct nfsscope_config cfg;
+    const struct view_ops *view;
+    struct nfsscope_ctx ctx;
+    struct capture *cap = NULL;
+    struct view_info vi;
+    char err[512] = "";
+    char *filter;
+    int opt, st;
+
+    config_defaults(&cfg);
+    opterr = 0;
+    while ((opt = getopt_long(argc, argv, "+r:i:o:c:h", longopts, NULL)) != -1) {
+        switch (opt) {
+        case 'r':
+            if (cfg.nfiles >= NFSSCOPE_MAX_FILES)
+                usage_error("-r: at most %d files", NFSSCOPE_MAX_FILES);
+            cfg.files[cfg.nfiles++] = optarg;
+            break;
+        case 'i':
+            cfg.iface = optarg;
+            break;
+        case 'o':
+            cfg.format = optarg;
+            break;
+        case 'c':
+            cfg.max_packets = parse_count("-c", optarg, 1, UINT64_MAX);
+            break;
+        case OPT_MAX_FLOWS:
+            cfg.max_flows = parse_count("--max-flows", optarg, 16, 1u << 24);
+            break;
+        case OPT_MAX_PENDING:
+            cfg.max_pending = parse_count("--max-pending", optarg, 16, 1u << 24);
+            break;
+        case OPT_CALL_TIMEOUT:
+            cfg.call_timeout_s = (unsigned)parse_count("--call-timeout", optarg, 1, 86400);
+            break;
+        case 'h':
+            fputs(usage_text, stdout);
+            return 0;
+        case OPT_VERSION:
+            printf("nfsscope %s\n", NFSSCOPE_VERSION);
+            return 0;
+        case '?':
+        default:
+            if (optopt && optopt < 256)
+                usage_error("unknown option or missing value: -%c", optopt);
+            usage_error("unknown option or missing value: %s", argv[optind - 1]);
+        }
+    }
+    if (cfg.nfiles && cfg.iface)
+        usage_error("-r and -i cannot be used together");
+    if (!cfg.nfiles && !cfg.iface)
+        usage_error("no input: give -r FILE or -i IFACE");
+    view = view_find(cfg.format);
+    if (!view)
+        usage_error("-o: \"%s\" is not one of text, json, csv", cfg.format);
+    filter = join_args(argc - optind, argv + optind);
+    cfg.filter = filter;
+
+    if (pipeline_init(&ctx, &cfg) != 0) {
+        fputs("nfsscope: out of memory for the configured tables (lower --max-flows or"
+              " --max-pending)\n",
+              stderr);
+        return 1;
+    }
+    st = capture_open(&cap, &cfg, err, sizeof err);
+    if (st != 0) {
+        if (st == 2)
+            usage_error("%s", err);
+        fprintf(stderr, "nfsscope: %s\n", err);
+        capture_close(cap);
+        pipeline_fini(&ctx);
+        free(filter);
+        return st;
+    }
+    signal(SIGINT, on_signal);
+    signal(SIGTERM, on_signal);
+    st = capture_run(cap, &ctx, cfg.max_packets, &stop_requested, err, sizeof err);
+    ctx.stats.cap.kernel_drops = capture_kernel_drops(cap);
+    pipeline_finish(&ctx);
+    if (st != 0)
+        fprintf(stderr, "nfsscope: %s\n", err);
+
+    vi.sources = cfg.iface ? (const char *const[]){ cfg.iface, NULL } : cfg.files;
+    vi.filter = cfg.filter;
+    if (view->report(stdout, &ctx.stats, &vi) != 0 || fflush(stdout) != 0) {
+        fprintf(stderr, "nfsscope: standard output: write failed: %s\n", strerror(errno));
+        st = 1;
+    }
+    capture_close(cap);
+    pipeline_fini(&ctx);
+    free(filter);
+    return st;
 }
