@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "anomaly.h"
 #include "bytes.h"
 
 enum l3_kind { L3_NONE = 0, L3_IPV4, L3_IPV6 };
@@ -35,5 +36,11 @@ const char *link_name(int dlt);
  * DECODE_INVALID for a malformed header. */
 enum decode_rc link_decode(int dlt, const uint8_t *data, uint32_t caplen, uint32_t wirelen,
                            struct l3_view *out);
+
+/* The one anomaly a caller counts for a link_decode() failure:
+ * TRUNCATED -> ANOM_PKT_TRUNCATED, UNSUPPORTED -> ANOM_LINK_OTHER (ARP, 802.3
+ * length frames, unknown DLT, ...), INVALID -> ANOM_LINK_MALFORMED (e.g. more
+ * than 8 stacked VLAN tags, raw IP with a version other than 4 or 6). */
+enum anomaly link_anomaly(enum decode_rc rc);
 
 #endif
