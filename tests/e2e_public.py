@@ -1,0 +1,125 @@
+#!/usr/bin/env python3
+"""e2e_public.py: nfsscope against tshark's truth on the public captures.
+
+For every capture in ../shared/pcaps/public whose truth file lists no
+warnings, nfsscope's NFSv3 per-procedure calls, replies, error statuses and
+WRITE stable_how counts must equal tshark's, and latency min/mean/max must
+agree to within rounding (tshark's rpc.time and ours use the same packets).
+Where the truth has warnings (tshark's view is incomplete) the expected
+numbers are pinned in PINNED below, each with the reason it is right.
+Every capture, malformed ones included, must run to completion (exit 0) and
+produce a valid report.
+
+usage: e2e_public.py NFSSCOPE PCAP_DIR
+Exit 77 (ctest: skipped) when PCAP_DIR is absent.
+"""
+import json
+import os
+import subprocess
+import sys
+
+PROCS = ["null", "getattr", "setattr", "lookup", "access", "readlink", "read", "write",
+         "create", "mkdir", "symlink", "mknod", "remove", "rmdir", "rename", "link",
+         "readdir", "readdirplus", "fsstat", "fsinfo", "pathconf", "commit"]
+
+# Captures whose truth carries warnings: nfsscope's numbers, pinned, and why.
+# Filled in as each is checked against the wire (see the comment per entry).
+PINNED = {}
+
+failures = []
+
+
+def fail(msg):
+    failures.append(msg)
+    print("FAIL " + msg)
+
+
+def run(nfsscope, path):
+    if path.endswith(".bz2"):
+        bz = subprocess.Popen(["bzip2", "-dc", path], stdout=subprocess.PIPE)
+        p = subprocess.run([nfsscope, "-o", "json", "-r", "-"], stdin=bz.stdout,
+                           capture_output=True, timeout=600)
+        bz.stdout.close()
+        bz.wait()
+    else:
+        p = subprocess.run([nfsscope, "-o", "json", "-r", path], capture_output=True, timeout=600)
+    return p
+
+
+def compare_truth(name, rep, truth):
+    t3 = truth.get("nfs3") or {}
+    ops = rep["nfs3"]["ops"]
+    for proc in PROCS:
+        t = t3.get(proc.upper()) or {"calls": 0, "replies": 0, "status": None, "srt": None}
+        o = ops[proc]
+        if o["calls"] != t["calls"]:
+            fail(f"{name}: {proc} calls {o['calls']} != tshark {t['calls']}")
+        if o["replies"] != t["replies"]:
+            fail(f"{name}: {proc} replies {o['replies']} != tshark {t['replies']}")
+        terr = {k: v for k, v in (t.get("status") or {}).items() if k != "NFS3_OK"}
+        if o.get("status", {}) != terr:
+            fail(f"{name}: {proc} error statuses {o.get('status')} != tshark {terr}")
+        srt = t.get("srt")
+        lat = o["latency_us"]
+        if srt and srt.get("n"):
+            if lat["count"] != srt["n"]:
+                fail(f"{name}: {proc} latency count {lat['count']} != tshark {srt['n']}")
+            for ours, theirs in (("min", "min_s"), ("max", "max_s"), ("mean", "mean_s")):
+                tv = srt[theirs] * 1e6
+                if lat[ours] is None or abs(lat[ours] - tv) > 1.0 + 0.005 * tv:
+                    fail(f"{name}: {proc} latency {ours} {lat[ours]} us != tshark {tv:.1f} us")
+    ws = truth.get("write_stable_how_in_calls")
+    if ws and rep["nfs3"]["write"]["stable"] != ws:
+        fail(f"{name}: write stable_how {rep['nfs3']['write']['stable']} != tshark {ws}")
+    wc = truth.get("write_committed_in_replies")
+    if wc and rep["nfs3"]["write"]["committed"] != wc:
+        fail(f"{name}: write committed {rep['nfs3']['write']['committed']} != tshark {wc}")
+
+
+def compare_pinned(name, rep, pin):
+    for path, want in pin["expect"].items():
+        cur = rep
+        for k in path.split("."):
+            cur = cur[k]
+        if cur != want:
+            fail(f"{name}: {path} = {cur}, pinned {want}")
+
+
+def main():
+    nfsscope, pcaps = sys.argv[1], sys.argv[2]
+    if not os.path.isdir(pcaps):
+        print(f"SKIP: {pcaps} is absent (public captures are read from ../shared/pcaps/public)")
+        return 77
+    names = sorted(f for f in os.listdir(pcaps) if f.endswith((".pcap", ".pcapng", ".bz2")))
+    compared = pinned = 0
+    for name in names:
+        p = run(nfsscope, os.path.join(pcaps, name))
+        if p.returncode != 0:
+            fail(f"{name}: exit {p.returncode}: {p.stderr.decode(errors='replace').strip()}")
+            continue
+        try:
+            rep = json.loads(p.stdout)
+        except ValueError as e:
+            fail(f"{name}: report is not JSON: {e}")
+            continue
+        if rep.get("schema") != "nfsscope/1" or "nfs3" not in rep:
+            fail(f"{name}: report lacks schema/nfs3")
+            continue
+        tpath = os.path.join(pcaps, "truth", name + ".json")
+        if not os.path.exists(tpath):
+            continue
+        truth = json.load(open(tpath))
+        if name in PINNED:
+            compare_pinned(name, rep, PINNED[name])
+            pinned += 1
+        elif not truth.get("warnings"):
+            compare_truth(name, rep, truth)
+            compared += 1
+    print(f"{len(names)} captures run, {compared} compared with tshark, {pinned} pinned")
+    bad = {f.split(":")[0] for f in failures}
+    print(f"{len(names) - len(bad)} passed, {len(bad)} failed")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
