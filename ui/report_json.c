@@ -1,0 +1,270 @@
+/* report_json.c: the JSON report (-o json), schema "nfsscope/1".
+ *
+ * The promised keys are listed in /work/shared/design/contract.md; extras
+ * follow the promised keys of each object. Keys come in a fixed order;
+ * procedures in procedure-number order, zero rows included; status maps in
+ * status-value order. Counts are integers; latencies are microseconds
+ * (integers, except "mean": one decimal); timestamps are seconds with 9
+ * decimals. The final report is pretty-printed; periodic reports (tick) are
+ * one compact object per line (JSON Lines) with an extra "time" key. */
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "json.h"
+#include "stats.h"
+#include "view.h"
+
+#define JSON_SCHEMA "nfsscope/1"
+
+static const char *const stable_names[3] = { "UNSTABLE", "DATA_SYNC", "FILE_SYNC" };
+
+static bool
+is_nfs3(const struct rpc_program *pg)
+{
+    return pg->prog == 100003 && pg->vers == 3;
+}
+
+static void
+ts(struct json_w *w, const struct timespec *t)
+{
+    json_decimal(w, (int64_t)t->tv_sec * 1000000000 + (int64_t)t->tv_nsec, 9);
+}
+
+static void
+capture(struct json_w *w, const struct stats *s, const struct view_info *vi)
+{
+    const struct capture_totals *c = &s->cap;
+
+    json_key(w, "capture");
+    json_obj(w);
+    json_kv_u64(w, "packets", c->packets);
+    json_kv_u64(w, "bytes", c->bytes);
+    json_key(w, "first_ts");
+    if (c->packets)
+        ts(w, &c->first_ts);
+    else
+        json_null(w);
+    json_key(w, "last_ts");
+    if (c->packets)
+        ts(w, &c->last_ts);
+    else
+        json_null(w);
+    json_kv_u64(w, "truncated_packets", c->truncated_packets);
+    json_key(w, "kernel_drops");
+    if (c->kernel_drops < 0)
+        json_null(w);
+    else
+        json_i64(w, c->kernel_drops);
+    /* extras */
+    json_kv_u64(w, "ts_backwards", c->ts_backwards);
+    json_key(w, "sources");
+    json_arr(w);
+    if (vi && vi->sources) {
+        const char *const *p;
+
+        for (p = vi->sources; *p; p++)
+            json_str(w, *p);
+    }
+    json_close(w);
+    json_kv_str(w, "filter", vi ? vi->filter : NULL);
+    json_close(w);
+}
+
+static void
+rpc(struct json_w *w, const struct rpc_totals *r)
+{
+    json_key(w, "rpc");
+    json_obj(w);
+    json_kv_u64(w, "calls", r->calls);
+    json_kv_u64(w, "replies", r->replies);
+    json_kv_u64(w, "retransmissions", r->retransmissions);
+    json_kv_u64(w, "unanswered_calls", r->unanswered_calls);
+    json_kv_u64(w, "orphan_replies", r->orphan_replies);
+    json_kv_u64(w, "rpc_errors", r->rpc_errors);
+    /* extras */
+    json_kv_u64(w, "duplicate_replies", r->duplicate_replies);
+    json_kv_u64(w, "unknown_program_calls", r->unknown_program_calls);
+    json_key(w, "auth");
+    json_obj(w);
+    json_kv_u64(w, "none", r->auth_none);
+    json_kv_u64(w, "sys", r->auth_sys);
+    json_kv_u64(w, "gss", r->auth_gss);
+    json_kv_u64(w, "other", r->auth_other);
+    json_close(w);
+    json_close(w);
+}
+
+/* Error statuses (!= 0) of one procedure, by status value. */
+static void
+status_map(struct json_w *w, const struct rpc_program *pg, const struct proc_stats *p)
+{
+    bool done[STATS_MAX_STATUS] = { false };
+    unsigned k, i, n = p->nstatus < STATS_MAX_STATUS ? p->nstatus : STATS_MAX_STATUS;
+
+    json_key(w, "status");
+    json_obj(w);
+    for (k = 0; k < n; k++) { /* selection by smallest status: n <= 24 */
+        unsigned best = n;
+
+        for (i = 0; i < n; i++)
+            if (!done[i] && (best == n || p->status[i].status < p->status[best].status))
+                best = i;
+        done[best] = true;
+        if (p->status[best].status != 0 && p->status[best].count) {
+            const char *name = pg->status_name ? pg->status_name(p->status[best].status) : NULL;
+            char buf[32];
+
+            if (!name) {
+                snprintf(buf, sizeof buf, "unknown(%lu)", (unsigned long)p->status[best].status);
+                name = buf;
+            }
+            json_kv_u64(w, name, p->status[best].count);
+        }
+    }
+    json_close(w);
+}
+
+static void
+latency(struct json_w *w, const struct histo *h)
+{
+    json_key(w, "latency_us");
+    json_obj(w);
+    json_kv_u64(w, "count", h->count);
+    if (h->count == 0) {
+        static const char *const keys[] = { "min", "mean", "p50", "p90", "p99", "max" };
+        size_t i;
+
+        for (i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+            json_key(w, keys[i]);
+            json_null(w);
+        }
+    } else {
+        json_kv_u64(w, "min", h->min);
+        json_key(w, "mean");
+        json_fixed(w, histo_mean(h), 1);
+        json_kv_u64(w, "p50", histo_percentile(h, 50));
+        json_kv_u64(w, "p90", histo_percentile(h, 90));
+        json_kv_u64(w, "p99", histo_percentile(h, 99));
+        json_kv_u64(w, "max", h->max);
+    }
+    json_close(w);
+}
+
+static void
+stable3(struct json_w *w, const char *key, const uint64_t v[3])
+{
+    unsigned i;
+
+    json_key(w, key);
+    json_obj(w);
+    for (i = 0; i < 3; i++)
+        json_kv_u64(w, stable_names[i], v[i]);
+    json_close(w);
+}
+
+static void
+program(struct json_w *w, const struct prog_stats *ps)
+{
+    const struct rpc_program *pg = ps->pg;
+    uint32_t i;
+
+    json_key(w, pg->name);
+    json_obj(w);
+    json_key(w, "ops");
+    json_obj(w);
+    for (i = 0; i < pg->nprocs; i++) {
+        const struct proc_stats *p = &ps->procs[i];
+        char unnamed[24];
+        const char *name = pg->proc_names ? pg->proc_names[i] : NULL;
+
+        if (!name) {
+            snprintf(unnamed, sizeof unnamed, "proc%lu", (unsigned long)i);
+            name = unnamed;
+        }
+        json_key(w, name);
+        json_obj(w);
+        json_kv_u64(w, "calls", p->calls);
+        json_kv_u64(w, "replies", p->replies);
+        json_kv_u64(w, "errors", p->errors);
+        status_map(w, pg, p);
+        latency(w, &p->latency);
+        /* extras */
+        json_kv_u64(w, "retransmissions", p->retrans);
+        json_kv_u64(w, "unanswered", p->unanswered);
+        json_kv_u64(w, "bytes", p->bytes);
+        json_kv_u64(w, "rpc_errors", p->rpc_errors);
+        json_kv_u64(w, "partial", p->partial);
+        if (p->status_other)
+            json_kv_u64(w, "status_other", p->status_other);
+        json_close(w);
+    }
+    json_close(w);
+    if (is_nfs3(pg)) {
+        json_key(w, "write");
+        json_obj(w);
+        stable3(w, "stable", ps->write.stable);
+        stable3(w, "committed", ps->write.committed);
+        json_kv_u64(w, "bytes", ps->write.bytes);
+        json_close(w);
+        json_key(w, "read");
+        json_obj(w);
+        json_kv_u64(w, "bytes", ps->read_bytes);
+        json_kv_u64(w, "eof", ps->read_eof);
+        json_close(w);
+    }
+    /* extras */
+    json_kv_u64(w, "calls", ps->calls);
+    json_kv_u64(w, "replies", ps->replies);
+    json_kv_u64(w, "unknown_procedure_calls", ps->bad_proc);
+    json_close(w);
+}
+
+static int
+write_report(FILE *out, const struct stats *s, const struct view_info *vi,
+             const struct timespec *now, bool pretty)
+{
+    struct json_w w;
+    size_t i;
+    unsigned a;
+
+    json_begin(&w, out, pretty);
+    json_obj(&w);
+    json_kv_str(&w, "schema", JSON_SCHEMA);
+    if (now) {
+        json_key(&w, "time");
+        ts(&w, now);
+    }
+    capture(&w, s, vi);
+    rpc(&w, &s->rpc);
+    for (i = 0; i < s->nprogs; i++)
+        program(&w, &s->progs[i]);
+    json_key(&w, "anomalies");
+    json_obj(&w);
+    for (a = 0; a < ANOM__COUNT; a++)
+        json_kv_u64(&w, anomaly_key((enum anomaly)a), s->anom.n[a]);
+    json_close(&w);
+    json_key(&w, "findings");
+    json_arr(&w);
+    json_close(&w);
+    json_close(&w);
+    return json_end(&w);
+}
+
+static void
+json_tick(FILE *out, const struct stats *s, const struct view_info *vi, const struct timespec *now)
+{
+    (void)write_report(out, s, vi, now, false);
+}
+
+static int
+json_report(FILE *out, const struct stats *s, const struct view_info *vi)
+{
+    return write_report(out, s, vi, NULL, true);
+}
+
+const struct view_ops report_json_view = {
+    .name = "json",
+    .tick = json_tick,
+    .report = json_report,
+};

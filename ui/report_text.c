@@ -1,0 +1,359 @@
+/* report_text.c: the human report (-o text), shaped like nfsstat's tables.
+ *
+ * Layout: a header (sources, filter, packets, bytes, duration), one table per
+ * program that saw calls (every procedure, in procedure order, zero rows
+ * included), the error statuses per procedure, the NFSv3 WRITE stable_how
+ * breakdown and READ/WRITE volumes, an "rpc:" totals line, and a capture
+ * quality footer listing every non-zero anomaly. Latencies: whole
+ * microseconds below 1 ms ("850us"), milliseconds with 2 decimals below
+ * 10 ms ("1.25ms") and 1 decimal below 1 s ("125.4ms"), seconds with 2
+ * decimals from 1 s ("2.31s"). Byte counts: IEC units with 1 decimal.
+ * Numbers are formatted with integer arithmetic only, so the output does not
+ * depend on the locale. Strings that may come from outside (sources, filter)
+ * go through term_escape(). */
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats.h"
+#include "term_escape.h"
+#include "view.h"
+
+static const char *const stable_names[3] = { "UNSTABLE", "DATA_SYNC", "FILE_SYNC" };
+
+static bool
+is_nfs3(const struct rpc_program *pg)
+{
+    return pg->prog == 100003 && pg->vers == 3;
+}
+
+/* Print s made terminal-safe. */
+static void
+put_esc(FILE *out, const char *s)
+{
+    char small[256];
+    size_t n = strlen(s), need = term_escape(small, sizeof small, (const uint8_t *)s, n);
+
+    if (need < sizeof small) {
+        fputs(small, out);
+    } else {
+        char *big = malloc(need + 1);
+
+        if (big) {
+            term_escape(big, need + 1, (const uint8_t *)s, n);
+            fputs(big, out);
+            free(big);
+        } else {
+            fputs(small, out);
+        }
+    }
+}
+
+/* A latency in microseconds, in the scheme described at the top. */
+static void
+fmt_latency(char *buf, size_t sz, uint64_t us)
+{
+    if (us < 1000) {
+        snprintf(buf, sz, "%" PRIu64 "us", us);
+    } else if (us < 10000) {
+        uint64_t h = (us + 5) / 10; /* hundredths of a millisecond */
+        snprintf(buf, sz, "%" PRIu64 ".%02" PRIu64 "ms", h / 100, h % 100);
+    } else if (us < 1000000) {
+        uint64_t t = (us + 50) / 100; /* tenths of a millisecond */
+        snprintf(buf, sz, "%" PRIu64 ".%" PRIu64 "ms", t / 10, t % 10);
+    } else {
+        uint64_t h = (us + 5000) / 10000; /* hundredths of a second */
+        snprintf(buf, sz, "%" PRIu64 ".%02" PRIu64 "s", h / 100, h % 100);
+    }
+}
+
+/* Bytes in IEC units: "512 B", "1.5 KiB", "12.3 MiB". */
+static void
+fmt_bytes(char *buf, size_t sz, uint64_t b)
+{
+    static const char *const units[] = { "KiB", "MiB", "GiB", "TiB", "PiB", "EiB" };
+    unsigned u = 0;
+    uint64_t div = 1024;
+
+    if (b < 1024) {
+        snprintf(buf, sz, "%" PRIu64 " B", b);
+        return;
+    }
+    while (u < 5 && b / div >= 1024) {
+        div *= 1024;
+        u++;
+    }
+    {
+        /* tenths, rounded; computed as whole + remainder to avoid overflow */
+        uint64_t whole = b / div, rem = b % div;
+        uint64_t tenths = whole * 10 + (uint64_t)(((double)rem * 10.0) / (double)div + 0.5);
+
+        snprintf(buf, sz, "%" PRIu64 ".%" PRIu64 " %s", tenths / 10, tenths % 10, units[u]);
+    }
+}
+
+/* part/total as a percentage with one decimal. */
+static void
+fmt_pct(char *buf, size_t sz, uint64_t part, uint64_t total)
+{
+    uint64_t t = total ? (uint64_t)((double)part * 1000.0 / (double)total + 0.5) : 0;
+
+    snprintf(buf, sz, "%" PRIu64 ".%" PRIu64 "%%", t / 10, t % 10);
+}
+
+static void
+header(FILE *out, const struct stats *s, const struct view_info *vi)
+{
+    const struct capture_totals *c = &s->cap;
+    char b[32];
+
+    fputs("nfsscope report: ", out);
+    if (vi && vi->sources && vi->sources[0]) {
+        const char *const *p;
+
+        for (p = vi->sources; *p; p++) {
+            if (p != vi->sources)
+                fputs(", ", out);
+            put_esc(out, *p);
+        }
+    } else {
+        fputs("(no source)", out);
+    }
+    if (vi && vi->filter) {
+        fputs(", filter \"", out);
+        put_esc(out, vi->filter);
+        fputs("\"", out);
+    }
+    fputc('\n', out);
+    fmt_bytes(b, sizeof b, c->bytes);
+    fprintf(out, "capture: %" PRIu64 " packets, %s", c->packets, b);
+    if (c->packets) {
+        int64_t ns = ((int64_t)c->last_ts.tv_sec - (int64_t)c->first_ts.tv_sec) * 1000000000 +
+                     ((int64_t)c->last_ts.tv_nsec - (int64_t)c->first_ts.tv_nsec);
+        uint64_t ms;
+
+        if (ns < 0)
+            ns = 0;
+        ms = ((uint64_t)ns + 500000) / 1000000;
+        fprintf(out, ", %" PRIu64 ".%03" PRIu64 " s", ms / 1000, ms % 1000);
+    }
+    if (c->truncated_packets)
+        fprintf(out, ", %" PRIu64 " truncated by snaplen", c->truncated_packets);
+    if (c->kernel_drops >= 0)
+        fprintf(out, ", kernel drops %" PRId64, c->kernel_drops);
+    fputc('\n', out);
+}
+
+/* Width of the procedure-name column. */
+static int
+name_width(const struct rpc_program *pg)
+{
+    size_t w = 4;
+    uint32_t i;
+
+    for (i = 0; i < pg->nprocs; i++)
+        if (pg->proc_names && pg->proc_names[i] && strlen(pg->proc_names[i]) > w)
+            w = strlen(pg->proc_names[i]);
+    return (int)(w > 32 ? 32 : w);
+}
+
+static const char *
+proc_name(const struct rpc_program *pg, uint32_t i, char *buf, size_t sz)
+{
+    if (pg->proc_names && pg->proc_names[i])
+        return pg->proc_names[i];
+    snprintf(buf, sz, "proc%" PRIu32, i);
+    return buf;
+}
+
+/* "lookup: NFS3ERR_NOENT 12, NFS3ERR_ACCES 1" for each procedure with errors,
+ * statuses in value order. */
+static void
+error_lines(FILE *out, const struct prog_stats *ps)
+{
+    const struct rpc_program *pg = ps->pg;
+    bool any = false;
+    uint32_t i;
+
+    for (i = 0; i < pg->nprocs; i++) {
+        const struct proc_stats *p = &ps->procs[i];
+        unsigned n = p->nstatus < STATS_MAX_STATUS ? p->nstatus : STATS_MAX_STATUS;
+        bool done[STATS_MAX_STATUS] = { false };
+        unsigned k, j, printed = 0;
+        char nb[24];
+
+        if (p->errors == 0 && p->status_other == 0)
+            continue;
+        if (!any)
+            fputs("errors by procedure:\n", out);
+        any = true;
+        fprintf(out, "  %s:", proc_name(pg, i, nb, sizeof nb));
+        for (k = 0; k < n; k++) {
+            unsigned best = n;
+
+            for (j = 0; j < n; j++)
+                if (!done[j] && (best == n || p->status[j].status < p->status[best].status))
+                    best = j;
+            done[best] = true;
+            if (p->status[best].status == 0 || p->status[best].count == 0)
+                continue;
+            {
+                const char *nm = pg->status_name ? pg->status_name(p->status[best].status) : NULL;
+
+                fputs(printed++ ? ", " : " ", out);
+                if (nm)
+                    put_esc(out, nm);
+                else
+                    fprintf(out, "unknown(%" PRIu32 ")", p->status[best].status);
+                fprintf(out, " %" PRIu64, p->status[best].count);
+            }
+        }
+        if (p->status_other) {
+            fputs(printed++ ? ", " : " ", out);
+            fprintf(out, "other statuses %" PRIu64, p->status_other);
+        }
+        if (p->rpc_errors) {
+            fputs(printed++ ? ", " : " ", out);
+            fprintf(out, "rpc errors %" PRIu64, p->rpc_errors);
+        }
+        fputc('\n', out);
+    }
+}
+
+static void
+program(FILE *out, const struct prog_stats *ps)
+{
+    const struct rpc_program *pg = ps->pg;
+    int nw = name_width(pg);
+    uint32_t i;
+
+    fputc('\n', out);
+    put_esc(out, pg->title ? pg->title : pg->name);
+    fputs(" (", out);
+    put_esc(out, pg->name);
+    if (ps->calls == 0) {
+        fputs("): no calls\n", out);
+        return;
+    }
+    fprintf(out, "): %" PRIu64 " calls, %" PRIu64 " replies", ps->calls, ps->replies);
+    if (ps->bad_proc)
+        fprintf(out, ", %" PRIu64 " to unknown procedures", ps->bad_proc);
+    fputs("\nlatency: us below 1 ms, ms below 1 s, then s; - = no replies\n", out);
+    fprintf(out, "%-*s %10s %6s %8s %8s %8s %8s %8s %10s\n", nw, "proc", "calls", "%", "errors",
+            "p50", "p90", "p99", "max", "bytes");
+    for (i = 0; i < pg->nprocs; i++) {
+        const struct proc_stats *p = &ps->procs[i];
+        char nb[24], pct[16], l50[16] = "-", l90[16] = "-", l99[16] = "-", lmax[16] = "-";
+        char bytes[24] = "", line[200];
+        size_t len;
+
+        fmt_pct(pct, sizeof pct, p->calls, ps->calls);
+        if (p->latency.count) {
+            fmt_latency(l50, sizeof l50, histo_percentile(&p->latency, 50));
+            fmt_latency(l90, sizeof l90, histo_percentile(&p->latency, 90));
+            fmt_latency(l99, sizeof l99, histo_percentile(&p->latency, 99));
+            fmt_latency(lmax, sizeof lmax, p->latency.max);
+        }
+        if (p->bytes)
+            fmt_bytes(bytes, sizeof bytes, p->bytes);
+        snprintf(line, sizeof line, "%-*s %10" PRIu64 " %6s %8" PRIu64 " %8s %8s %8s %8s %10s",
+                 nw, proc_name(pg, i, nb, sizeof nb), p->calls, pct, p->errors, l50, l90, l99,
+                 lmax, bytes);
+        len = strlen(line);
+        while (len > 0 && line[len - 1] == ' ') /* no trailing blanks */
+            line[--len] = '\0';
+        fputs(line, out);
+        fputc('\n', out);
+    }
+    error_lines(out, ps);
+    if (is_nfs3(pg)) {
+        char wb[24], rb[24];
+        unsigned k;
+
+        fmt_bytes(wb, sizeof wb, ps->write.bytes);
+        fmt_bytes(rb, sizeof rb, ps->read_bytes);
+        fputs("write stable_how:", out);
+        for (k = 0; k < 3; k++)
+            fprintf(out, "%s %s %" PRIu64, k ? "," : "", stable_names[k], ps->write.stable[k]);
+        fputs("; committed:", out);
+        for (k = 0; k < 3; k++)
+            fprintf(out, "%s %s %" PRIu64, k ? "," : "", stable_names[k], ps->write.committed[k]);
+        fputc('\n', out);
+        fprintf(out, "bytes: written %s, read %s (%" PRIu64 " reads at eof)\n", wb, rb,
+                ps->read_eof);
+    }
+}
+
+static void
+footer(FILE *out, const struct stats *s)
+{
+    const struct rpc_totals *r = &s->rpc;
+    unsigned a, nz = 0;
+
+    fprintf(out,
+            "\nrpc: %" PRIu64 " calls, %" PRIu64 " replies, %" PRIu64 " retransmissions, %" PRIu64
+            " unanswered, %" PRIu64 " orphan replies, %" PRIu64 " rpc errors",
+            r->calls, r->replies, r->retransmissions, r->unanswered_calls, r->orphan_replies,
+            r->rpc_errors);
+    if (r->duplicate_replies)
+        fprintf(out, ", %" PRIu64 " duplicate replies", r->duplicate_replies);
+    if (r->unknown_program_calls)
+        fprintf(out, ", %" PRIu64 " calls to other programs", r->unknown_program_calls);
+    fputc('\n', out);
+
+    for (a = 0; a < ANOM__COUNT; a++)
+        if (s->anom.n[a])
+            nz++;
+    if (s->cap.kernel_drops > 0)
+        nz++;
+    if (nz == 0) {
+        fputs("capture quality: no anomalies\n", out);
+        return;
+    }
+    fputs("capture quality:\n", out);
+    if (s->cap.kernel_drops > 0)
+        fprintf(out, "  %12" PRId64 "  %-20s packets dropped by the kernel (not captured)\n",
+                s->cap.kernel_drops, "kernel_drops");
+    for (a = 0; a < ANOM__COUNT; a++)
+        if (s->anom.n[a])
+            fprintf(out, "  %12" PRIu64 "  %-20s %s\n", s->anom.n[a],
+                    anomaly_key((enum anomaly)a), anomaly_desc((enum anomaly)a));
+}
+
+static int
+text_report(FILE *out, const struct stats *s, const struct view_info *vi)
+{
+    size_t i;
+
+    header(out, s, vi);
+    for (i = 0; i < s->nprogs; i++)
+        program(out, &s->progs[i]);
+    footer(out, s);
+    if (fflush(out) != 0 || ferror(out))
+        return -1;
+    return 0;
+}
+
+static void
+text_tick(FILE *out, const struct stats *s, const struct view_info *vi, const struct timespec *now)
+{
+    if (now) {
+        struct tm tm;
+        char tb[32];
+        time_t t = now->tv_sec;
+
+        if (localtime_r(&t, &tm) && strftime(tb, sizeof tb, "%Y-%m-%d %H:%M:%S", &tm))
+            fprintf(out, "--- %s\n", tb);
+    }
+    (void)text_report(out, s, vi);
+    fputc('\n', out);
+    fflush(out);
+}
+
+const struct view_ops report_text_view = {
+    .name = "text",
+    .tick = text_tick,
+    .report = text_report,
+};
