@@ -1,0 +1,485 @@
+/* tcp_reasm_test.c: unit tests for TCP stream reassembly (RFC 9293 §3.4). */
+#include "tcp_reasm.h"
+
+#include <stdlib.h>
+
+#include "t.h"
+
+/* A sink that rebuilds the stream: data bytes as delivered, gaps as '#'. */
+#define OUT_MAX 200000
+struct rec {
+    uint8_t buf[OUT_MAX];
+    size_t len;       /* stream bytes accounted for (data + gaps) */
+    size_t ndata, ngap;
+    uint64_t gap_bytes;
+    const uint8_t *last_p; /* pointer of the last data chunk (zero-copy check) */
+    size_t last_len;
+    struct timespec last_ts;
+    char log[512];    /* "D5 G3 D10 " */
+};
+
+static void
+rec_data(void *ctx, void *flow, unsigned dir, struct bytes chunk, const struct timespec *ts)
+{
+    struct rec *r = ctx;
+    size_t l = strlen(r->log);
+
+    (void)flow;
+    (void)dir;
+    if (r->len + chunk.len <= OUT_MAX)
+        memcpy(r->buf + r->len, chunk.p, chunk.len);
+    r->len += chunk.len;
+    r->ndata++;
+    r->last_p = chunk.p;
+    r->last_len = chunk.len;
+    r->last_ts = *ts;
+    if (l + 16 < sizeof r->log)
+        snprintf(r->log + l, sizeof r->log - l, "D%zu ", chunk.len);
+}
+
+static void
+rec_gap(void *ctx, void *flow, unsigned dir, uint64_t n, const struct timespec *ts)
+{
+    struct rec *r = ctx;
+    size_t l = strlen(r->log);
+
+    (void)flow;
+    (void)dir;
+    (void)ts;
+    for (uint64_t i = 0; i < n && r->len + i < OUT_MAX; i++)
+        r->buf[r->len + i] = '#';
+    r->len += n;
+    r->ngap++;
+    r->gap_bytes += n;
+    if (l + 24 < sizeof r->log)
+        snprintf(r->log + l, sizeof r->log - l, "G%llu ", (unsigned long long)n);
+}
+
+static struct rec R[2];
+static struct stream_sink sink[2] = { { rec_data, rec_gap, &R[0] }, { rec_data, rec_gap, &R[1] } };
+
+/* The sink for direction d records into R[d]. */
+static void
+data_any(void *ctx, void *flow, unsigned dir, struct bytes chunk, const struct timespec *ts)
+{
+    (void)ctx;
+    rec_data(&R[dir], flow, dir, chunk, ts);
+}
+
+static void
+gap_any(void *ctx, void *flow, unsigned dir, uint64_t n, const struct timespec *ts)
+{
+    (void)ctx;
+    rec_gap(&R[dir], flow, dir, n, ts);
+}
+
+static const struct stream_sink both = { data_any, gap_any, NULL };
+
+static struct l4_seg
+seg(uint32_t seq, uint32_t ack, uint8_t flags, const void *p, size_t caplen, uint32_t wirelen)
+{
+    struct l4_seg s;
+
+    memset(&s, 0, sizeof s);
+    s.seq = seq;
+    s.ack = ack;
+    s.tcp_flags = flags;
+    s.payload.p = p;
+    s.payload.len = caplen;
+    s.payload_wirelen = wirelen;
+    return s;
+}
+
+static struct timespec
+T(long sec)
+{
+    struct timespec ts = { sec, 0 };
+    return ts;
+}
+
+static void
+reset(void)
+{
+    memset(R, 0, sizeof R);
+}
+
+static struct anomalies an;
+static struct tcp_reasm *r;
+static struct tcp_half hh[2];
+
+static void
+push(unsigned dir, uint32_t seq, uint32_t ack, uint8_t flags, const char *s, long sec)
+{
+    struct l4_seg g = seg(seq, ack, flags, s, s ? strlen(s) : 0, s ? (uint32_t)strlen(s) : 0);
+    struct timespec ts = T(sec);
+
+    tcp_reasm_push(r, hh, NULL, dir, &g, &ts, &both);
+}
+
+static void
+fresh(size_t pool, size_t half)
+{
+    struct tcp_reasm_config cfg = { pool, half };
+
+    tcp_reasm_free(r);
+    memset(&an, 0, sizeof an);
+    memset(hh, 0, sizeof hh);
+    reset();
+    r = tcp_reasm_new(&cfg, &an);
+    CHECK(r != NULL);
+}
+
+static bool
+out_is(unsigned d, const char *s)
+{
+    return R[d].len == strlen(s) && memcmp(R[d].buf, s, R[d].len) == 0;
+}
+
+static void
+test_syn_inorder_zero_copy(void)
+{
+    static const char hello[] = "hello";
+    struct l4_seg g;
+    struct timespec ts = T(7);
+
+    fresh(1 << 16, 1 << 14);
+    push(0, 1000, 0, TCPF_SYN, NULL, 1);
+    EQ(hh[0].next_seq, 1001);
+    g = seg(1001, 0, TCPF_ACK, hello, 5, 5);
+    tcp_reasm_push(r, hh, NULL, 0, &g, &ts, &both);
+    CHECK(out_is(0, "hello"));
+    CHECK(R[0].last_p == (const uint8_t *)hello); /* delivered from the packet */
+    EQ(R[0].last_ts.tv_sec, 7);
+    EQ(tcp_reasm_buffered(r), 0);
+    push(0, 1006, 0, TCPF_ACK, NULL, 2); /* zero-length segment: nothing */
+    EQ(R[0].ndata, 1);
+    EQ(an.n[ANOM_TCP_RETRANSMIT], 0);
+}
+
+static void
+test_midstream_ooo_retransmit_overlap(void)
+{
+    fresh(1 << 16, 1 << 14);
+    push(0, 500, 0, TCPF_ACK, "abc", 1); /* mid-connection start */
+    CHECK(out_is(0, "abc"));
+    push(0, 509, 0, TCPF_ACK, "jkl", 2); /* ahead: buffered */
+    push(0, 506, 0, TCPF_ACK, "ghi", 3); /* ahead: buffered */
+    CHECK(out_is(0, "abc"));
+    EQ(tcp_reasm_buffered(r), 6);
+    EQ(hh[0].ooo_count, 2);
+    push(0, 503, 0, TCPF_ACK, "def", 4); /* fills the hole */
+    CHECK(out_is(0, "abcdefghijkl"));
+    EQ(R[0].last_ts.tv_sec, 4); /* buffered data is delivered at the filling packet */
+    EQ(tcp_reasm_buffered(r), 0);
+    push(0, 503, 0, TCPF_ACK, "def", 5); /* fully old */
+    EQ(an.n[ANOM_TCP_RETRANSMIT], 1);
+    push(0, 509, 0, TCPF_ACK, "jklmno", 6); /* overlaps: only "mno" is new */
+    CHECK(out_is(0, "abcdefghijklmno"));
+    EQ(an.n[ANOM_TCP_RETRANSMIT], 1);
+
+    /* overlapping out-of-order segments: [530,540) [525,535) [520,545) */
+    push(0, 530, 0, TCPF_ACK, "EFGHIJKLMN", 7);                /* 530..539 */
+    push(0, 525, 0, TCPF_ACK, "zABCDEFGHI", 8);                /* 525..534, overlaps */
+    push(0, 520, 0, TCPF_ACK, "uvwxyzABCDEFGHIJKLMNOPQRS", 9); /* 520..544, covers both */
+    CHECK(out_is(0, "abcdefghijklmno"));
+    push(0, 530, 0, TCPF_ACK, "EFGHIJKLMN", 10); /* duplicate of buffered bytes */
+    EQ(an.n[ANOM_TCP_RETRANSMIT], 2);
+    push(0, 515, 0, TCPF_ACK, "pqrst", 11);
+    CHECK(out_is(0, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRS"));
+    EQ(tcp_reasm_buffered(r), 0);
+    EQ(hh[0].ooo_count, 0);
+    EQ(an.n[ANOM_TCP_GAP], 0);
+}
+
+static void
+test_wraparound(void)
+{
+    fresh(1 << 16, 1 << 14);
+    push(1, 0xfffffff9u, 0, TCPF_SYN, NULL, 1); /* ISN: stream starts at 0xfffffffa */
+    push(1, 0x00000002u, 0, TCPF_ACK, "ij", 2);     /* after the wrap: buffered */
+    push(1, 0xfffffffau, 0, TCPF_ACK, "abcdef", 3); /* 0xfffffffa..0xffffffff */
+    CHECK(out_is(1, "abcdef"));
+    push(1, 0x00000000u, 0, TCPF_ACK, "gh", 4); /* fills 0..1 */
+    push(1, 0x00000000u, 0, TCPF_ACK, "gh", 4); /* old now */
+    CHECK(out_is(1, "abcdefghij"));
+    EQ(hh[1].next_seq, 4);
+    EQ(an.n[ANOM_TCP_RETRANSMIT], 1);
+    push(1, 0xfffffff0u, 0, TCPF_ACK, "zz", 5); /* far behind: old */
+    EQ(an.n[ANOM_TCP_RETRANSMIT], 2);
+    CHECK(out_is(1, "abcdefghij"));
+}
+
+static void
+test_snaplen(void)
+{
+    static const char d[] = "0123456789";
+    struct l4_seg g;
+    struct timespec ts = T(1);
+
+    fresh(1 << 16, 1 << 14);
+    push(0, 99, 0, TCPF_SYN, NULL, 1);
+    g = seg(100, 0, TCPF_ACK, d, 4, 10); /* 4 captured of 10 */
+    tcp_reasm_push(r, hh, NULL, 0, &g, &ts, &both);
+    CHECK(out_is(0, "0123######"));
+    EQ(hh[0].next_seq, 110);
+    EQ(an.n[ANOM_TCP_GAP], 1);
+    /* truncated and out of order: the hole is kept in the buffer */
+    g = seg(120, 0, TCPF_ACK, d, 3, 10); /* 120..129, 3 captured */
+    tcp_reasm_push(r, hh, NULL, 0, &g, &ts, &both);
+    EQ(an.n[ANOM_TCP_GAP], 2);
+    EQ(tcp_reasm_buffered(r), 3);
+    push(0, 110, 0, TCPF_ACK, "abcdefghij", 2);
+    CHECK(out_is(0, "0123######abcdefghij012#######"));
+    EQ(hh[0].next_seq, 130);
+    push(0, 130, 0, TCPF_ACK, "xy", 3);
+    CHECK(out_is(0, "0123######abcdefghij012#######xy"));
+    EQ(tcp_reasm_buffered(r), 0);
+}
+
+static void
+test_ack_loss(void)
+{
+    fresh(1 << 16, 4096);
+    push(0, 1000, 0, TCPF_ACK, "aaaa", 1);       /* 1000..1003 */
+    push(0, 1010, 0, TCPF_ACK, "bbbb", 2);       /* 1010..1013: hole 1004..1009 */
+    push(1, 7000, 1007, TCPF_ACK, "r", 3);       /* peer acks into the hole */
+    CHECK(out_is(0, "aaaa###"));
+    EQ(an.n[ANOM_TCP_GAP], 1);
+    push(0, 1007, 0, TCPF_ACK, "ccc", 4); /* the rest of the hole did arrive */
+    CHECK(out_is(0, "aaaa###cccbbbb"));
+    EQ(an.n[ANOM_TCP_GAP], 1);
+
+    push(0, 1020, 0, TCPF_ACK, "dd", 5);         /* hole 1014..1019 */
+    push(1, 7001, 1022, TCPF_ACK, NULL, 6);      /* peer has everything */
+    CHECK(out_is(0, "aaaa###cccbbbb######dd"));
+    EQ(an.n[ANOM_TCP_GAP], 2);
+
+    /* nothing buffered: a small lead may be capture reordering, not loss */
+    push(1, 7001, 1100, TCPF_ACK, NULL, 7);
+    EQ(R[0].gap_bytes, 9);
+    EQ(hh[0].next_seq, 1022);
+    push(0, 1022, 0, TCPF_ACK, "ee", 8); /* the data was just late */
+    CHECK(out_is(0, "aaaa###cccbbbb######ddee"));
+    /* ... but a lead beyond per_half_max is loss */
+    push(1, 7001, 1024 + 5000, TCPF_ACK, NULL, 9);
+    EQ(R[0].gap_bytes, 9 + 5000);
+    EQ(hh[0].next_seq, 1024 + 5000);
+    EQ(an.n[ANOM_TCP_GAP], 3);
+    /* the peer's data direction is independent */
+    CHECK(out_is(1, "r"));
+}
+
+static void
+test_half_overflow(void)
+{
+    char big[1000];
+
+    memset(big, 'x', sizeof big);
+    big[999] = 0;
+    fresh(1 << 20, 4096);
+    push(0, 0, 0, TCPF_SYN, NULL, 1);
+    push(0, 1, 0, TCPF_ACK, "s", 1);
+    /* hole at 2..101, then 5 x 999 bytes out of order: the 5th does not fit */
+    for (int i = 0; i < 4; i++)
+        push(0, 102 + (uint32_t)i * 999, 0, TCPF_ACK, big, 2);
+    EQ(tcp_reasm_buffered(r), 3996);
+    EQ(R[0].len, 1);
+    push(0, 102 + 4 * 999, 0, TCPF_ACK, big, 3);
+    EQ(an.n[ANOM_TCP_OOO_OVERFLOW], 1);
+    EQ(an.n[ANOM_TCP_GAP], 0);
+    EQ(R[0].gap_bytes, 100);
+    EQ(R[0].len, 1 + 100 + 5 * 999);
+    EQ(tcp_reasm_buffered(r), 0);
+    EQ(hh[0].next_seq, 102 + 5 * 999);
+}
+
+static void
+test_pool_exhausted(void)
+{
+    char big[1025];
+    struct tcp_half other[2];
+
+    memset(big, 'y', sizeof big);
+    big[1024] = 0;
+    memset(other, 0, sizeof other);
+    fresh(4 * 1024, 1 << 20); /* 4 chunks for everybody */
+    push(0, 100, 0, TCPF_ACK, "a", 1);
+    for (int i = 0; i < 4; i++)
+        push(0, 200 + (uint32_t)i * 1024, 0, TCPF_ACK, big, 1);
+    EQ(tcp_reasm_buffered(r), 4096);
+    EQ(an.n[ANOM_TCP_OOO_OVERFLOW], 0);
+
+    /* another connection gets nothing buffered: it skips to its own segment */
+    {
+        struct l4_seg g = seg(50, 0, TCPF_ACK, "b", 1, 1);
+        struct timespec ts = T(2);
+
+        tcp_reasm_push(r, other, NULL, 1, &g, &ts, &both);
+        g = seg(60, 0, TCPF_ACK, "c", 1, 1);
+        tcp_reasm_push(r, other, NULL, 1, &g, &ts, &both);
+    }
+    EQ(an.n[ANOM_TCP_OOO_OVERFLOW], 1);
+    CHECK(out_is(1, "b#########c"));
+    EQ(tcp_reasm_buffered(r), 4096);
+    tcp_reasm_release(r, &hh[0]);
+    EQ(tcp_reasm_buffered(r), 0);
+    EQ(hh[0].ooo_count, 0);
+    EQ(hh[0].started, 0);
+    /* the pool is usable again */
+    push(0, 10, 0, TCPF_ACK, "p", 3);
+    push(0, 20, 0, TCPF_ACK, "q", 3);
+    EQ(tcp_reasm_buffered(r), 1);
+    tcp_reasm_release(r, &hh[0]);
+    tcp_reasm_release(r, &other[1]);
+}
+
+static void
+test_fin_rst_flush(void)
+{
+    struct timespec ts = T(9);
+
+    fresh(1 << 16, 1 << 14);
+    push(0, 0, 0, TCPF_SYN, NULL, 1);
+    push(0, 1, 0, TCPF_ACK, "ab", 1);
+    push(0, 5, 0, TCPF_ACK, "ef", 2);
+    push(0, 7, 0, TCPF_ACK | TCPF_FIN, "g", 3); /* FIN at 8 */
+    CHECK(out_is(0, "ab##efg"));
+    EQ(hh[0].next_seq, 9);
+    EQ(hh[0].fin, 1);
+    EQ(tcp_reasm_buffered(r), 0);
+    push(1, 0, 9, TCPF_ACK, NULL, 4); /* ACK of the FIN is not a gap */
+    EQ(R[0].ngap, 1);
+    /* a bare FIN ahead of missing data: the missing bytes are a gap */
+    push(1, 100, 0, TCPF_ACK, "xy", 5);
+    push(1, 105, 0, TCPF_ACK | TCPF_FIN, NULL, 6);
+    CHECK(out_is(1, "xy###"));
+    /* RST flushes too */
+    fresh(1 << 16, 1 << 14);
+    push(0, 1, 0, TCPF_ACK, "ab", 1);
+    push(0, 6, 0, TCPF_ACK, "gh", 2);
+    push(0, 9, 0, TCPF_RST, NULL, 3);
+    CHECK(out_is(0, "ab###gh"));
+    /* explicit flush */
+    push(1, 1, 0, TCPF_ACK, "q", 1);
+    push(1, 3, 0, TCPF_ACK, "s", 1);
+    tcp_reasm_flush(r, &hh[1], NULL, 1, &ts, &both);
+    CHECK(out_is(1, "q#s"));
+    EQ(tcp_reasm_buffered(r), 0);
+}
+
+static void
+test_syn_reuse(void)
+{
+    fresh(1 << 16, 1 << 14);
+    push(0, 10, 0, TCPF_SYN, NULL, 1);
+    push(0, 11, 0, TCPF_ACK, "ab", 1);
+    push(0, 10, 0, TCPF_SYN, NULL, 2); /* retransmitted SYN: ignored */
+    push(0, 13, 0, TCPF_ACK, "cd", 2);
+    CHECK(out_is(0, "abcd"));
+    push(0, 0x80000000u, 0, TCPF_SYN, NULL, 3); /* new connection, same ports */
+    push(0, 0x80000001u, 0, TCPF_ACK, "ef", 4);
+    CHECK(out_is(0, "abcdef"));
+}
+
+/* Random segmentation, duplication, reordering, loss and truncation of a known
+ * stream: every delivered byte is at its true offset, state stays bounded. */
+static void
+test_fuzz(void)
+{
+    enum { N = 60000 };
+    static uint8_t src[N];
+    struct seginfo {
+        uint32_t off, len, cap;
+    } *segs = calloc(4096, sizeof *segs);
+    uint32_t isn = 0xffff0000u;
+    unsigned seed = 12345;
+
+    CHECK(segs != NULL);
+    if (!segs)
+        return;
+    for (size_t i = 0; i < N; i++)
+        src[i] = (uint8_t)('a' + (i * 7 + i / 13) % 26);
+    for (int round = 0; round < 40; round++) {
+        size_t nseg = 0, off = 0;
+
+        fresh(round % 2 ? 8 * 1024 : 1 << 20, round % 3 ? 16384 : 3000);
+        while (off < N && nseg < 4096) {
+            uint32_t len = 1 + (uint32_t)(rand_r(&seed) % 1500);
+
+            if (off + len > N)
+                len = (uint32_t)(N - off);
+            segs[nseg].off = (uint32_t)off;
+            segs[nseg].len = len;
+            segs[nseg].cap = rand_r(&seed) % 20 == 0 ? len / 2 : len;
+            nseg++;
+            off += len;
+        }
+        /* local shuffles, duplicates, drops */
+        for (size_t i = 0; i + 1 < nseg; i++)
+            if (rand_r(&seed) % 4 == 0) {
+                size_t j = i + 1 + (size_t)rand_r(&seed) % 8;
+                struct seginfo t;
+
+                if (j >= nseg)
+                    j = nseg - 1;
+                t = segs[i];
+                segs[i] = segs[j];
+                segs[j] = t;
+            }
+        push(0, isn, 0, TCPF_SYN, NULL, 0);
+        for (size_t i = 0; i < nseg; i++) {
+            int rr = rand_r(&seed) % 30;
+            struct seginfo s = segs[i];
+            struct l4_seg g;
+            struct timespec ts = T((long)i);
+
+            if (rr == 0)
+                continue; /* lost */
+            g = seg(isn + 1 + s.off, 0, TCPF_ACK, src + s.off, s.cap, s.len);
+            tcp_reasm_push(r, hh, NULL, 0, &g, &ts, &both);
+            if (rr == 1)
+                tcp_reasm_push(r, hh, NULL, 0, &g, &ts, &both); /* duplicate */
+            if (rr == 2) { /* a peer ACK up to somewhere near */
+                g = seg(1, isn + 1 + s.off + s.len, TCPF_ACK, NULL, 0, 0);
+                tcp_reasm_push(r, hh, NULL, 1, &g, &ts, &both);
+            }
+            CHECK(hh[0].ooo_bytes <= (round % 3 ? 16384u : 3000u));
+            CHECK(tcp_reasm_buffered(r) <= (round % 2 ? 8 * 1024u : 1u << 20));
+        }
+        {
+            struct timespec ts = T(99999);
+            tcp_reasm_flush(r, &hh[0], NULL, 0, &ts, &both);
+        }
+        EQ(tcp_reasm_buffered(r), 0);
+        CHECK(R[0].len <= N);
+        {
+            size_t bad = 0;
+            for (size_t i = 0; i < R[0].len && i < N; i++)
+                if (R[0].buf[i] != '#' && R[0].buf[i] != src[i])
+                    bad++;
+            EQ(bad, 0);
+        }
+        tcp_reasm_release(r, &hh[0]);
+        tcp_reasm_release(r, &hh[1]);
+    }
+    free(segs);
+}
+
+int
+main(void)
+{
+    (void)sink;
+    test_syn_inorder_zero_copy();
+    test_midstream_ooo_retransmit_overlap();
+    test_wraparound();
+    test_snaplen();
+    test_ack_loss();
+    test_half_overflow();
+    test_pool_exhausted();
+    test_fin_rst_flush();
+    test_syn_reuse();
+    test_fuzz();
+    tcp_reasm_free(r);
+    tcp_reasm_free(NULL);
+    return t_done();
+}
