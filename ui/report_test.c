@@ -512,6 +512,50 @@ test_text(void)
 }
 
 static void
+test_tick_and_errors(void)
+{
+    struct stats s;
+    struct timespec now = { 1700000100, 250000000 };
+    char *p = NULL;
+    size_t n = 0;
+    FILE *f;
+
+    setup(&s);
+    f = open_memstream(&p, &n);
+    report_json_view.tick(f, &s, &vinfo, &now);
+    report_json_view.tick(f, &s, &vinfo, &now);
+    fclose(f);
+    /* JSON Lines: two objects, one per line, each with the time */
+    CHECK(strncmp(p, "{\"schema\":\"nfsscope/1\",\"time\":1700000100.250000000,\"capture\":{",
+                  62) == 0);
+    {
+        char *nl = strchr(p, '\n');
+
+        CHECK(nl && strchr(nl + 1, '\n') == p + n - 1);
+        if (nl) {
+            *nl = '\0';
+            CHECK(json_valid(p));
+            CHECK(json_valid(nl + 1));
+        }
+    }
+    free(p);
+    CHECK(report_csv_view.tick == NULL);
+    CHECK(report_text_view.tick != NULL);
+
+    /* a failed write is reported */
+    f = fopen("/dev/full", "w");
+    if (f) {
+        EQ(report_json_view.report(f, &s, &vinfo), -1);
+        clearerr(f);
+        EQ(report_text_view.report(f, &s, &vinfo), -1);
+        clearerr(f);
+        EQ(report_csv_view.report(f, &s, &vinfo), -1);
+        fclose(f);
+    }
+    teardown(&s);
+}
+
+static void
 test_view_find(void)
 {
     CHECK(view_find("text") == &report_text_view);
@@ -528,6 +572,7 @@ main(void)
     test_json();
     test_csv();
     test_text();
+    test_tick_and_errors();
     test_view_find();
     return t_done();
 }
