@@ -16,7 +16,10 @@
 
 struct ipfrag;
 
-/* Returns NULL on allocation failure. */
+/* max_datagrams: datagrams in progress at once (0 is allowed: every fragment
+ * is then dropped as evicted); each slot's 64 KiB buffer is allocated the
+ * first time the slot is used and kept until ipfrag_free(). `an` receives
+ * every anomaly ipfrag counts and may be NULL. Returns NULL on allocation failure. */
 struct ipfrag *ipfrag_new(size_t max_datagrams, unsigned timeout_s, struct anomalies *an);
 void ipfrag_free(struct ipfrag *fr); /* NULL is a no-op */
 
@@ -25,6 +28,10 @@ void ipfrag_free(struct ipfrag *fr); /* NULL is a no-op */
  * with first_frag_only set, and payload_wirelen from the UDP/TCP header where
  * known. Lets the RPC layer still count a call whose tail fragments were lost. */
 typedef void ipfrag_lost_fn(void *ctx, const struct l4_seg *seg, const struct timespec *ts);
+/* (`seg` and its payload are valid only during the callback; `ts` is the time
+ * of the last fragment seen. The callback must not call into the ipfrag.
+ * Given-up datagrams count ANOM_IPFRAG_EXPIRED (expired or flushed) or
+ * ANOM_IPFRAG_EVICTED whether or not the callback runs.) */
 
 void ipfrag_set_lost_cb(struct ipfrag *fr, ipfrag_lost_fn *cb, void *ctx);
 
@@ -35,5 +42,33 @@ void ipfrag_flush(struct ipfrag *fr);
 
 /* Number of datagrams in progress (for tests and the report). */
 size_t ipfrag_pending(const struct ipfrag *fr);
+
+/* One fragment, as ip_decode() hands it over. */
+struct ipfrag_frag {
+    uint8_t af;            /* FLOW_AF_INET or FLOW_AF_INET6 */
+    uint8_t proto;         /* IPv4 Protocol, or the IPv6 Fragment header's Next Header */
+    bool more;             /* MF (IPv4) / M (IPv6): more fragments follow */
+    uint32_t id;           /* Identification: 16 bits (IPv4) or 32 bits (IPv6) */
+    uint8_t saddr[16];     /* IPv4 in the first 4 bytes, rest zero */
+    uint8_t daddr[16];
+    uint32_t offset;       /* byte offset of this fragment's data in the datagram */
+    struct bytes data;     /* captured fragment data, clipped to data_wirelen */
+    uint32_t data_wirelen; /* fragment data length claimed by the IP header(s) */
+};
+
+/* Add one fragment (called by ip_decode()). Returns
+ * DECODE_PENDING: held (or a duplicate of a finished datagram, absorbed);
+ * DECODE_OK: the datagram is complete and decoded into *out (reassembled set;
+ *   payload points into ipfrag's buffer, valid until the next call into `fr`),
+ *   or all its fragments were seen but the capture cut some of them short, in
+ *   which case *out holds the bytes from offset 0 with first_frag_only set;
+ * DECODE_INVALID: ANOM_IPFRAG_BAD counted (overlap with different content,
+ *   over 65,535 bytes, misaligned or empty fragment), or the transport header of
+ *   the reassembled datagram is malformed (its anomaly counted);
+ * DECODE_TRUNCATED: reassembled but the transport header was not captured.
+ * Anomalies go to the `an` given to ipfrag_new(). The lost callback may run
+ * from inside this call (for a datagram evicted or expired to make room). */
+enum decode_rc ipfrag_add(struct ipfrag *fr, const struct ipfrag_frag *f,
+                          const struct timespec *ts, struct l4_seg *out);
 
 #endif

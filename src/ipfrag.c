@@ -1,0 +1,467 @@
+/* ipfrag.c: IPv4 (RFC 791 §3.2) and IPv6 (RFC 8200 §4.5) fragment reassembly.
+ *
+ * A fixed slab of `cap` slots, each one datagram in progress keyed by
+ * (af, src, dst, id, proto), found through a chained hash index of slot ids and
+ * linked on an age list in creation order (oldest first: expiry and eviction
+ * both take the head). Each slot owns a 65,535-byte buffer, allocated the first
+ * time the slot is used and kept, so steady state does no malloc.
+ *
+ * Coverage is tracked per 8-byte block (fragment offsets are multiples of 8,
+ * and so are the lengths of all but the last fragment) in two bitmaps:
+ * `claimed` (the headers say these bytes were sent) and `have` (we captured
+ * them). When `claimed` covers [0, total) the datagram is finished: delivered
+ * whole if `have` does too, otherwise (snaplen cut some fragments) as its
+ * first bytes with first_frag_only. A finished slot stays as DONE until its
+ * timeout so that late duplicates are absorbed instead of starting a datagram
+ * that could only expire; a fragment outside the finished one's coverage, or
+ * with different bytes, recycles the slot (IPv4 ID reuse).
+ *
+ * RFC 5722 / RFC 8200 §4.5: an overlap whose bytes differ drops the whole
+ * datagram (ANOM_IPFRAG_BAD), as does a datagram over 65,535 bytes or a
+ * fragment past the end set by the last one. Identical overlaps are accepted. */
+#include "ipfrag.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "flow_key.h"
+
+#define IPFRAG_MAX_LEN 65535u
+#define IPFRAG_BLOCKS  ((IPFRAG_MAX_LEN + 7u) / 8u) /* 8,192 blocks of 8 bytes */
+#define NIL            UINT32_MAX
+
+enum slot_state { SLOT_FREE = 0, SLOT_BUSY, SLOT_DONE };
+
+struct slot {
+    uint8_t state; /* enum slot_state */
+    uint8_t af, proto;
+    bool have_first; /* the offset-0 fragment was seen */
+    bool have_last;  /* the MF=0 fragment was seen: `total` is known */
+    uint32_t id;
+    uint8_t saddr[16], daddr[16];
+    struct timespec t_first, t_last;
+    uint32_t total;     /* datagram payload length, once have_last */
+    uint32_t max_end;   /* highest end claimed by any fragment */
+    uint32_t first_cap; /* captured bytes of the offset-0 fragment */
+    uint32_t nclaimed, nhave;
+    uint32_t hnext;        /* hash chain, or free list when FREE */
+    uint32_t older, newer; /* age list */
+    uint8_t *buf;          /* IPFRAG_MAX_LEN bytes, lazily allocated once */
+    uint8_t claimed[IPFRAG_BLOCKS / 8];
+    uint8_t have[IPFRAG_BLOCKS / 8];
+};
+
+struct ipfrag {
+    struct slot *slots;
+    uint32_t cap;
+    uint32_t *heads;
+    uint32_t hmask;
+    uint32_t free_head;
+    uint32_t oldest, newest;
+    size_t busy;
+    unsigned timeout_s;
+    struct anomalies *an;
+    ipfrag_lost_fn *lost_cb;
+    void *lost_ctx;
+};
+
+static uint32_t
+key_hash(uint8_t af, uint8_t proto, uint32_t id, const uint8_t *s, const uint8_t *d)
+{
+    uint32_t h = 2166136261u; /* FNV-1a */
+    uint8_t head[6] = { af, proto, (uint8_t)(id >> 24), (uint8_t)(id >> 16), (uint8_t)(id >> 8),
+                        (uint8_t)id };
+
+    for (size_t i = 0; i < sizeof head; i++)
+        h = (h ^ head[i]) * 16777619u;
+    for (size_t i = 0; i < 16; i++)
+        h = (h ^ s[i]) * 16777619u;
+    for (size_t i = 0; i < 16; i++)
+        h = (h ^ d[i]) * 16777619u;
+    return h ^ (h >> 15);
+}
+
+static bool
+bit_get(const uint8_t *bm, uint32_t i)
+{
+    return (bm[i >> 3] >> (i & 7)) & 1u;
+}
+
+/* Set bits [lo, hi); returns how many were newly set. */
+static uint32_t
+bits_set(uint8_t *bm, uint32_t lo, uint32_t hi)
+{
+    uint32_t n = 0;
+
+    for (uint32_t i = lo; i < hi; i++) {
+        if (!bit_get(bm, i)) {
+            bm[i >> 3] |= (uint8_t)(1u << (i & 7));
+            n++;
+        }
+    }
+    return n;
+}
+
+static bool
+bits_all(const uint8_t *bm, uint32_t lo, uint32_t hi)
+{
+    for (uint32_t i = lo; i < hi; i++)
+        if (!bit_get(bm, i))
+            return false;
+    return true;
+}
+
+static bool
+ts_expired(const struct timespec *t_first, unsigned timeout_s, const struct timespec *now)
+{
+    time_t dl = t_first->tv_sec + (time_t)timeout_s;
+
+    return now->tv_sec > dl || (now->tv_sec == dl && now->tv_nsec > t_first->tv_nsec);
+}
+
+struct ipfrag *
+ipfrag_new(size_t max_datagrams, unsigned timeout_s, struct anomalies *an)
+{
+    struct ipfrag *fr;
+    uint32_t nh = 1;
+
+    if (max_datagrams >= (1u << 24))
+        return NULL;
+    fr = calloc(1, sizeof *fr);
+    if (!fr)
+        return NULL;
+    fr->cap = (uint32_t)max_datagrams;
+    while (nh < 2 * fr->cap)
+        nh <<= 1;
+    fr->hmask = nh - 1;
+    fr->heads = malloc(nh * sizeof *fr->heads);
+    fr->slots = calloc(fr->cap ? fr->cap : 1, sizeof *fr->slots);
+    if (!fr->heads || !fr->slots) {
+        ipfrag_free(fr);
+        return NULL;
+    }
+    for (uint32_t i = 0; i < nh; i++)
+        fr->heads[i] = NIL;
+    fr->free_head = NIL;
+    for (uint32_t i = fr->cap; i-- > 0;) {
+        fr->slots[i].hnext = fr->free_head;
+        fr->free_head = i;
+    }
+    fr->oldest = fr->newest = NIL;
+    fr->timeout_s = timeout_s;
+    fr->an = an;
+    return fr;
+}
+
+void
+ipfrag_free(struct ipfrag *fr)
+{
+    if (!fr)
+        return;
+    if (fr->slots)
+        for (uint32_t i = 0; i < fr->cap; i++)
+            free(fr->slots[i].buf);
+    free(fr->slots);
+    free(fr->heads);
+    free(fr);
+}
+
+void
+ipfrag_set_lost_cb(struct ipfrag *fr, ipfrag_lost_fn *cb, void *ctx)
+{
+    fr->lost_cb = cb;
+    fr->lost_ctx = ctx;
+}
+
+size_t
+ipfrag_pending(const struct ipfrag *fr)
+{
+    return fr ? fr->busy : 0;
+}
+
+static uint32_t
+slot_bucket(const struct ipfrag *fr, const struct slot *s)
+{
+    return key_hash(s->af, s->proto, s->id, s->saddr, s->daddr) & fr->hmask;
+}
+
+static uint32_t
+find(const struct ipfrag *fr, const struct ipfrag_frag *f)
+{
+    uint32_t b = key_hash(f->af, f->proto, f->id, f->saddr, f->daddr) & fr->hmask;
+
+    for (uint32_t i = fr->heads[b]; i != NIL; i = fr->slots[i].hnext) {
+        const struct slot *s = &fr->slots[i];
+
+        if (s->af == f->af && s->proto == f->proto && s->id == f->id &&
+            memcmp(s->saddr, f->saddr, 16) == 0 && memcmp(s->daddr, f->daddr, 16) == 0)
+            return i;
+    }
+    return NIL;
+}
+
+/* Remove a slot from the index and age list and put it on the free list. */
+static void
+slot_release(struct ipfrag *fr, uint32_t i)
+{
+    struct slot *s = &fr->slots[i];
+    uint32_t *pp = &fr->heads[slot_bucket(fr, s)];
+
+    while (*pp != NIL && *pp != i)
+        pp = &fr->slots[*pp].hnext;
+    if (*pp == i)
+        *pp = s->hnext;
+    if (s->older != NIL)
+        fr->slots[s->older].newer = s->newer;
+    else
+        fr->oldest = s->newer;
+    if (s->newer != NIL)
+        fr->slots[s->newer].older = s->older;
+    else
+        fr->newest = s->older;
+    if (s->state == SLOT_BUSY)
+        fr->busy--;
+    s->state = SLOT_FREE;
+    s->hnext = fr->free_head;
+    fr->free_head = i;
+}
+
+/* Bytes contiguous from offset 0 that we hold. */
+static uint32_t
+prefix_len(const struct slot *s)
+{
+    uint32_t b = 0, n;
+
+    while (b < IPFRAG_BLOCKS && bit_get(s->have, b))
+        b++;
+    n = b * 8;
+    if (n < s->first_cap)
+        n = s->first_cap;
+    if (s->have_last && n > s->total)
+        n = s->total;
+    return n;
+}
+
+/* Decode the transport header at the start of the slot's buffer. */
+static enum decode_rc
+slot_decode(const struct slot *s, uint32_t len, uint32_t wirelen, bool partial,
+            struct anomalies *an, struct l4_seg *out)
+{
+    struct bytes b = { s->buf, len };
+    enum decode_rc rc;
+
+    memset(out, 0, sizeof *out);
+    memcpy(out->key.saddr, s->saddr, 16);
+    memcpy(out->key.daddr, s->daddr, 16);
+    rc = ip_decode_transport(s->af, s->proto, b, wirelen, partial, an, out);
+    out->reassembled = !partial;
+    out->first_frag_only = partial;
+    return rc;
+}
+
+/* Give up on a datagram: count it once and hand its first bytes to the lost
+ * callback if the offset-0 fragment was seen. DONE slots go silently. */
+static void
+give_up(struct ipfrag *fr, uint32_t i, enum anomaly why)
+{
+    struct slot *s = &fr->slots[i];
+
+    if (s->state == SLOT_BUSY) {
+        anomaly_add(fr->an, why, 1);
+        if (s->have_first && fr->lost_cb) {
+            struct l4_seg seg;
+            uint32_t n = prefix_len(s);
+
+            if (slot_decode(s, n, s->have_last ? s->total : n, true, NULL, &seg) == DECODE_OK)
+                fr->lost_cb(fr->lost_ctx, &seg, &s->t_last);
+        }
+    }
+    slot_release(fr, i);
+}
+
+/* Take a free slot, making room by expiring or evicting the oldest. */
+static uint32_t
+slot_alloc(struct ipfrag *fr, const struct ipfrag_frag *f, const struct timespec *ts)
+{
+    uint32_t i, b;
+    struct slot *s;
+
+    if (fr->free_head == NIL) {
+        struct slot *o = &fr->slots[fr->oldest];
+
+        give_up(fr, fr->oldest,
+                ts_expired(&o->t_first, fr->timeout_s, ts) ? ANOM_IPFRAG_EXPIRED
+                                                           : ANOM_IPFRAG_EVICTED);
+    }
+    i = fr->free_head;
+    s = &fr->slots[i];
+    if (!s->buf) {
+        s->buf = malloc(IPFRAG_MAX_LEN);
+        if (!s->buf)
+            return NIL;
+    }
+    fr->free_head = s->hnext;
+
+    s->state = SLOT_BUSY;
+    s->af = f->af;
+    s->proto = f->proto;
+    s->id = f->id;
+    memcpy(s->saddr, f->saddr, 16);
+    memcpy(s->daddr, f->daddr, 16);
+    s->have_first = s->have_last = false;
+    s->t_first = s->t_last = *ts;
+    s->total = s->max_end = s->first_cap = 0;
+    s->nclaimed = s->nhave = 0;
+    memset(s->claimed, 0, sizeof s->claimed);
+    memset(s->have, 0, sizeof s->have);
+
+    b = slot_bucket(fr, s);
+    s->hnext = fr->heads[b];
+    fr->heads[b] = i;
+    s->older = fr->newest;
+    s->newer = NIL;
+    if (fr->newest != NIL)
+        fr->slots[fr->newest].newer = i;
+    else
+        fr->oldest = i;
+    fr->newest = i;
+    fr->busy++;
+    return i;
+}
+
+/* Do the captured bytes of `f` agree with what the slot already holds? */
+static bool
+overlap_consistent(const struct slot *s, const struct ipfrag_frag *f, uint32_t cap)
+{
+    uint32_t end = f->offset + cap;
+
+    for (uint32_t b = f->offset / 8; b * 8 < end; b++) {
+        uint32_t lo, hi;
+
+        if (!bit_get(s->have, b))
+            continue;
+        lo = b * 8 > f->offset ? b * 8 : f->offset;
+        hi = b * 8 + 8 < end ? b * 8 + 8 : end;
+        if (memcmp(s->buf + lo, f->data.p + (lo - f->offset), hi - lo) != 0)
+            return false;
+    }
+    return true;
+}
+
+static enum decode_rc
+bad(struct ipfrag *fr, uint32_t i)
+{
+    if (i != NIL)
+        slot_release(fr, i);
+    anomaly_add(fr->an, ANOM_IPFRAG_BAD, 1);
+    return DECODE_INVALID;
+}
+
+enum decode_rc
+ipfrag_add(struct ipfrag *fr, const struct ipfrag_frag *f, const struct timespec *ts,
+           struct l4_seg *out)
+{
+    uint32_t i, end, cap, nblk, hb_end;
+    struct slot *s;
+
+    if (fr->cap == 0) {
+        anomaly_add(fr->an, ANOM_IPFRAG_EVICTED, 1);
+        return DECODE_UNSUPPORTED;
+    }
+    i = find(fr, f);
+    if (i != NIL && ts_expired(&fr->slots[i].t_first, fr->timeout_s, ts)) {
+        give_up(fr, i, ANOM_IPFRAG_EXPIRED);
+        i = NIL;
+    }
+
+    /* Per-fragment checks (RFC 791 §3.2, RFC 8200 §4.5): an over-long datagram
+     * kills it; an empty or non-multiple-of-8 middle fragment is dropped alone. */
+    if ((uint64_t)f->offset + f->data_wirelen > IPFRAG_MAX_LEN)
+        return bad(fr, i != NIL && fr->slots[i].state == SLOT_BUSY ? i : NIL);
+    if (f->data_wirelen == 0 || (f->more && f->data_wirelen % 8 != 0))
+        return bad(fr, NIL);
+    end = f->offset + f->data_wirelen;
+    cap = f->data.len < f->data_wirelen ? (uint32_t)f->data.len : f->data_wirelen;
+    nblk = (end + 7) / 8;
+
+    if (i != NIL && fr->slots[i].state == SLOT_DONE) {
+        s = &fr->slots[i];
+        if (bits_all(s->claimed, f->offset / 8, nblk) && (!s->have_last || end <= s->total) &&
+            overlap_consistent(s, f, cap))
+            return DECODE_PENDING; /* late duplicate of a finished datagram */
+        slot_release(fr, i);       /* same key, new datagram */
+        i = NIL;
+    }
+    if (i == NIL) {
+        i = slot_alloc(fr, f, ts);
+        if (i == NIL) {
+            anomaly_add(fr->an, ANOM_IPFRAG_EVICTED, 1); /* no memory for a buffer */
+            return DECODE_UNSUPPORTED;
+        }
+    }
+    s = &fr->slots[i];
+
+    /* The last fragment fixes the length; nothing may reach past it. */
+    if (s->have_last && (end > s->total || (!f->more && end != s->total)))
+        return bad(fr, i);
+    if (!f->more && s->max_end > end)
+        return bad(fr, i);
+    if (!overlap_consistent(s, f, cap))
+        return bad(fr, i);
+
+    if (cap)
+        memcpy(s->buf + f->offset, f->data.p, cap);
+    s->nclaimed += bits_set(s->claimed, f->offset / 8, nblk);
+    /* Only whole captured blocks count as held (the final block may be short). */
+    hb_end = cap == f->data_wirelen ? nblk : (f->offset + cap) / 8;
+    if (hb_end > f->offset / 8)
+        s->nhave += bits_set(s->have, f->offset / 8, hb_end);
+    if (f->offset == 0) {
+        s->have_first = true;
+        if (cap > s->first_cap)
+            s->first_cap = cap;
+    }
+    if (!f->more) {
+        s->have_last = true;
+        s->total = end;
+    }
+    if (end > s->max_end)
+        s->max_end = end;
+    s->t_last = *ts;
+
+    if (s->have_last && s->nclaimed == (s->total + 7) / 8) {
+        s->state = SLOT_DONE;
+        fr->busy--;
+        if (s->nhave == s->nclaimed) /* complete */
+            return slot_decode(s, s->total, s->total, false, fr->an, out);
+        /* Every fragment seen but the capture cut some: the first bytes are all we get. */
+        return slot_decode(s, prefix_len(s), s->total, true, fr->an, out);
+    }
+    return DECODE_PENDING;
+}
+
+void
+ipfrag_expire(struct ipfrag *fr, const struct timespec *now, size_t budget)
+{
+    size_t n = 0;
+
+    if (!fr)
+        return;
+    while (fr->oldest != NIL && (budget == 0 || n < budget)) {
+        uint32_t i = fr->oldest;
+
+        if (!ts_expired(&fr->slots[i].t_first, fr->timeout_s, now))
+            break;
+        give_up(fr, i, ANOM_IPFRAG_EXPIRED);
+        n++;
+    }
+}
+
+void
+ipfrag_flush(struct ipfrag *fr)
+{
+    if (!fr)
+        return;
+    while (fr->oldest != NIL)
+        give_up(fr, fr->oldest, ANOM_IPFRAG_EXPIRED);
+}

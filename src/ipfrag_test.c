@@ -1,0 +1,581 @@
+/* ipfrag_test.c: unit tests for ipfrag.c through ip_decode(), IPv4 and IPv6 fragments. */
+#include "ipfrag.h"
+
+#include <stdlib.h>
+
+#include "t.h"
+
+#define MAXPKT 1600
+
+static struct anomalies an;
+
+static uint64_t
+anom_total(void)
+{
+    uint64_t n = 0;
+
+    for (size_t i = 0; i < ANOM__COUNT; i++)
+        n += an.n[i];
+    return n;
+}
+
+/* Lost-callback recorder. */
+static struct {
+    unsigned calls;
+    struct l4_seg seg;
+    uint8_t first[16];
+    struct timespec ts;
+} lost;
+
+static void
+on_lost(void *ctx, const struct l4_seg *seg, const struct timespec *ts)
+{
+    (void)ctx;
+    lost.calls++;
+    lost.seg = *seg;
+    memset(lost.first, 0, sizeof lost.first);
+    memcpy(lost.first, seg->payload.p, seg->payload.len < 16 ? seg->payload.len : 16);
+    lost.seg.payload.p = NULL; /* not valid after the callback */
+    lost.ts = *ts;
+}
+
+static struct timespec
+at(time_t s)
+{
+    struct timespec t = { s, 0 };
+    return t;
+}
+
+static uint8_t
+pattern(size_t i)
+{
+    return (uint8_t)(i * 7 + 3 + (i >> 8));
+}
+
+/* A UDP datagram 2049 -> 800 with `plen` patterned payload bytes. */
+static size_t
+make_udp(uint8_t *d, size_t plen)
+{
+    size_t ulen = 8 + plen;
+
+    d[0] = 0x08; /* sport 2049 */
+    d[1] = 0x01;
+    d[2] = 0x03; /* dport 800 */
+    d[3] = 0x20;
+    d[4] = (uint8_t)(ulen >> 8); /* length */
+    d[5] = (uint8_t)ulen;
+    d[6] = d[7] = 0; /* checksum */
+    for (size_t i = 0; i < plen; i++)
+        d[8 + i] = pattern(i);
+    return ulen;
+}
+
+static void
+set_ipv4_checksum(uint8_t *h)
+{
+    uint32_t sum = 0;
+
+    h[10] = h[11] = 0;
+    for (size_t i = 0; i < 20; i += 2)
+        sum += (uint32_t)h[i] << 8 | h[i + 1];
+    while (sum >> 16)
+        sum = (sum & 0xffff) + (sum >> 16);
+    sum = ~sum & 0xffff;
+    h[10] = (uint8_t)(sum >> 8);
+    h[11] = (uint8_t)sum;
+}
+
+/* Feed one IPv4 fragment of `dgram` [off, off+len) to ip_decode.
+ * caplen_max limits the bytes captured (0: all). */
+static enum decode_rc
+feed4(struct ipfrag *fr, uint8_t proto, uint16_t id, const uint8_t *dgram, uint32_t off,
+      uint32_t len, int more, time_t t, size_t caplen_max, struct l4_seg *out)
+{
+    uint8_t *p = malloc(20 + len);
+    struct l3_view v;
+    struct timespec ts = at(t);
+    size_t tot = 20 + len;
+    uint16_t fo = (uint16_t)((more ? 0x2000 : 0) | (off / 8));
+    enum decode_rc rc;
+
+    if (!p)
+        return DECODE_INVALID;
+    p[0] = 0x45;                  /* v4, IHL 5 */
+    p[1] = 0;                     /* TOS */
+    p[2] = (uint8_t)(tot >> 8);   /* total length */
+    p[3] = (uint8_t)tot;
+    p[4] = (uint8_t)(id >> 8);    /* identification */
+    p[5] = (uint8_t)id;
+    p[6] = (uint8_t)(fo >> 8);    /* flags + fragment offset */
+    p[7] = (uint8_t)fo;
+    p[8] = 64;                    /* TTL */
+    p[9] = proto;                 /* protocol */
+    p[12] = 10, p[13] = 0, p[14] = 0, p[15] = 2; /* src 10.0.0.2 */
+    p[16] = 10, p[17] = 0, p[18] = 0, p[19] = 1; /* dst 10.0.0.1 */
+    set_ipv4_checksum(p);
+    if (len)
+        memcpy(p + 20, dgram + off, len);
+    memset(&v, 0, sizeof v);
+    v.kind = L3_IPV4;
+    v.l3.p = p;
+    v.l3.len = caplen_max && caplen_max < tot ? caplen_max : tot;
+    v.l3_wirelen = (uint32_t)tot;
+    rc = ip_decode(fr, &v, &ts, &an, out);
+    free(p); /* any payload in *out lives in ipfrag's buffer */
+    return rc;
+}
+
+/* Feed one IPv6 fragment (Fragment header, next header `nh`). */
+static enum decode_rc
+feed6(struct ipfrag *fr, uint8_t nh, uint32_t id, const uint8_t *dgram, uint32_t off,
+      uint32_t len, int more, time_t t, struct l4_seg *out)
+{
+    size_t tot = 48 + len;
+    uint8_t *p = calloc(1, tot);
+    struct l3_view v;
+    struct timespec ts = at(t);
+    uint16_t om = (uint16_t)(off | (more ? 1 : 0));
+    enum decode_rc rc;
+
+    if (!p)
+        return DECODE_INVALID;
+    p[0] = 0x60;                         /* v6 */
+    p[4] = (uint8_t)((8 + len) >> 8);    /* payload length */
+    p[5] = (uint8_t)(8 + len);
+    p[6] = 44;                           /* next: Fragment */
+    p[7] = 64;                           /* hop limit */
+    p[8] = 0xfd, p[23] = 0x02;           /* src fd00::2 */
+    p[24] = 0xfd, p[39] = 0x01;          /* dst fd00::1 */
+    p[40] = nh;                          /* FRAG: next header */
+    p[42] = (uint8_t)(om >> 8);          /* offset (13 bits) | res | M */
+    p[43] = (uint8_t)om;
+    p[44] = (uint8_t)(id >> 24);         /* identification */
+    p[45] = (uint8_t)(id >> 16);
+    p[46] = (uint8_t)(id >> 8);
+    p[47] = (uint8_t)id;
+    memcpy(p + 48, dgram + off, len);
+    memset(&v, 0, sizeof v);
+    v.kind = L3_IPV6;
+    v.l3.p = p;
+    v.l3.len = tot;
+    v.l3_wirelen = (uint32_t)tot;
+    rc = ip_decode(fr, &v, &ts, &an, out);
+    free(p);
+    return rc;
+}
+
+static bool
+payload_is_pattern(const struct l4_seg *s, size_t n)
+{
+    if (s->payload.len != n)
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if (s->payload.p[i] != pattern(i))
+            return false;
+    return true;
+}
+
+static struct ipfrag *
+fresh(size_t cap)
+{
+    struct ipfrag *fr = ipfrag_new(cap, 30, &an);
+
+    memset(&an, 0, sizeof an);
+    memset(&lost, 0, sizeof lost);
+    if (fr)
+        ipfrag_set_lost_cb(fr, on_lost, NULL);
+    return fr;
+}
+
+static uint8_t dg[65536 + 64];
+
+static void
+test_in_order_and_reverse(void)
+{
+    struct ipfrag *fr = fresh(16);
+    struct l4_seg s;
+    size_t n = make_udp(dg, 3000); /* 3008 bytes: 1480 + 1480 + 48 */
+
+    EQ(n, 3008);
+    EQ(feed4(fr, 17, 1, dg, 0, 1480, 1, 1, 0, &s), DECODE_PENDING);
+    EQ(ipfrag_pending(fr), 1);
+    EQ(feed4(fr, 17, 1, dg, 1480, 1480, 1, 1, 0, &s), DECODE_PENDING);
+    EQ(feed4(fr, 17, 1, dg, 2960, 48, 0, 1, 0, &s), DECODE_OK);
+    CHECK(s.reassembled);
+    CHECK(!s.first_frag_only);
+    EQ(s.key.af, FLOW_AF_INET);
+    EQ(s.key.proto, FLOW_PROTO_UDP);
+    EQ(s.key.saddr[3], 2);
+    EQ(s.key.daddr[3], 1);
+    EQ(s.key.sport, 2049);
+    EQ(s.key.dport, 800);
+    EQ(s.payload_wirelen, 3000);
+    CHECK(payload_is_pattern(&s, 3000));
+    EQ(ipfrag_pending(fr), 0);
+
+    /* Reverse order, another id. */
+    EQ(feed4(fr, 17, 2, dg, 2960, 48, 0, 2, 0, &s), DECODE_PENDING);
+    EQ(feed4(fr, 17, 2, dg, 1480, 1480, 1, 2, 0, &s), DECODE_PENDING);
+    EQ(feed4(fr, 17, 2, dg, 0, 1480, 1, 2, 0, &s), DECODE_OK);
+    CHECK(s.reassembled);
+    CHECK(payload_is_pattern(&s, 3000));
+    EQ(anom_total(), 0);
+    EQ(lost.calls, 0);
+    ipfrag_free(fr);
+}
+
+static void
+test_duplicates(void)
+{
+    struct ipfrag *fr = fresh(16);
+    struct l4_seg s;
+
+    make_udp(dg, 3000);
+    EQ(feed4(fr, 17, 7, dg, 0, 1480, 1, 1, 0, &s), DECODE_PENDING);
+    EQ(feed4(fr, 17, 7, dg, 0, 1480, 1, 1, 0, &s), DECODE_PENDING); /* duplicate */
+    EQ(feed4(fr, 17, 7, dg, 1480, 1480, 1, 1, 0, &s), DECODE_PENDING);
+    EQ(feed4(fr, 17, 7, dg, 2960, 48, 0, 1, 0, &s), DECODE_OK);
+    CHECK(payload_is_pattern(&s, 3000));
+    /* A late duplicate of a finished datagram is absorbed, not a new one. */
+    EQ(feed4(fr, 17, 7, dg, 1480, 1480, 1, 2, 0, &s), DECODE_PENDING);
+    EQ(ipfrag_pending(fr), 0);
+    ipfrag_expire(fr, &(struct timespec){ 100, 0 }, 0);
+    EQ(anom_total(), 0);
+    EQ(lost.calls, 0);
+
+    /* Identical overlap (fragment re-cut at a different boundary) is fine. */
+    EQ(feed4(fr, 17, 8, dg, 0, 1480, 1, 200, 0, &s), DECODE_PENDING);
+    EQ(feed4(fr, 17, 8, dg, 1000, 2008, 0, 200, 0, &s), DECODE_OK);
+    CHECK(payload_is_pattern(&s, 3000));
+    EQ(anom_total(), 0);
+
+    /* Same id reused later for a bigger datagram: the finished slot is recycled. */
+    make_udp(dg, 5000);
+    EQ(feed4(fr, 17, 8, dg, 0, 1480, 1, 201, 0, &s), DECODE_PENDING);
+    EQ(feed4(fr, 17, 8, dg, 1480, 1480, 1, 201, 0, &s), DECODE_PENDING);
+    EQ(feed4(fr, 17, 8, dg, 2960, 1480, 1, 201, 0, &s), DECODE_PENDING);
+    EQ(feed4(fr, 17, 8, dg, 4440, 568, 0, 201, 0, &s), DECODE_OK);
+    CHECK(payload_is_pattern(&s, 5000));
+    EQ(anom_total(), 0);
+    ipfrag_free(fr);
+}
+
+static void
+test_overlap_inconsistent(void)
+{
+    struct ipfrag *fr = fresh(16);
+    struct l4_seg s;
+    static uint8_t alt[3008];
+
+    make_udp(dg, 3000);
+    memcpy(alt, dg, sizeof alt);
+    alt[1475] ^= 0x01; /* differs inside the overlap [1472, 1480) */
+    EQ(feed4(fr, 17, 9, dg, 0, 1480, 1, 1, 0, &s), DECODE_PENDING);
+    EQ(feed4(fr, 17, 9, alt, 1472, 1488, 1, 1, 0, &s), DECODE_INVALID);
+    EQ(an.n[ANOM_IPFRAG_BAD], 1);
+    EQ(ipfrag_pending(fr), 0); /* RFC 5722: the whole datagram is dropped */
+    EQ(lost.calls, 0);
+
+    /* Two last fragments that disagree on the length. */
+    EQ(feed4(fr, 17, 10, dg, 2960, 48, 0, 1, 0, &s), DECODE_PENDING);
+    EQ(feed4(fr, 17, 10, dg, 1480, 1488, 0, 1, 0, &s), DECODE_INVALID);
+    EQ(an.n[ANOM_IPFRAG_BAD], 2);
+    /* A fragment past the end set by the last one. */
+    EQ(feed4(fr, 17, 11, dg, 1480, 1480, 0, 1, 0, &s), DECODE_PENDING);
+    EQ(feed4(fr, 17, 11, dg, 2960, 48, 1, 1, 0, &s), DECODE_INVALID);
+    EQ(an.n[ANOM_IPFRAG_BAD], 3);
+    EQ(anom_total(), 3);
+    EQ(ipfrag_pending(fr), 0);
+    ipfrag_free(fr);
+}
+
+static void
+test_giant_and_zero(void)
+{
+    struct ipfrag *fr = fresh(16);
+    struct l4_seg s;
+
+    make_udp(dg, 3000);
+    /* Offset 65528 + 16 bytes > 65,535 (ping of death). */
+    EQ(feed4(fr, 17, 12, dg, 0, 1480, 1, 1, 0, &s), DECODE_PENDING);
+    EQ(feed4(fr, 17, 12, dg, 8, 8, 0, 1, 0, &s), DECODE_INVALID); /* ends before data seen */
+    EQ(an.n[ANOM_IPFRAG_BAD], 1);
+    {
+        static uint8_t big[65536 + 64];
+
+        EQ(feed4(fr, 17, 13, big, 65528, 16, 0, 1, 0, &s), DECODE_INVALID);
+        EQ(an.n[ANOM_IPFRAG_BAD], 2);
+        /* Exactly 65,535 is allowed: 65528 + 7. */
+        EQ(feed4(fr, 17, 14, big, 65528, 7, 0, 1, 0, &s), DECODE_PENDING);
+    }
+    /* Zero-length fragment and a middle fragment not a multiple of 8. */
+    EQ(feed4(fr, 17, 15, dg, 8, 0, 1, 1, 0, &s), DECODE_INVALID);
+    EQ(feed4(fr, 17, 15, dg, 8, 100, 1, 1, 0, &s), DECODE_INVALID);
+    EQ(an.n[ANOM_IPFRAG_BAD], 4);
+    EQ(anom_total(), 4);
+    ipfrag_free(fr);
+}
+
+static void
+test_big_udp_reply(void)
+{
+    /* A ~32 KB NFS READ reply over UDP at MTU 1500: 22 fragments. */
+    struct ipfrag *fr = fresh(16);
+    struct l4_seg s;
+    size_t n = make_udp(dg, 32000);
+    unsigned nfrag = (unsigned)((n + 1479) / 1480), oks = 0;
+
+    EQ(nfrag, 22);
+    /* Odd-numbered fragments first, then even ones (descending). */
+    for (unsigned k = 1; k < nfrag; k += 2) {
+        uint32_t off = k * 1480, len = off + 1480 > n ? (uint32_t)(n - off) : 1480;
+
+        EQ(feed4(fr, 17, 0x4242, dg, off, len, k + 1 < nfrag, 5, 0, &s), DECODE_PENDING);
+    }
+    for (unsigned k = nfrag - 2 + (nfrag % 2);; k -= 2) {
+        uint32_t off = k * 1480, len = off + 1480 > n ? (uint32_t)(n - off) : 1480;
+        enum decode_rc rc = feed4(fr, 17, 0x4242, dg, off, len, k + 1 < nfrag, 5, 0, &s);
+
+        if (rc == DECODE_OK)
+            oks++;
+        else
+            EQ(rc, DECODE_PENDING);
+        if (k == 0)
+            break;
+    }
+    EQ(oks, 1);
+    CHECK(s.reassembled);
+    EQ(s.payload_wirelen, 32000);
+    CHECK(payload_is_pattern(&s, 32000));
+    EQ(anom_total(), 0);
+    EQ(ipfrag_pending(fr), 0);
+    ipfrag_free(fr);
+}
+
+static void
+test_expiry_and_lost(void)
+{
+    struct ipfrag *fr = fresh(16);
+    struct l4_seg s;
+
+    make_udp(dg, 3000);
+    EQ(feed4(fr, 17, 20, dg, 0, 1480, 1, 10, 0, &s), DECODE_PENDING);
+    EQ(feed4(fr, 17, 20, dg, 2960, 48, 0, 12, 0, &s), DECODE_PENDING);
+    /* A datagram without its first fragment. */
+    EQ(feed4(fr, 17, 21, dg, 1480, 1480, 1, 11, 0, &s), DECODE_PENDING);
+    EQ(ipfrag_pending(fr), 2);
+
+    ipfrag_expire(fr, &(struct timespec){ 40, 0 }, 0); /* exactly 30 s: not yet */
+    EQ(ipfrag_pending(fr), 2);
+    EQ(lost.calls, 0);
+    ipfrag_expire(fr, &(struct timespec){ 40, 1 }, 0);
+    EQ(ipfrag_pending(fr), 1);
+    EQ(lost.calls, 1);
+    CHECK(lost.seg.first_frag_only);
+    CHECK(!lost.seg.reassembled);
+    EQ(lost.seg.key.proto, FLOW_PROTO_UDP);
+    EQ(lost.seg.key.sport, 2049);
+    EQ(lost.seg.key.saddr[3], 2);
+    EQ(lost.seg.payload.len, 1472);      /* contiguous bytes after the UDP header */
+    EQ(lost.seg.payload_wirelen, 3000);  /* from the UDP length */
+    EQ(lost.first[0], pattern(0));
+    EQ(lost.first[15], pattern(15));
+    EQ(lost.ts.tv_sec, 12);              /* time of the last fragment seen */
+    EQ(an.n[ANOM_IPFRAG_EXPIRED], 1);
+
+    ipfrag_expire(fr, &(struct timespec){ 42, 0 }, 0);
+    EQ(ipfrag_pending(fr), 0);
+    EQ(lost.calls, 1); /* no offset-0 fragment: nothing to hand over */
+    EQ(an.n[ANOM_IPFRAG_EXPIRED], 2);
+
+    /* A fragment arriving after its datagram timed out (no expire call in between). */
+    EQ(feed4(fr, 17, 22, dg, 0, 1480, 1, 100, 0, &s), DECODE_PENDING);
+    EQ(feed4(fr, 17, 22, dg, 1480, 1480, 1, 200, 0, &s), DECODE_PENDING);
+    EQ(an.n[ANOM_IPFRAG_EXPIRED], 3);
+    EQ(lost.calls, 2);
+    EQ(ipfrag_pending(fr), 1);
+
+    /* End of input. */
+    EQ(feed4(fr, 17, 23, dg, 0, 1480, 1, 200, 0, &s), DECODE_PENDING);
+    ipfrag_flush(fr);
+    EQ(ipfrag_pending(fr), 0);
+    EQ(lost.calls, 3);
+    EQ(an.n[ANOM_IPFRAG_EXPIRED], 5);
+    EQ(anom_total(), 5);
+    ipfrag_free(fr);
+}
+
+static void
+test_budget(void)
+{
+    struct ipfrag *fr = fresh(16);
+    struct l4_seg s;
+
+    make_udp(dg, 3000);
+    for (uint16_t id = 30; id < 33; id++)
+        EQ(feed4(fr, 17, id, dg, 1480, 1480, 1, 1, 0, &s), DECODE_PENDING);
+    ipfrag_expire(fr, &(struct timespec){ 100, 0 }, 2);
+    EQ(ipfrag_pending(fr), 1);
+    ipfrag_expire(fr, &(struct timespec){ 100, 0 }, 2);
+    EQ(ipfrag_pending(fr), 0);
+    EQ(an.n[ANOM_IPFRAG_EXPIRED], 3);
+    ipfrag_free(fr);
+}
+
+static void
+test_table_full(void)
+{
+    struct ipfrag *fr = fresh(2);
+    struct l4_seg s;
+
+    make_udp(dg, 3000);
+    EQ(feed4(fr, 17, 40, dg, 0, 1480, 1, 1, 0, &s), DECODE_PENDING);
+    EQ(feed4(fr, 17, 41, dg, 0, 1480, 1, 2, 0, &s), DECODE_PENDING);
+    EQ(feed4(fr, 17, 42, dg, 0, 1480, 1, 3, 0, &s), DECODE_PENDING);
+    EQ(an.n[ANOM_IPFRAG_EVICTED], 1);
+    EQ(lost.calls, 1); /* the evicted one had its first fragment */
+    EQ(lost.ts.tv_sec, 1);
+    EQ(ipfrag_pending(fr), 2);
+    /* The survivors still complete. */
+    EQ(feed4(fr, 17, 42, dg, 1480, 1480, 1, 3, 0, &s), DECODE_PENDING);
+    EQ(feed4(fr, 17, 42, dg, 2960, 48, 0, 3, 0, &s), DECODE_OK);
+    CHECK(payload_is_pattern(&s, 3000));
+    /* With the oldest past its timeout, making room counts it as expired. */
+    EQ(feed4(fr, 17, 43, dg, 0, 1480, 1, 100, 0, &s), DECODE_PENDING);
+    EQ(an.n[ANOM_IPFRAG_EVICTED], 1);
+    EQ(an.n[ANOM_IPFRAG_EXPIRED], 1);
+    ipfrag_free(fr);
+
+    /* Capacity zero: nothing is held. */
+    fr = fresh(0);
+    CHECK(fr != NULL);
+    EQ(feed4(fr, 17, 44, dg, 0, 1480, 1, 1, 0, &s), DECODE_UNSUPPORTED);
+    EQ(an.n[ANOM_IPFRAG_EVICTED], 1);
+    ipfrag_flush(fr);
+    ipfrag_free(fr);
+    ipfrag_free(NULL);
+}
+
+static void
+test_snaplen_cut(void)
+{
+    /* Every fragment captured with snaplen 120: 100 bytes of each. */
+    struct ipfrag *fr = fresh(16);
+    struct l4_seg s;
+
+    make_udp(dg, 3000);
+    EQ(feed4(fr, 17, 50, dg, 1480, 1480, 1, 1, 120, &s), DECODE_PENDING);
+    EQ(feed4(fr, 17, 50, dg, 0, 1480, 1, 1, 120, &s), DECODE_PENDING);
+    EQ(feed4(fr, 17, 50, dg, 2960, 48, 0, 1, 120, &s), DECODE_OK);
+    CHECK(s.first_frag_only);
+    CHECK(!s.reassembled);
+    EQ(s.payload.len, 92);
+    EQ(s.payload_wirelen, 3000);
+    CHECK(s.payload.p[0] == pattern(0) && s.payload.p[91] == pattern(91));
+    EQ(ipfrag_pending(fr), 0);
+    EQ(anom_total(), 0);
+    ipfrag_free(fr);
+}
+
+static void
+test_tcp_fragments(void)
+{
+    struct ipfrag *fr = fresh(16);
+    struct l4_seg s;
+    static uint8_t seg[20 + 2000];
+
+    memset(seg, 0, 20);
+    seg[0] = 0x08, seg[1] = 0x01;                /* sport 2049 */
+    seg[2] = 0x03, seg[3] = 0x20;                /* dport 800 */
+    seg[4] = 0, seg[5] = 0, seg[6] = 0x10, seg[7] = 0; /* seq 4096 */
+    seg[11] = 1;                                 /* ack 1 */
+    seg[12] = 0x50;                              /* data offset 5 */
+    seg[13] = TCPF_ACK | TCPF_PSH;               /* flags */
+    for (size_t i = 0; i < 2000; i++)
+        seg[20 + i] = pattern(i);
+    EQ(feed4(fr, 6, 60, seg, 1480, 540, 0, 1, 0, &s), DECODE_PENDING);
+    EQ(feed4(fr, 6, 60, seg, 0, 1480, 1, 1, 0, &s), DECODE_OK);
+    CHECK(s.reassembled);
+    EQ(s.key.proto, FLOW_PROTO_TCP);
+    EQ(s.seq, 4096);
+    EQ(s.ack, 1);
+    EQ(s.tcp_flags, TCPF_ACK | TCPF_PSH);
+    EQ(s.payload_wirelen, 2000);
+    CHECK(payload_is_pattern(&s, 2000));
+
+    /* Lost TCP tail: payload_wirelen is what we hold. */
+    EQ(feed4(fr, 6, 61, seg, 0, 1480, 1, 1, 0, &s), DECODE_PENDING);
+    ipfrag_flush(fr);
+    EQ(lost.calls, 1);
+    EQ(lost.seg.key.proto, FLOW_PROTO_TCP);
+    EQ(lost.seg.payload.len, 1460);
+    EQ(lost.seg.payload_wirelen, 1460);
+    EQ(lost.seg.seq, 4096);
+
+    /* ICMP fragments are not kept. */
+    EQ(feed4(fr, 1, 62, seg, 0, 1480, 1, 1, 0, &s), DECODE_UNSUPPORTED);
+    EQ(an.n[ANOM_L4_OTHER], 1);
+    ipfrag_free(fr);
+}
+
+static void
+test_ipv6_fragments(void)
+{
+    struct ipfrag *fr = fresh(16);
+    struct l4_seg s;
+    size_t n;
+
+    /* Fragmentable part: Destination Options (8) + UDP (8 + 2000). */
+    dg[0] = 17;   /* DSTOPTS: next UDP */
+    dg[1] = 0;    /* length 0: 8 bytes */
+    dg[2] = 1;    /* PadN */
+    dg[3] = 4;
+    memset(dg + 4, 0, 4);
+    n = 8 + make_udp(dg + 8, 2000);
+    EQ(n, 2016);
+    EQ(feed6(fr, 60, 0xdeadbeef, dg, 1232, (uint32_t)(n - 1232), 0, 1, &s), DECODE_PENDING);
+    EQ(ipfrag_pending(fr), 1);
+    EQ(feed6(fr, 60, 0xdeadbeef, dg, 0, 1232, 1, 1, &s), DECODE_OK);
+    CHECK(s.reassembled);
+    EQ(s.key.af, FLOW_AF_INET6);
+    EQ(s.key.proto, FLOW_PROTO_UDP);
+    EQ(s.key.saddr[0], 0xfd);
+    EQ(s.key.saddr[15], 2);
+    EQ(s.key.daddr[15], 1);
+    EQ(s.key.sport, 2049);
+    EQ(s.payload_wirelen, 2000);
+    CHECK(payload_is_pattern(&s, 2000));
+
+    /* Same id, different source would be a different datagram; same key, three pieces. */
+    n = make_udp(dg, 3000);
+    EQ(feed6(fr, 17, 7, dg, 0, 1448, 1, 2, &s), DECODE_PENDING);
+    EQ(feed6(fr, 17, 7, dg, 2896, (uint32_t)(n - 2896), 0, 2, &s), DECODE_PENDING);
+    EQ(feed6(fr, 17, 7, dg, 1448, 1448, 1, 2, &s), DECODE_OK);
+    CHECK(payload_is_pattern(&s, 3000));
+
+    /* Overlap with different content. */
+    EQ(feed6(fr, 17, 8, dg, 0, 1448, 1, 3, &s), DECODE_PENDING);
+    dg[1000] ^= 0xff;
+    EQ(feed6(fr, 17, 8, dg, 992, 1448, 1, 3, &s), DECODE_INVALID);
+    EQ(an.n[ANOM_IPFRAG_BAD], 1);
+    EQ(anom_total(), 1);
+    EQ(ipfrag_pending(fr), 0);
+    ipfrag_free(fr);
+}
+
+int
+main(void)
+{
+    test_in_order_and_reverse();
+    test_duplicates();
+    test_overlap_inconsistent();
+    test_giant_and_zero();
+    test_big_udp_reply();
+    test_expiry_and_lost();
+    test_budget();
+    test_table_full();
+    test_snaplen_cut();
+    test_tcp_fragments();
+    test_ipv6_fragments();
+    return t_done();
+}
