@@ -1,0 +1,511 @@
+/* rpc_rm.c: ONC RPC record marking over TCP (RFC 5531 §11).
+ *
+ *   +--------------------+----------------------+--------------------+---
+ *   | L | len (31 bits)  | fragment bytes ...   | L | len (31 bits)  | ...
+ *   +--------------------+----------------------+--------------------+---
+ *   L = 1 on the last fragment of a record. A record is one RPC message.
+ *
+ * Per direction, a small state machine:
+ *  1. PROBE (a zeroed rpc_rm, or after loss): slide one byte at a time until a
+ *     4-byte mark with a plausible length (RM_PROBE_MIN..max_msg_len) is
+ *     followed by bytes that cfg->probe accepts. The probe is given at least
+ *     min(len, RM_PROBE_BODY) bytes; a candidate closer than that to the end of
+ *     a chunk is carried over (at most RM_CARRY_MAX bytes, kept in a head
+ *     slot) and probed again when the next chunk arrives.
+ *  2. MARK: collect the 4 mark bytes (they may be split across chunks) and
+ *     check them: a first fragment shorter than RM_MIN_FIRST or a message
+ *     longer than max_msg_len is a bad mark -> PROBE.
+ *  3. FRAG: consume fragment bytes. The first head_max bytes of the message are
+ *     kept: as a view into the chunk while the message lies in one chunk (zero
+ *     copy), otherwise copied into a slot of the shared head pool. The rest is
+ *     skipped by arithmetic, so in sync a chunk costs O(records), not O(bytes).
+ *     At the end of the last fragment the message is delivered, stamped with
+ *     the chunk that completed it.
+ * Gaps: inside a fragment, the bytes are accounted for and the message flagged
+ * (head_partial if the gap touches the head, body_gap if it touches the rest);
+ * a gap running over a record mark or hitting an unknown position -> PROBE. */
+#include "rpc_rm.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define RM_PROBE_MIN  20u /* shortest RPC message: a rejected AUTH_ERROR reply (RFC 5531 §9) */
+#define RM_PROBE_BODY 28u /* bytes after the mark the probe is guaranteed to see */
+#define RM_CARRY_MAX  (4u + RM_PROBE_BODY - 1u) /* bytes carried across chunks */
+#define RM_MIN_FIRST  8u  /* a first fragment must hold xid and msg_type */
+
+enum { ST_PROBE = 0, ST_MARK, ST_FRAG };
+
+enum {
+    F_LAST = 0x01,         /* current fragment is the last */
+    F_HEAD_PARTIAL = 0x02, /* head cut by a gap or the pool */
+    F_BODY_GAP = 0x04,     /* bytes past the head lost */
+    F_SLOT = 0x08,         /* head_slot is ours (head, or carry in PROBE) */
+    F_IN_MSG = 0x10,       /* a message is in progress */
+    F_LOST = 0x20,         /* PROBE after loss: the next sync is a resync */
+    F_SKIPPED = 0x40,      /* PROBE skipped bytes: the next sync is a resync */
+};
+#define F_MSG (F_LAST | F_HEAD_PARTIAL | F_BODY_GAP | F_IN_MSG)
+
+struct rpc_rm_pool {
+    size_t head_max;
+    uint32_t max_msg_len;
+    rpc_probe_fn *probe;
+    uint8_t *heads;  /* nslots * head_max */
+    uint32_t *stack; /* free slot indexes */
+    uint32_t nslots, nfree;
+    struct anomalies *an;
+};
+
+/* One call of feed or gap: the arguments that pass through. */
+struct feed {
+    struct rpc_rm_pool *pool;
+    struct rpc_rm *rm;
+    void *flow;
+    unsigned dir;
+    rpc_msg_fn *deliver;
+    void *ctx;
+    const uint8_t *view; /* zero-copy head: the message's head so far, in this chunk */
+    size_t view_len;
+};
+
+static uint8_t *
+slot_ptr(const struct rpc_rm_pool *pool, uint32_t i)
+{
+    return pool->heads + (size_t)i * pool->head_max;
+}
+
+static bool
+slot_get(struct rpc_rm_pool *pool, struct rpc_rm *rm)
+{
+    if (rm->flags & F_SLOT)
+        return true;
+    if (pool->nfree == 0)
+        return false;
+    rm->head_slot = pool->stack[--pool->nfree];
+    rm->head_len = 0;
+    rm->flags |= F_SLOT;
+    return true;
+}
+
+static void
+slot_put(struct rpc_rm_pool *pool, struct rpc_rm *rm)
+{
+    if (rm->flags & F_SLOT)
+        pool->stack[pool->nfree++] = rm->head_slot;
+    rm->flags &= (uint8_t)~F_SLOT;
+    rm->head_slot = RPC_RM_NONE;
+    rm->head_len = 0;
+}
+
+static void
+skipped(struct feed *f, size_t n)
+{
+    if (n > 0) {
+        anomaly_add(f->pool->an, ANOM_RPC_SKIPPED_BYTES, n);
+        f->rm->flags |= F_SKIPPED;
+    }
+}
+
+static void
+drop_msg(struct feed *f)
+{
+    slot_put(f->pool, f->rm);
+    f->rm->flags &= (uint8_t)~F_MSG;
+    f->rm->msg_len = 0;
+    f->rm->frag_left = 0;
+    f->view = NULL;
+    f->view_len = 0;
+}
+
+/* Lost position: back to PROBE (step 1); the next sync counts as a resync. */
+static void
+lose(struct feed *f)
+{
+    drop_msg(f);
+    f->rm->state = ST_PROBE;
+    f->rm->mark_have = 0;
+    f->rm->flags |= F_LOST;
+}
+
+/* Append head bytes to the slot (copy path). */
+static void
+slot_append(struct feed *f, const uint8_t *q, size_t k)
+{
+    struct rpc_rm *rm = f->rm;
+
+    if (rm->flags & F_HEAD_PARTIAL)
+        return;
+    if (!slot_get(f->pool, rm)) {
+        anomaly_add(f->pool->an, ANOM_RPC_HEAD_POOL_FULL, 1);
+        rm->flags |= F_HEAD_PARTIAL;
+        return;
+    }
+    if (k > f->pool->head_max - rm->head_len)
+        k = f->pool->head_max - rm->head_len;
+    memcpy(slot_ptr(f->pool, rm->head_slot) + rm->head_len, q, k);
+    rm->head_len = (uint16_t)(rm->head_len + k);
+}
+
+/* The head can no longer be a view into the chunk: copy it to a slot. */
+static void
+commit_view(struct feed *f)
+{
+    if (f->view) {
+        slot_append(f, f->view, f->view_len);
+        f->view = NULL;
+        f->view_len = 0;
+    }
+}
+
+/* k head bytes at q, contiguous in the message after the ones so far. */
+static void
+head_add(struct feed *f, const uint8_t *q, size_t k)
+{
+    if (f->view && f->view + f->view_len == q) {
+        f->view_len += k;
+        return;
+    }
+    if (f->rm->msg_len == 0 && !(f->rm->flags & F_SLOT)) {
+        f->view = q;
+        f->view_len = k;
+        return;
+    }
+    commit_view(f);
+    slot_append(f, q, k);
+}
+
+static void
+deliver(struct feed *f, const struct timespec *ts)
+{
+    struct rpc_rm *rm = f->rm;
+    struct rpc_msg_view m;
+    size_t want = rm->msg_len < f->pool->head_max ? rm->msg_len : f->pool->head_max;
+
+    memset(&m, 0, sizeof m);
+    if (f->view) {
+        m.head.p = f->view;
+        m.head.len = f->view_len;
+    } else if (rm->flags & F_SLOT) {
+        m.head.p = slot_ptr(f->pool, rm->head_slot);
+        m.head.len = rm->head_len;
+    }
+    m.msg_len = rm->msg_len;
+    m.head_partial = (rm->flags & F_HEAD_PARTIAL) || m.head.len < want;
+    m.body_gap = (rm->flags & F_BODY_GAP) != 0;
+    m.ts_first = rm->ts_first;
+    m.ts_last = *ts;
+    if (f->deliver)
+        f->deliver(f->ctx, f->flow, f->dir, &m);
+    drop_msg(f);
+    rm->state = ST_MARK;
+}
+
+/* The current fragment is complete. */
+static void
+end_frag(struct feed *f, const struct timespec *ts)
+{
+    if (f->rm->flags & F_LAST)
+        deliver(f, ts);
+    else
+        f->rm->state = ST_MARK;
+}
+
+/* A gap of k bytes at message offset off: flag what it hit. */
+static void
+note_gap(struct feed *f, uint32_t off, uint64_t k)
+{
+    if (off < f->pool->head_max)
+        f->rm->flags |= F_HEAD_PARTIAL;
+    if (off + k > f->pool->head_max)
+        f->rm->flags |= F_BODY_GAP;
+}
+
+static uint32_t
+be32(const uint8_t *p)
+{
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+enum scan_rc { SCAN_NONE, SCAN_FOUND, SCAN_NEED };
+
+/* Step 1: find a record start among the first `limit` positions of q[0..n).
+ * *at is the candidate (FOUND) or the first position that needs more bytes
+ * than q holds to be decided (NEED; then n - *at <= RM_CARRY_MAX). */
+static enum scan_rc
+scan(const struct rpc_rm_pool *pool, const uint8_t *q, size_t n, size_t limit, size_t *at)
+{
+    for (size_t i = 0; i < limit; i++) {
+        size_t avail = n - i, need;
+        uint32_t len;
+
+        if (avail < 4) {
+            *at = i;
+            return SCAN_NEED;
+        }
+        len = be32(q + i) & 0x7fffffffu;
+        if (len < RM_PROBE_MIN || len > pool->max_msg_len)
+            continue;
+        need = 4 + (len < RM_PROBE_BODY ? len : RM_PROBE_BODY);
+        if (avail < need) {
+            *at = i;
+            return SCAN_NEED;
+        }
+        if (!pool->probe || pool->probe(q + i + 4, avail - 4 < len ? avail - 4 : len, len)) {
+            *at = i;
+            return SCAN_FOUND;
+        }
+    }
+    return SCAN_NONE;
+}
+
+/* A record start was found: enter MARK at it. */
+static void
+synced(struct feed *f)
+{
+    struct rpc_rm *rm = f->rm;
+
+    if (rm->flags & (F_LOST | F_SKIPPED))
+        anomaly_add(f->pool->an, ANOM_RPC_RESYNC, 1);
+    rm->flags &= (uint8_t)~(F_LOST | F_SKIPPED);
+    rm->state = ST_MARK;
+    rm->mark_have = 0;
+}
+
+/* Keep q[0..n) (n <= RM_CARRY_MAX) to probe with the next chunk. */
+static void
+carry(struct feed *f, const uint8_t *q, size_t n, const struct timespec *ts)
+{
+    struct rpc_rm *rm = f->rm;
+
+    if (n == 0)
+        return;
+    if (f->pool->head_max < RM_CARRY_MAX || !slot_get(f->pool, rm)) {
+        skipped(f, n);
+        return;
+    }
+    memcpy(slot_ptr(f->pool, rm->head_slot), q, n);
+    rm->head_len = (uint16_t)n;
+    rm->ts_first = *ts;
+}
+
+/* Run the state machine over p[0..n). */
+static void
+run(struct feed *f, const uint8_t *p, size_t n, const struct timespec *ts)
+{
+    struct rpc_rm *rm = f->rm;
+    size_t pos = 0;
+
+    f->view = NULL;
+    f->view_len = 0;
+    while (pos < n) {
+        switch (rm->state) {
+        case ST_MARK: {
+            uint32_t m, len;
+            bool first = !(rm->flags & F_IN_MSG);
+
+            while (rm->mark_have < 4 && pos < n)
+                rm->mark[rm->mark_have++] = p[pos++];
+            if (rm->mark_have < 4)
+                break;
+            rm->mark_have = 0;
+            m = be32(rm->mark);
+            len = m & 0x7fffffffu;
+            if ((first && len < RM_MIN_FIRST) || len > f->pool->max_msg_len - rm->msg_len) {
+                anomaly_add(f->pool->an, ANOM_RPC_BAD_MARK, 1);
+                lose(f);
+                break;
+            }
+            if (first) {
+                rm->flags |= F_IN_MSG;
+                rm->msg_len = 0;
+                rm->ts_first = *ts;
+            }
+            if (m & 0x80000000u)
+                rm->flags |= F_LAST;
+            else
+                rm->flags &= (uint8_t)~F_LAST;
+            rm->frag_left = len;
+            rm->state = ST_FRAG;
+            if (len == 0)
+                end_frag(f, ts); /* an empty fragment (legal, pointless) */
+            break;
+        }
+        case ST_FRAG: {
+            size_t take = n - pos < rm->frag_left ? n - pos : rm->frag_left;
+
+            if (rm->msg_len == 0)
+                rm->ts_first = *ts; /* the first message byte */
+            if (!(rm->flags & F_HEAD_PARTIAL) && rm->msg_len < f->pool->head_max) {
+                size_t room = f->pool->head_max - rm->msg_len;
+
+                head_add(f, p + pos, take < room ? take : room);
+            }
+            rm->msg_len += (uint32_t)take;
+            rm->frag_left -= (uint32_t)take;
+            pos += take;
+            if (rm->frag_left == 0)
+                end_frag(f, ts);
+            break;
+        }
+        default: { /* ST_PROBE */
+            size_t at = 0;
+            enum scan_rc rc = scan(f->pool, p + pos, n - pos, n - pos, &at);
+
+            if (rc == SCAN_FOUND) {
+                skipped(f, at);
+                pos += at;
+                synced(f);
+                break;
+            }
+            if (rc == SCAN_NEED) {
+                skipped(f, at);
+                carry(f, p + pos + at, n - pos - at, ts);
+            } else {
+                skipped(f, n - pos);
+            }
+            return;
+        }
+        }
+    }
+    if (rm->flags & F_IN_MSG)
+        commit_view(f); /* the message continues in a later chunk */
+    f->view = NULL;
+}
+
+void
+rpc_rm_feed(struct rpc_rm_pool *pool, struct rpc_rm *rm, void *flow, unsigned dir,
+            struct bytes chunk, const struct timespec *ts, rpc_msg_fn *deliver_fn, void *ctx)
+{
+    struct feed f = { pool, rm, flow, dir, deliver_fn, ctx, NULL, 0 };
+    const uint8_t *p = chunk.p;
+    size_t n = chunk.len;
+
+    if (!pool || !p || n == 0)
+        return;
+
+    /* Step 1 across chunks: probe the carried bytes with the new chunk's first bytes. */
+    if (rm->state == ST_PROBE && (rm->flags & F_SLOT)) {
+        uint8_t tmp[2 * (RM_CARRY_MAX + 1)];
+        size_t c = rm->head_len, take, tl, at = 0;
+        struct timespec cts = rm->ts_first;
+        enum scan_rc rc;
+
+        if (c > RM_CARRY_MAX)
+            c = RM_CARRY_MAX;
+        memcpy(tmp, slot_ptr(pool, rm->head_slot), c);
+        slot_put(pool, rm);
+        take = n < sizeof tmp - c ? n : sizeof tmp - c;
+        memcpy(tmp + c, p, take);
+        tl = c + take;
+        rc = scan(pool, tmp, tl, c, &at);
+        if (rc == SCAN_FOUND) {
+            skipped(&f, at);
+            synced(&f);
+            run(&f, tmp + at, c - at, &cts); /* the carried part of the record */
+        } else if (rc == SCAN_NEED && tl == c + n) {
+            skipped(&f, at); /* the whole chunk is still too short to decide */
+            carry(&f, tmp + at, tl - at, at < c ? &cts : ts);
+            return;
+        } else {
+            skipped(&f, c);
+        }
+    }
+    run(&f, p, n, ts);
+}
+
+void
+rpc_rm_gap(struct rpc_rm_pool *pool, struct rpc_rm *rm, void *flow, unsigned dir,
+           uint64_t nbytes, const struct timespec *ts, rpc_msg_fn *deliver_fn, void *ctx)
+{
+    struct feed f = { pool, rm, flow, dir, deliver_fn, ctx, NULL, 0 };
+
+    if (!pool || nbytes == 0)
+        return;
+    switch (rm->state) {
+    case ST_FRAG:
+        if (nbytes <= rm->frag_left) { /* inside this fragment: position still known */
+            note_gap(&f, rm->msg_len, nbytes);
+            rm->msg_len += (uint32_t)nbytes;
+            rm->frag_left -= (uint32_t)nbytes;
+            if (rm->frag_left == 0)
+                end_frag(&f, ts);
+            return;
+        }
+        /* Past the end of the fragment: the next mark is lost. A last fragment
+         * still completes its message. */
+        if (rm->flags & F_LAST) {
+            note_gap(&f, rm->msg_len, rm->frag_left);
+            rm->msg_len += rm->frag_left;
+            rm->frag_left = 0;
+            deliver(&f, ts);
+        }
+        lose(&f);
+        return;
+    case ST_MARK:
+        lose(&f); /* the gap hides a record mark */
+        return;
+    default: /* ST_PROBE: carried bytes can no longer be continued */
+        if (rm->flags & F_SLOT) {
+            skipped(&f, rm->head_len);
+            slot_put(pool, rm);
+        }
+        rm->flags |= F_LOST;
+        return;
+    }
+}
+
+void
+rpc_rm_release(struct rpc_rm_pool *pool, struct rpc_rm *rm)
+{
+    if (pool) {
+        if (rm->state == ST_PROBE && (rm->flags & F_SLOT))
+            anomaly_add(pool->an, ANOM_RPC_SKIPPED_BYTES, rm->head_len);
+        else if (rm->flags & F_IN_MSG)
+            anomaly_add(pool->an, ANOM_RPC_TRUNCATED, 1);
+        slot_put(pool, rm);
+    }
+    memset(rm, 0, sizeof *rm);
+    rm->head_slot = RPC_RM_NONE;
+}
+
+struct rpc_rm_pool *
+rpc_rm_pool_new(const struct rpc_rm_config *cfg, struct anomalies *an)
+{
+    struct rpc_rm_pool *pool = calloc(1, sizeof *pool);
+    size_t nslots = cfg && cfg->pool_heads ? cfg->pool_heads : 4096;
+
+    if (!pool)
+        return NULL;
+    pool->head_max = cfg && cfg->head_max ? cfg->head_max : 1024;
+    if (pool->head_max > UINT16_MAX)
+        pool->head_max = UINT16_MAX;
+    pool->max_msg_len = cfg && cfg->max_msg_len ? cfg->max_msg_len : 16u << 20;
+    if (pool->max_msg_len > 0x7fffffffu)
+        pool->max_msg_len = 0x7fffffffu;
+    pool->probe = cfg ? cfg->probe : NULL;
+    pool->an = an;
+    if (nslots > UINT32_MAX - 1)
+        nslots = UINT32_MAX - 1;
+    pool->heads = malloc(nslots * pool->head_max);
+    pool->stack = malloc(nslots * sizeof *pool->stack);
+    if (!pool->heads || !pool->stack) {
+        rpc_rm_pool_free(pool);
+        return NULL;
+    }
+    pool->nslots = (uint32_t)nslots;
+    for (uint32_t i = 0; i < pool->nslots; i++)
+        pool->stack[i] = pool->nslots - 1 - i;
+    pool->nfree = pool->nslots;
+    return pool;
+}
+
+void
+rpc_rm_pool_free(struct rpc_rm_pool *pool)
+{
+    if (!pool)
+        return;
+    free(pool->heads);
+    free(pool->stack);
+    free(pool);
+}
