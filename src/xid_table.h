@@ -40,7 +40,7 @@ struct pending_call {
     uint8_t pad[2];
     uint32_t write_count;         /* set by the dissector: WRITE count */
     uint32_t seq_prev, seq_next;  /* arrival order (slot ids), internal */
-    uint8_t priv[PC_PRIV_SIZE];   /* dissector scratch: e.g. READ offset/count */
+    _Alignas(8) uint8_t priv[PC_PRIV_SIZE]; /* dissector scratch: e.g. READ offset/count */
 };
 
 /* Called for every call leaving the table unanswered (expired, evicted). */
