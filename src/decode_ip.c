@@ -218,8 +218,8 @@ ip_decode_transport(uint8_t af, uint8_t proto, struct bytes data, uint32_t wirel
 /* Hand a fragment to the reassembler, or without one decode an offset-0
  * fragment on its own (nfstrace's "first fragment" fallback). */
 static enum decode_rc
-to_ipfrag(struct ipfrag *fr, struct ipfrag_frag *f, const struct timespec *ts,
-          struct anomalies *an, struct l4_seg *out)
+to_ipfrag(struct ipfrag *fr, struct ipfrag_frag *f, const struct timespec *ts, struct anomalies *an,
+          struct l4_seg *out)
 {
     enum decode_rc rc;
 

@@ -30,7 +30,12 @@ enum {
 #define LINK_MAX_VLAN_TAGS 8
 
 /* BSD address families seen in DLT_NULL / DLT_LOOP headers. */
-enum { BSD_AF_INET = 2, BSD_AF_INET6_BSD = 24, BSD_AF_INET6_FREEBSD = 28, BSD_AF_INET6_DARWIN = 30 };
+enum {
+    BSD_AF_INET = 2,
+    BSD_AF_INET6_BSD = 24,
+    BSD_AF_INET6_FREEBSD = 28,
+    BSD_AF_INET6_DARWIN = 30
+};
 
 static bool
 is_raw_dlt(int dlt)

@@ -69,8 +69,9 @@ static uint32_t
 key_hash(uint8_t af, uint8_t proto, uint32_t id, const uint8_t *s, const uint8_t *d)
 {
     uint32_t h = 2166136261u; /* FNV-1a */
-    uint8_t head[6] = { af, proto, (uint8_t)(id >> 24), (uint8_t)(id >> 16), (uint8_t)(id >> 8),
-                        (uint8_t)id };
+    uint8_t head[6] = {
+        af, proto, (uint8_t)(id >> 24), (uint8_t)(id >> 16), (uint8_t)(id >> 8), (uint8_t)id
+    };
 
     for (size_t i = 0; i < sizeof head; i++)
         h = (h ^ head[i]) * 16777619u;

@@ -45,11 +45,11 @@ size_t ipfrag_pending(const struct ipfrag *fr);
 
 /* One fragment, as ip_decode() hands it over. */
 struct ipfrag_frag {
-    uint8_t af;            /* FLOW_AF_INET or FLOW_AF_INET6 */
-    uint8_t proto;         /* IPv4 Protocol, or the IPv6 Fragment header's Next Header */
-    bool more;             /* MF (IPv4) / M (IPv6): more fragments follow */
-    uint32_t id;           /* Identification: 16 bits (IPv4) or 32 bits (IPv6) */
-    uint8_t saddr[16];     /* IPv4 in the first 4 bytes, rest zero */
+    uint8_t af;        /* FLOW_AF_INET or FLOW_AF_INET6 */
+    uint8_t proto;     /* IPv4 Protocol, or the IPv6 Fragment header's Next Header */
+    bool more;         /* MF (IPv4) / M (IPv6): more fragments follow */
+    uint32_t id;       /* Identification: 16 bits (IPv4) or 32 bits (IPv6) */
+    uint8_t saddr[16]; /* IPv4 in the first 4 bytes, rest zero */
     uint8_t daddr[16];
     uint32_t offset;       /* byte offset of this fragment's data in the datagram */
     struct bytes data;     /* captured fragment data, clipped to data_wirelen */
@@ -68,7 +68,7 @@ struct ipfrag_frag {
  * DECODE_TRUNCATED: reassembled but the transport header was not captured.
  * Anomalies go to the `an` given to ipfrag_new(). The lost callback may run
  * from inside this call (for a datagram evicted or expired to make room). */
-enum decode_rc ipfrag_add(struct ipfrag *fr, const struct ipfrag_frag *f,
-                          const struct timespec *ts, struct l4_seg *out);
+enum decode_rc ipfrag_add(struct ipfrag *fr, const struct ipfrag_frag *f, const struct timespec *ts,
+                          struct l4_seg *out);
 
 #endif
