@@ -19,6 +19,11 @@
 #include "anomaly.h"
 #include "bytes.h"
 
+/* Delivered per message. head is borrowed: valid only during the callback. It
+ * points into the fed chunk (zero copy) when the whole message arrived in one
+ * chunk and its head lies in one fragment, else into a head-pool slot. If the
+ * pool was empty when a copy was needed, head is empty and head_partial set
+ * (rpc_head_pool_full counted). */
 struct rpc_msg_view {
     struct bytes head;      /* first min(msg_len, head_max) bytes, or fewer if head_partial */
     uint32_t msg_len;       /* full message length (all fragments, marks excluded) */
@@ -34,13 +39,18 @@ typedef void rpc_msg_fn(void *ctx, void *flow, unsigned dir, const struct rpc_ms
 /* Resync probe: do the n bytes at p (the message after its record mark) look
  * like the start of an RPC message of length msg_len? Accepts only headers that
  * validate (RFC 5531 §9: rpcvers 2 for calls, sane reply_stat for replies).
- * n may be short: return false when there are too few bytes to tell. */
+ * n may be short: return false when there are too few bytes to tell.
+ * rpc_rm guarantees n >= min(msg_len, 28) (28 = a call header through the
+ * credential flavor), carrying up to 31 bytes across chunks to do so; it
+ * only asks for 20 <= msg_len <= max_msg_len. NULL accepts any such mark. */
 typedef bool rpc_probe_fn(const uint8_t *p, size_t n, uint32_t msg_len);
 
 struct rpc_rm_config {
-    size_t head_max;       /* bytes of each message kept (e.g. 1024) */
-    size_t pool_heads;     /* head buffers shared by all directions (messages split across chunks) */
-    uint32_t max_msg_len;  /* largest plausible message (e.g. 16 MiB); larger marks force resync */
+    size_t head_max;       /* bytes of each message kept; 0: 1024 (max 65535) */
+    size_t pool_heads;     /* head buffers shared by all directions (messages split across chunks);
+                            * 0: 4096. A direction holds at most one slot at a time: while a
+                            * message spans chunks, or (in probe mode) for <= 31 carried bytes */
+    uint32_t max_msg_len;  /* largest plausible message; 0: 16 MiB; larger marks force resync */
     rpc_probe_fn *probe;
 };
 
@@ -51,7 +61,7 @@ struct rpc_rm_config {
 struct rpc_rm {
     uint32_t frag_left;  /* bytes left in the current fragment */
     uint32_t msg_len;    /* bytes of the current message so far (marks excluded) */
-    uint32_t head_slot;  /* pool slot holding the head, or RPC_RM_NONE */
+    uint32_t head_slot;  /* pool slot holding the head (or probe carry); valid only when flags say so */
     uint16_t head_len;   /* bytes of head in the slot */
     uint8_t mark[4];     /* partial record mark */
     uint8_t mark_have;
@@ -68,7 +78,13 @@ struct rpc_rm_pool;
 struct rpc_rm_pool *rpc_rm_pool_new(const struct rpc_rm_config *cfg, struct anomalies *an);
 void rpc_rm_pool_free(struct rpc_rm_pool *pool);
 
-/* Feed in-order stream bytes. Delivers 0..n messages through `deliver`. */
+/* Feed in-order stream bytes. Delivers 0..n messages through `deliver`, each
+ * when its last byte arrives (ts_last = ts; ts_first = ts of the chunk with its
+ * first byte). In sync the cost is O(records in the chunk); bodies past head_max
+ * are skipped without copying. Bad marks (first fragment < 8 bytes, message >
+ * max_msg_len) count rpc_bad_mark and resync. In probe mode bytes skipped count
+ * rpc_skipped_bytes, and finding a record after loss or skipped bytes counts
+ * rpc_resync (a clean start at a record boundary does not). */
 void rpc_rm_feed(struct rpc_rm_pool *pool, struct rpc_rm *rm, void *flow, unsigned dir,
                  struct bytes chunk, const struct timespec *ts, rpc_msg_fn *deliver, void *ctx);
 
@@ -79,7 +95,9 @@ void rpc_rm_feed(struct rpc_rm_pool *pool, struct rpc_rm *rm, void *flow, unsign
 void rpc_rm_gap(struct rpc_rm_pool *pool, struct rpc_rm *rm, void *flow, unsigned dir,
                 uint64_t nbytes, const struct timespec *ts, rpc_msg_fn *deliver, void *ctx);
 
-/* End of stream: a message in progress is dropped (counted), state reset. */
+/* End of stream: a message in progress is dropped (counted as rpc_truncated;
+ * carried probe bytes as rpc_skipped_bytes), its slot freed, state reset to
+ * zero (probe mode). */
 void rpc_rm_release(struct rpc_rm_pool *pool, struct rpc_rm *rm);
 
 #endif

@@ -357,8 +357,10 @@ tcp_reasm_push(struct tcp_reasm *r, struct tcp_half half[2], void *flow, unsigne
 
     if (!p)
         caplen = 0;
-    if (wirelen > 0x40000000u) /* impossible for one segment: keep the 2^31 window sane */
-        wirelen = caplen = 0;
+    if (wirelen > 0x40000000u) { /* impossible for one segment: keep the 2^31 window sane */
+        anomaly_add(r->an, ANOM_TCP_MALFORMED, 1);
+        return;
+    }
 
     /* 1. SYN: the stream starts at ISN + 1 (the SYN takes one sequence number). */
     if (fl & TCPF_SYN) {

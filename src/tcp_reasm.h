@@ -31,9 +31,9 @@ struct stream_sink {
  * (memset 0) before first use; tcp_reasm_release() before reuse. */
 struct tcp_half {
     uint32_t next_seq;  /* next stream byte expected */
-    uint32_t ooo_first; /* pool index of the first buffered out-of-order segment, or TCP_NONE */
+    uint32_t ooo_first; /* pool index of the first buffered chunk; valid only if ooo_count > 0 */
     uint32_t ooo_bytes; /* bytes buffered for this direction */
-    uint16_t ooo_count;
+    uint16_t ooo_count; /* pool chunks held (1 KiB each, or a known-lost hole) */
     uint8_t started; /* next_seq is valid */
     uint8_t fin;     /* FIN seen */
 };
@@ -41,8 +41,11 @@ struct tcp_half {
 #define TCP_NONE UINT32_MAX
 
 struct tcp_reasm_config {
-    size_t pool_bytes;    /* total bytes of out-of-order data buffered, all connections */
-    size_t per_half_max;  /* most bytes buffered for one direction before declaring a gap */
+    size_t pool_bytes;    /* total bytes of out-of-order data buffered, all connections;
+                           * 0: 32 MiB. Allocated once, in 1 KiB chunks. */
+    size_t per_half_max;  /* most bytes buffered for one direction before declaring a gap;
+                           * 0: 256 KiB. Also the ACK lead that counts as loss when
+                           * nothing is buffered (see tcp_reasm_push). */
 };
 
 struct tcp_reasm;
@@ -56,7 +59,22 @@ void tcp_reasm_free(struct tcp_reasm *r); /* NULL is a no-op */
  * the receiver got but the capture missed: when the peer has acknowledged past
  * a hole in this direction, the hole is a gap (nfstrace's `lost()`).
  * A segment with caplen < wirelen delivers its captured bytes, then a gap for
- * the rest, so stream offsets stay exact. */
+ * the rest, so stream offsets stay exact.
+ * Exact rules (details in tcp_reasm.c):
+ *  - the stream starts at ISN+1 after a SYN, else at the first data segment;
+ *  - in-order bytes are delivered from the packet, never copied; buffered bytes
+ *    are delivered (with this segment's ts) as soon as they become in order;
+ *  - fully-old segments count tcp_retransmit; overlaps deliver only new bytes;
+ *  - out of room (per_half_max or pool): tcp_ooo_overflow, gap up to the
+ *    first buffered byte (or this segment) and deliver -- no allocation;
+ *  - ACK past next_seq with data buffered: gap up to min(ack, first buffered
+ *    byte); with nothing buffered: gap only if ack leads by > per_half_max
+ *    (a smaller lead may be the capture reordering directions);
+ *  - FIN / RST flush (a FIN after missing bytes declares them lost);
+ *  - a SYN far from the current stream (or after FIN) restarts the half:
+ *    old data is flushed first, no gap separates the two streams.
+ * Every gap is reported through out->gap, which may be called for the OTHER
+ * direction (dir ^ 1) when this segment's ACK reveals loss there. */
 void tcp_reasm_push(struct tcp_reasm *r, struct tcp_half half[2], void *flow, unsigned dir,
                     const struct l4_seg *seg, const struct timespec *ts,
                     const struct stream_sink *out);
