@@ -563,6 +563,84 @@ test_ipv6_fragments(void)
     ipfrag_free(fr);
 }
 
+/* xorshift32: deterministic pseudo-random input. */
+static uint32_t rng_state = 0x12345678u;
+
+static uint32_t
+rng(void)
+{
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 17;
+    rng_state ^= rng_state << 5;
+    return rng_state;
+}
+
+/* Random fragments (few ids, random offsets, lengths, MF, snaplen) into a
+ * tiny table, and random bytes as IP headers: no crash, bounds hold. */
+static void
+test_random(void)
+{
+    struct ipfrag *fr = fresh(4);
+    struct l4_seg s;
+    static uint8_t big[65536 + 2048];
+    unsigned bad = 0;
+
+    for (size_t i = 0; i < sizeof big; i++)
+        big[i] = (uint8_t)rng();
+    for (unsigned it = 0; it < 20000; it++) {
+        uint32_t off = (rng() % 8200) * 8, len = 8 * (rng() % 190) + rng() % 8;
+        int more = (int)(rng() & 1);
+        size_t snap = rng() % 3 == 0 ? rng() % 200 : 0;
+        enum decode_rc rc;
+
+        if (off > 65528)
+            off = 65528; /* the 13-bit field's maximum */
+        if (len > 1480)
+            len = 1480;
+        if (rng() % 4 == 0)
+            off = 0;
+        rc = feed4(fr, (rng() & 1) ? 17 : 6, (uint16_t)(rng() % 6), big, off, len, more,
+                   (time_t)(it / 50), snap, &s);
+        if (rc == DECODE_OK)
+            CHECK(s.payload.len <= s.payload_wirelen && s.payload.len <= 65535 &&
+                  (s.payload.len == 0 || s.payload.p != NULL));
+        if (ipfrag_pending(fr) > 4)
+            bad++;
+        if (it % 97 == 0)
+            ipfrag_expire(fr, &(struct timespec){ (time_t)(it / 50), 0 }, 2);
+    }
+    EQ(bad, 0);
+    ipfrag_flush(fr);
+    EQ(ipfrag_pending(fr), 0);
+
+    /* Random bytes behind a valid version nibble. */
+    for (unsigned it = 0; it < 20000; it++) {
+        uint8_t p[96];
+        struct l3_view v;
+        size_t n = rng() % sizeof p;
+        struct timespec ts = at((time_t)it);
+
+        for (size_t k = 0; k < sizeof p; k++)
+            p[k] = (uint8_t)rng();
+        memset(&v, 0, sizeof v);
+        v.kind = (rng() & 1) ? L3_IPV4 : L3_IPV6;
+        p[0] = (uint8_t)((v.kind == L3_IPV4 ? 0x40 : 0x60) | (p[0] & 0x0f));
+        if (v.kind == L3_IPV4 && rng() % 2)
+            p[2] = 0, p[3] = (uint8_t)n; /* plausible total length */
+        if (v.kind == L3_IPV6 && rng() % 2)
+            p[4] = 0, p[5] = (uint8_t)(n > 40 ? n - 40 : 0);
+        v.l3.p = p;
+        v.l3.len = n;
+        v.l3_wirelen = (uint32_t)n + (rng() % 3 == 0 ? rng() % 64 : 0);
+        if (ip_decode(fr, &v, &ts, &an, &s) == DECODE_OK && !s.reassembled &&
+            !s.first_frag_only)
+            CHECK(s.payload.len == 0 ||
+                  (s.payload.p >= p && s.payload.p + s.payload.len <= p + n));
+    }
+    ipfrag_flush(fr);
+    ipfrag_free(fr);
+}
+
 int
 main(void)
 {
@@ -577,5 +655,6 @@ main(void)
     test_snaplen_cut();
     test_tcp_fragments();
     test_ipv6_fragments();
+    test_random();
     return t_done();
 }
