@@ -1,6 +1,7 @@
 /* decode_ip_test.c: unit tests for decode_ip.c (IPv4, IPv6, TCP, UDP) on annotated packets. */
 #include "decode_ip.h"
 
+#include <pcap/dlt.h>
 #include <stdlib.h>
 
 #include "t.h"
@@ -472,6 +473,29 @@ test_no_l3(void)
     EQ(an.n[ANOM_PKT_TRUNCATED], 1);
 }
 
+/* End to end with decode_link: a minimum-size Ethernet frame (60 bytes captured,
+ * 64 on the wire with the FCS) whose IPv4/UDP packet is 30 bytes. */
+static void
+test_ethernet_padding(void)
+{
+    uint8_t f[60];
+    struct l3_view v;
+    struct l4_seg s;
+    struct anomalies an = { { 0 } };
+
+    memset(f, 0, sizeof f);
+    f[12] = 0x08; /* EtherType IPv4 */
+    memcpy(f + 14, v4_udp_padded, 30);
+    set_ipv4_checksum(f + 14);
+    EQ(link_decode(DLT_EN10MB, f, sizeof f, 64, &v), DECODE_OK);
+    EQ(v.l3.len, 46);
+    EQ(ip_decode(NULL, &v, &T0, &an, &s), DECODE_OK);
+    EQ(s.payload.len, 2);
+    EQ(s.payload_wirelen, 2);
+    CHECK(s.payload.p == f + 14 + 28);
+    EQ(anom_total(&an), 0);
+}
+
 int
 main(void)
 {
@@ -484,5 +508,6 @@ main(void)
     test_ipv6_chain_bound();
     test_fragments_without_table();
     test_no_l3();
+    test_ethernet_padding();
     return t_done();
 }
