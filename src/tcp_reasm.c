@@ -12,7 +12,8 @@
  * tail of a snaplen-truncated segment) that is delivered as a gap.
  *
  * push(segment), for direction d:
- *  1. SYN: next_seq = ISN + 1 (a SYN far from the current stream restarts it).
+ *  1. SYN: next_seq = ISN + 1 (a SYN far from the current stream restarts it;
+ *     one near it is dropped with its data, as the receiver would).
  *  2. The first data segment of a connection seen mid-stream sets next_seq.
  *  3. seq <= next_seq: deliver the bytes past next_seq from the packet, then a
  *     gap for the uncaptured tail (caplen < wirelen); fully-old segments are
@@ -20,8 +21,10 @@
  *  4. seq > next_seq: copy the new (not yet buffered) bytes into chunks. If the
  *     direction's limit or the pool would be exceeded, skip ahead instead:
  *     gap up to the first buffered byte (or this segment), deliver, retry.
- *  5. FIN / RST: flush (gaps for holes, deliver everything buffered).
- *  6. The segment's ACK covers the other direction. Loss rule: if the peer
+ *  5. FIN / RST: flush (gaps for holes, deliver everything buffered); an
+ *     RST's own data is not stream data.
+ *  6. (Done first, as step 0.) The segment's ACK covers the other
+ *     direction. Loss rule: if the peer
  *     acknowledges past next_seq,
  *       a. and data is buffered: the receiver holds bytes we never saw (the
  *          hole before the buffered data), so they will not be retransmitted:
@@ -31,7 +34,11 @@
  *          gap is declared only when the ACK is more than per_half_max bytes
  *          ahead -- more reordering than we would ever buffer. Smaller losses
  *          are caught by rule (a) as soon as the next data segment is
- *          buffered, or by the flush at FIN/RST/eviction. */
+ *          buffered, or by the flush at FIN/RST/eviction;
+ *       c. and the acknowledging segment carries data: the peer answers
+ *          (an RPC reply) after receiving everything it acknowledges, so the
+ *          missing bytes are declared lost at once; otherwise the reply
+ *          would be seen before the call it answers. */
 #include "tcp_reasm.h"
 
 #include <stdlib.h>
@@ -278,7 +285,7 @@ push_data(struct tcp_reasm *r, struct tcp_half *h, void *flow, unsigned dir, uin
 /* Step 6: the peer acknowledged `ack` of half o. */
 static void
 ack_check(struct tcp_reasm *r, struct tcp_half *o, void *flow, unsigned odir, uint32_t ack,
-          const struct timespec *ts, const struct stream_sink *out)
+          bool with_data, const struct timespec *ts, const struct stream_sink *out)
 {
     if (!o->started)
         return;
@@ -290,7 +297,7 @@ ack_check(struct tcp_reasm *r, struct tcp_half *o, void *flow, unsigned odir, ui
         skip_to(r, o, flow, odir, seq_lt(ack, first) ? ack : first, ts, out);
     }
     if (o->ooo_count == 0 && seq_lt(o->next_seq, ack) &&
-        (uint32_t)(ack - o->next_seq) > r->half_max_bytes) { /* rule b */
+        (with_data || (uint32_t)(ack - o->next_seq) > r->half_max_bytes)) { /* rule b, c */
         anomaly_add(r->an, ANOM_TCP_GAP, 1);
         skip_to(r, o, flow, odir, ack, ts, out);
     }
@@ -362,6 +369,13 @@ tcp_reasm_push(struct tcp_reasm *r, struct tcp_half half[2], void *flow, unsigne
         return;
     }
 
+    /* 0. The ACK says what the peer had received of the other direction
+     *    before it sent this segment: settle losses there first (step 6), so
+     *    a reply is never delivered before the call it answers. An RST's ACK
+     *    field is not reliable. */
+    if ((fl & TCPF_ACK) && !(fl & TCPF_RST))
+        ack_check(r, &half[(dir & 1) ^ 1], flow, (dir & 1) ^ 1, seg->ack, wirelen > 0, ts, out);
+
     /* 1. SYN: the stream starts at ISN + 1 (the SYN takes one sequence number). */
     if (fl & TCPF_SYN) {
         uint32_t isn1 = s + 1;
@@ -379,13 +393,20 @@ tcp_reasm_push(struct tcp_reasm *r, struct tcp_half half[2], void *flow, unsigne
                 tcp_reasm_release(r, h);
                 h->next_seq = isn1;
                 h->started = 1;
+            } else {
+                /* A SYN inside a synchronised stream: the receiver answers
+                 * with a challenge ACK and drops it, data included (RFC 9293
+                 * §3.10.7.4, RFC 5961 §4), so its bytes are not stream bytes. */
+                anomaly_add(r->an, ANOM_TCP_MALFORMED, 1);
+                return;
             }
         }
         s = isn1;
     }
 
-    /* 2. Mid-stream start: the first data segment defines the stream. */
-    if (wirelen > 0) {
+    /* 2. Mid-stream start: the first data segment defines the stream. Data
+     *    on an RST is diagnostic text, not stream bytes (RFC 9293 §3.5.3). */
+    if (wirelen > 0 && !(fl & TCPF_RST)) {
         if (!h->started) {
             h->next_seq = s;
             h->started = 1;
@@ -408,13 +429,7 @@ tcp_reasm_push(struct tcp_reasm *r, struct tcp_half half[2], void *flow, unsigne
                 h->fin = 1;
             }
         }
-        if (fl & TCPF_RST)
-            return; /* an RST's ACK field is not reliable */
     }
-
-    /* 6. The ACK reports what the peer received of the other direction. */
-    if (fl & TCPF_ACK)
-        ack_check(r, &half[(dir & 1) ^ 1], flow, (dir & 1) ^ 1, seg->ack, ts, out);
 }
 
 void
