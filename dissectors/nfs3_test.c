@@ -1,0 +1,394 @@
+/* nfs3_test.c: unit tests for the NFSv3 dissector (RFC 1813). */
+#include <stdlib.h>
+
+#include "dissector.h"
+#include "stats.h"
+#include "t.h"
+#include "xdr_cur.h"
+#include "xid_table.h"
+
+/* fattr3 (RFC 1813 §2.6): 84 bytes. */
+#define FATTR3                                                                                     \
+    0x00, 0x00, 0x00, 0x01,                         /* type NF3REG */                              \
+    0x00, 0x00, 0x01, 0xa4,                         /* mode 0644 */                                \
+    0x00, 0x00, 0x00, 0x01,                         /* nlink 1 */                                  \
+    0x00, 0x00, 0x03, 0xe8,                         /* uid 1000 */                                 \
+    0x00, 0x00, 0x00, 0x64,                         /* gid 100 */                                  \
+    0x00, 0x00, 0x00, 0x00, 0x00, 0x10, 0x00, 0x00, /* size 1 MiB */                               \
+    0x00, 0x00, 0x00, 0x00, 0x00, 0x10, 0x00, 0x00, /* used */                                     \
+    0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, /* rdev: specdata1, specdata2 */               \
+    0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x2a, /* fsid */                                     \
+    0x00, 0x00, 0x00, 0x00, 0x00, 0x01, 0x23, 0x45, /* fileid */                                   \
+    0x60, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, /* atime: seconds, nseconds */                 \
+    0x60, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x00, /* mtime */                                    \
+    0x60, 0x00, 0x00, 0x02, 0x00, 0x00, 0x00, 0x00  /* ctime */
+
+/* nfs_fh3 of 32 bytes: length + data. */
+#define FH32                                                                                       \
+    0x00, 0x00, 0x00, 0x20, /* fh length 32 */                                                     \
+    0x01, 0x00, 0x07, 0x00, 0x9a, 0xbc, 0xde, 0xf0, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77,     \
+    0x88, 0x99, 0xaa, 0xbb, 0xcc, 0xdd, 0xee, 0xff, 0x00, 0x10, 0x20, 0x30, 0x40, 0x50, 0x60,     \
+    0x70, 0x80 /* fh data */
+
+enum { P_NULL = 0, P_GETATTR = 1, P_LOOKUP = 3, P_READ = 6, P_WRITE = 7, P_COMMIT = 21 };
+
+static const struct rpc_program *pg;
+
+/* A heap copy of exactly n bytes, so ASan catches any read past the end. */
+static uint8_t *
+dup_exact(const uint8_t *p, size_t n)
+{
+    uint8_t *q = malloc(n ? n : 1);
+
+    if (n)
+        memcpy(q, p, n);
+    return q;
+}
+
+static void
+fresh_pc(struct pending_call *pc, uint32_t proc)
+{
+    memset(pc, 0, sizeof *pc);
+    pc->prog = 100003;
+    pc->vers = 3;
+    pc->proc = proc;
+    pc->pg = pg;
+    pc->stable = STABLE_NONE; /* as rpc_match does before calling */
+}
+
+static void
+fresh_ev(struct op_event *ev)
+{
+    memset(ev, 0, sizeof *ev);
+    ev->stable = ev->committed = STABLE_NONE; /* as rpc_match does */
+}
+
+static enum decode_rc
+do_call(const uint8_t *p, size_t n, struct pending_call *pc)
+{
+    uint8_t *q = dup_exact(p, n);
+    struct bytes b = { q, n };
+    struct xdr_cur x;
+    enum decode_rc rc;
+
+    xdr_cur_init(&x, b);
+    rc = pg->call(&x, pc);
+    free(q);
+    return rc;
+}
+
+static enum decode_rc
+do_reply(const uint8_t *p, size_t n, const struct pending_call *pc, struct op_event *ev)
+{
+    uint8_t *q = dup_exact(p, n);
+    struct bytes b = { q, n };
+    struct xdr_cur x;
+    enum decode_rc rc;
+
+    xdr_cur_init(&x, b);
+    rc = pg->reply(&x, pc, ev, NULL);
+    free(q);
+    return rc;
+}
+
+/* WRITE3args (§3.3.7), stable at offset 48. */
+static const uint8_t write_args[] = {
+    FH32,
+    0x00, 0x00, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, /* offset 65536 */
+    0x00, 0x00, 0x10, 0x00,                         /* count 4096 */
+    0x00, 0x00, 0x00, 0x02,                         /* stable FILE_SYNC */
+    0x00, 0x00, 0x10, 0x00,                         /* data length 4096 (data not in the head) */
+};
+#define WRITE_STABLE_OFF 51
+
+static void
+test_registry(void)
+{
+    size_t i;
+    static const char *const rfc[] = {
+        "null",   "getattr", "setattr", "lookup",  "access", "readlink",    "read",   "write",
+        "create", "mkdir",   "symlink", "mknod",   "remove", "rmdir",       "rename", "link",
+        "readdir", "readdirplus", "fsstat", "fsinfo", "pathconf", "commit",
+    };
+
+    for (i = 0; rpc_programs[i]; i++)
+        if (strcmp(rpc_programs[i]->name, "nfs3") == 0)
+            pg = rpc_programs[i];
+    CHECK(pg != NULL);
+    if (!pg)
+        return;
+    EQ(pg->prog, 100003);
+    EQ(pg->vers, 3);
+    STREQ(pg->title, "NFS v3");
+    CHECK(pg->call != NULL && pg->reply != NULL && pg->status_name != NULL);
+    EQ(pg->nprocs, 22);
+    for (i = 0; i < 22 && i < pg->nprocs; i++)
+        STREQ(pg->proc_names[i], rfc[i]);
+    STREQ(pg->status_name(0), "NFS3_OK");
+    STREQ(pg->status_name(2), "NFS3ERR_NOENT");
+    STREQ(pg->status_name(70), "NFS3ERR_STALE");
+    STREQ(pg->status_name(10008), "NFS3ERR_JUKEBOX");
+    CHECK(pg->status_name(12345) == NULL);
+    CHECK(pg->status_name(3) == NULL); /* a gap in nfsstat3 */
+}
+
+static void
+test_write_call(void)
+{
+    struct pending_call pc;
+    uint8_t buf[sizeof write_args];
+    size_t n;
+    unsigned bad = 0;
+
+    fresh_pc(&pc, P_WRITE);
+    EQ(do_call(write_args, sizeof write_args, &pc), DECODE_OK);
+    EQ(pc.stable, STABLE_FILE_SYNC);
+    EQ(pc.write_count, 4096);
+
+    memcpy(buf, write_args, sizeof buf);
+    buf[WRITE_STABLE_OFF] = 0; /* UNSTABLE */
+    fresh_pc(&pc, P_WRITE);
+    EQ(do_call(buf, sizeof buf, &pc), DECODE_OK);
+    EQ(pc.stable, STABLE_UNSTABLE);
+
+    buf[WRITE_STABLE_OFF] = 3; /* not a stable_how */
+    fresh_pc(&pc, P_WRITE);
+    EQ(do_call(buf, sizeof buf, &pc), DECODE_INVALID);
+    EQ(pc.stable, STABLE_NONE);
+
+    /* cut before stable: TRUNCATED and nothing recorded */
+    for (n = 0; n < WRITE_STABLE_OFF + 1; n++) {
+        fresh_pc(&pc, P_WRITE);
+        if (do_call(write_args, n, &pc) != DECODE_TRUNCATED || pc.stable != STABLE_NONE ||
+            pc.write_count != 0)
+            bad++;
+    }
+    EQ(bad, 0);
+}
+
+static void
+test_other_calls(void)
+{
+    static const uint8_t read_args[] = {
+        FH32,
+        0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x20, 0x00, /* offset 8192 */
+        0x00, 0x00, 0x20, 0x00,                         /* count 8192 */
+    };
+    static const uint8_t fh65[] = {
+        0x00, 0x00, 0x00, 0x41, /* fh length 65: over NFS3_FHSIZE */
+    };
+    uint8_t fh64[4 + 64];
+    struct pending_call pc;
+
+    fresh_pc(&pc, P_READ);
+    EQ(do_call(read_args, sizeof read_args, &pc), DECODE_OK);
+    EQ(pc.stable, STABLE_NONE); /* not a WRITE */
+    EQ(pc.write_count, 0);
+    fresh_pc(&pc, P_READ);
+    EQ(do_call(read_args, sizeof read_args - 1, &pc), DECODE_TRUNCATED);
+    fresh_pc(&pc, P_COMMIT);
+    EQ(do_call(read_args, sizeof read_args, &pc), DECODE_OK);
+
+    fresh_pc(&pc, P_GETATTR);
+    EQ(do_call(fh65, sizeof fh65, &pc), DECODE_INVALID);
+    memset(fh64, 0x5a, sizeof fh64);
+    fh64[0] = fh64[1] = fh64[2] = 0;
+    fh64[3] = 64; /* fh length 64: the maximum */
+    fresh_pc(&pc, P_GETATTR);
+    EQ(do_call(fh64, sizeof fh64, &pc), DECODE_OK);
+    fresh_pc(&pc, P_GETATTR);
+    EQ(do_call(fh64, 0, &pc), DECODE_TRUNCATED);
+
+    fresh_pc(&pc, P_NULL); /* NULL has no arguments */
+    EQ(do_call(fh64, 0, &pc), DECODE_OK);
+}
+
+/* READ3res OK (§3.3.6) with post_op_attr present. */
+static const uint8_t read_res_attr[] = {
+    0x00, 0x00, 0x00, 0x00, /* status NFS3_OK */
+    0x00, 0x00, 0x00, 0x01, /* file_attributes: attributes_follow TRUE */
+    FATTR3,
+    0x00, 0x00, 0x20, 0x00, /* count 8192 */
+    0x00, 0x00, 0x00, 0x01, /* eof TRUE */
+    0x00, 0x00, 0x20, 0x00, /* data length 8192 (data not in the head) */
+};
+
+static void
+test_read_reply(void)
+{
+    static const uint8_t read_res_noattr[] = {
+        0x00, 0x00, 0x00, 0x00, /* status NFS3_OK */
+        0x00, 0x00, 0x00, 0x00, /* file_attributes: attributes_follow FALSE */
+        0x00, 0x00, 0x01, 0x00, /* count 256 */
+        0x00, 0x00, 0x00, 0x00, /* eof FALSE */
+        0x00, 0x00, 0x01, 0x00, /* data length 256 */
+    };
+    static const uint8_t read_res_bad_eof[] = {
+        0x00, 0x00, 0x00, 0x00, /* status NFS3_OK */
+        0x00, 0x00, 0x00, 0x00, /* attributes_follow FALSE */
+        0x00, 0x00, 0x01, 0x00, /* count 256 */
+        0x00, 0x00, 0x00, 0x02, /* eof 2: not a bool */
+    };
+    static const uint8_t read_res_bad_follow[] = {
+        0x00, 0x00, 0x00, 0x00, /* status NFS3_OK */
+        0x00, 0x00, 0x00, 0x07, /* attributes_follow 7: not a bool */
+        0x00, 0x00, 0x01, 0x00, /* count 256 */
+        0x00, 0x00, 0x00, 0x00, /* eof FALSE */
+    };
+    struct pending_call pc;
+    struct op_event ev;
+    size_t n, full = 4 + 4 + 84 + 4 + 4; /* through eof */
+    unsigned bad = 0;
+
+    fresh_pc(&pc, P_READ);
+    fresh_ev(&ev);
+    EQ(do_reply(read_res_attr, sizeof read_res_attr, &pc, &ev), DECODE_OK);
+    CHECK(ev.has_status);
+    EQ(ev.status, 0);
+    EQ(ev.read_bytes, 8192);
+    CHECK(ev.eof);
+
+    fresh_ev(&ev);
+    EQ(do_reply(read_res_noattr, sizeof read_res_noattr, &pc, &ev), DECODE_OK);
+    CHECK(ev.has_status);
+    EQ(ev.read_bytes, 256);
+    CHECK(!ev.eof);
+
+    fresh_ev(&ev);
+    EQ(do_reply(read_res_bad_eof, sizeof read_res_bad_eof, &pc, &ev), DECODE_INVALID);
+    EQ(ev.read_bytes, 0);
+    CHECK(!ev.eof);
+
+    fresh_ev(&ev);
+    EQ(do_reply(read_res_bad_follow, sizeof read_res_bad_follow, &pc, &ev), DECODE_INVALID);
+    EQ(ev.read_bytes, 0);
+
+    /* every cut after the status and before eof: TRUNCATED, status kept, no bytes */
+    for (n = 4; n < full; n++) {
+        fresh_ev(&ev);
+        if (do_reply(read_res_attr, n, &pc, &ev) != DECODE_TRUNCATED || !ev.has_status ||
+            ev.status != 0 || ev.read_bytes != 0 || ev.eof)
+            bad++;
+    }
+    EQ(bad, 0);
+    fresh_ev(&ev); /* eof complete, data length cut: enough */
+    EQ(do_reply(read_res_attr, full, &pc, &ev), DECODE_OK);
+    EQ(ev.read_bytes, 8192);
+}
+
+static void
+test_write_reply(void)
+{
+    static const uint8_t write_res[] = {
+        0x00, 0x00, 0x00, 0x00,                         /* status NFS3_OK */
+        /* file_wcc: wcc_data */
+        0x00, 0x00, 0x00, 0x01,                         /* before: attributes_follow TRUE */
+        0x00, 0x00, 0x00, 0x00, 0x00, 0x0f, 0x00, 0x00, /*   wcc_attr size */
+        0x60, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x00, /*   mtime */
+        0x60, 0x00, 0x00, 0x02, 0x00, 0x00, 0x00, 0x00, /*   ctime */
+        0x00, 0x00, 0x00, 0x01,                         /* after: attributes_follow TRUE */
+        FATTR3,
+        0x00, 0x00, 0x10, 0x00,                         /* count 4096 */
+        0x00, 0x00, 0x00, 0x00,                         /* committed UNSTABLE (patched) */
+        0xde, 0xad, 0xbe, 0xef, 0x00, 0x00, 0x00, 0x01, /* writeverf3 */
+    };
+    enum { COMMITTED_OFF = 4 + 4 + 24 + 4 + 84 + 4 + 3 };
+    static const uint8_t write_res_nowcc[] = {
+        0x00, 0x00, 0x00, 0x00,                         /* status NFS3_OK */
+        0x00, 0x00, 0x00, 0x00,                         /* before: FALSE */
+        0x00, 0x00, 0x00, 0x00,                         /* after: FALSE */
+        0x00, 0x00, 0x10, 0x00,                         /* count 4096 */
+        0x00, 0x00, 0x00, 0x01,                         /* committed DATA_SYNC */
+        0xde, 0xad, 0xbe, 0xef, 0x00, 0x00, 0x00, 0x01, /* writeverf3 */
+    };
+    uint8_t buf[sizeof write_res];
+    struct pending_call pc;
+    struct op_event ev;
+
+    fresh_pc(&pc, P_WRITE);
+    pc.stable = STABLE_UNSTABLE;
+    fresh_ev(&ev);
+    EQ(do_reply(write_res, sizeof write_res, &pc, &ev), DECODE_OK);
+    CHECK(ev.has_status);
+    EQ(ev.status, 0);
+    EQ(ev.committed, STABLE_UNSTABLE);
+
+    memcpy(buf, write_res, sizeof buf);
+    buf[COMMITTED_OFF] = 2; /* FILE_SYNC */
+    fresh_ev(&ev);
+    EQ(do_reply(buf, sizeof buf, &pc, &ev), DECODE_OK);
+    EQ(ev.committed, STABLE_FILE_SYNC);
+
+    buf[COMMITTED_OFF] = 5; /* not a stable_how */
+    fresh_ev(&ev);
+    EQ(do_reply(buf, sizeof buf, &pc, &ev), DECODE_INVALID);
+    EQ(ev.committed, STABLE_NONE);
+
+    fresh_ev(&ev); /* cut before committed */
+    EQ(do_reply(write_res, COMMITTED_OFF - 3, &pc, &ev), DECODE_TRUNCATED);
+    EQ(ev.committed, STABLE_NONE);
+
+    fresh_ev(&ev);
+    EQ(do_reply(write_res_nowcc, sizeof write_res_nowcc, &pc, &ev), DECODE_OK);
+    EQ(ev.committed, STABLE_DATA_SYNC);
+}
+
+static void
+test_status_replies(void)
+{
+    static const uint8_t lookup_noent[] = {
+        0x00, 0x00, 0x00, 0x02, /* status NFS3ERR_NOENT */
+        0x00, 0x00, 0x00, 0x01, /* dir_attributes: attributes_follow TRUE */
+        FATTR3,
+    };
+    static const uint8_t read_err[] = {
+        0x00, 0x00, 0x00, 0x46, /* status NFS3ERR_STALE */
+        0x00, 0x00, 0x00, 0x00, /* file_attributes: FALSE */
+    };
+    static const uint8_t getattr_short[] = {
+        0x00, 0x00, 0x00, /* 3 bytes of status */
+    };
+    struct pending_call pc;
+    struct op_event ev;
+
+    fresh_pc(&pc, P_LOOKUP);
+    fresh_ev(&ev);
+    EQ(do_reply(lookup_noent, sizeof lookup_noent, &pc, &ev), DECODE_OK);
+    CHECK(ev.has_status);
+    EQ(ev.status, 2);
+    EQ(ev.read_bytes, 0);
+
+    fresh_pc(&pc, P_READ); /* an error READ carries no count */
+    fresh_ev(&ev);
+    EQ(do_reply(read_err, sizeof read_err, &pc, &ev), DECODE_OK);
+    CHECK(ev.has_status);
+    EQ(ev.status, 70);
+    EQ(ev.read_bytes, 0);
+
+    fresh_pc(&pc, P_GETATTR);
+    fresh_ev(&ev);
+    EQ(do_reply(getattr_short, sizeof getattr_short, &pc, &ev), DECODE_TRUNCATED);
+    CHECK(!ev.has_status);
+    fresh_ev(&ev);
+    EQ(do_reply(getattr_short, 0, &pc, &ev), DECODE_TRUNCATED);
+    CHECK(!ev.has_status);
+
+    fresh_pc(&pc, P_NULL); /* NULL has no results and no status */
+    fresh_ev(&ev);
+    EQ(do_reply(getattr_short, 0, &pc, &ev), DECODE_OK);
+    CHECK(!ev.has_status);
+}
+
+int
+main(void)
+{
+    test_registry();
+    if (!pg)
+        return t_done();
+    test_write_call();
+    test_other_calls();
+    test_read_reply();
+    test_write_reply();
+    test_status_replies();
+    return t_done();
+}
