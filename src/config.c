@@ -18,6 +18,6 @@ config_defaults(struct nfsscope_config *cfg)
     cfg->rpc_max_msg = 16u << 20;
     cfg->tcp_ooo_pool = 8u << 20;
     cfg->tcp_ooo_per_dir = 256u << 10;
-    cfg->ipfrag_max = 4096;
+    cfg->ipfrag_max = 1024; /* a 64 KiB buffer each, allocated on first use */
     cfg->ipfrag_timeout_s = 30;
 }

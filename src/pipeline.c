@@ -45,6 +45,7 @@ flow_evicted(void *vctx, struct flow *f)
         return;
     for (d = 0; d < 2; d++) {
         tcp_reasm_flush(ctx->tcp, &f->tcp[d], f, d, &ctx->now, &ctx->sink);
+        tcp_reasm_release(ctx->tcp, &f->tcp[d]);
         rpc_rm_release(ctx->rm_pool, &f->rm[d]);
     }
 }
@@ -158,7 +159,9 @@ pipeline_packet(struct nfsscope_ctx *ctx, const struct pkt *p)
         ctx->now = p->ts;
 
     rc = link_decode(p->dlt, p->data, caplen, p->wirelen, &l3);
-    if (rc == DECODE_OK)
+    if (rc != DECODE_OK)
+        anomaly_add(&ctx->stats.anom, link_anomaly(rc), 1);
+    else
         rc = ip_decode(ctx->frag, &l3, &p->ts, &ctx->stats.anom, &seg);
     if (rc == DECODE_OK) {
         if (seg.key.proto == FLOW_PROTO_TCP) {
