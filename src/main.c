@@ -135,7 +135,7 @@ main(int argc, char **argv)
 
     config_defaults(&cfg);
     opterr = 0;
-    while ((opt = getopt_long(argc, argv, "+r:i:o:c:h", longopts, NULL)) != -1) {
+    while ((opt = getopt_long(argc, argv, "r:i:o:c:h", longopts, NULL)) != -1) {
         switch (opt) {
         case 'r':
             if (cfg.nfiles >= NFSSCOPE_MAX_FILES)
