@@ -245,7 +245,7 @@ program(FILE *out, const struct prog_stats *ps)
             "p50", "p90", "p99", "max", "bytes");
     for (i = 0; i < pg->nprocs; i++) {
         const struct proc_stats *p = &ps->procs[i];
-        char nb[24], pct[16], l50[16] = "-", l90[16] = "-", l99[16] = "-", lmax[16] = "-";
+        char nb[24], pct[32], l50[32] = "-", l90[32] = "-", l99[32] = "-", lmax[32] = "-";
         char bytes[24] = "", line[200];
         size_t len;
 
