@@ -726,14 +726,16 @@ static void wl_all_ops(struct session *s)
     struct conn *c = s->nfs;
     struct fh *root = &s->root;
     struct fh d = {0}, f = {0}, fx = {0}, sl = {0}, sub = {0}, g = {0}, fifo = {0}, tmp = {0};
+    /* a directory of its own per sample (all-ops and all-ops-udp share the export) */
+    const char *dname = s->o->name ? s->o->name : "all-ops";
 
-    q_lookup(c, root, "allops", &tmp); /* NOENT */
+    q_lookup(c, root, dname, &tmp); /* NOENT */
     drain(c);
-    q_mkdir(c, root, "allops", &d);
+    q_mkdir(c, root, dname, &d);
     drain(c);
     if (!d.ok)
-        die("mkdir allops failed");
-    q_mkdir(c, root, "allops", NULL); /* EXIST */
+        die("mkdir %s failed", dname);
+    q_mkdir(c, root, dname, NULL); /* EXIST */
     q_create(c, &d, "f1", UNCHECKED, &f);
     drain(c);
     q_create(c, &d, "f1", GUARDED, NULL); /* EXIST */
