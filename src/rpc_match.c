@@ -88,8 +88,11 @@ handle_call(struct rpc_match *m, struct flow *f, unsigned dir, const struct rpc_
         stats_retrans(m->stats, pc->pg, pc->proc);
         return;
     }
-    if (pc) /* the XID was reused for another call: the old one is over */
+    if (pc) { /* the XID was reused for another call: the old one is over */
+        if (pc->state == PC_PENDING)
+            call_lost(m, pc, false); /* never answered: still accounted once */
         xid_table_remove(&m->xids, pc);
+    }
 
     pg = rpc_program_find(h->prog, h->vers);
     pc = xid_table_add(&m->xids, f->id, h->xid, &msg->ts_last);

@@ -386,6 +386,50 @@ test_retrans_duplicates_errors(void)
     teardown();
 }
 
+/* The XID reused for a different call on the same connection: the first
+ * call is over. Every call ends exactly once (style.md §3.7 invariant). */
+static void
+test_xid_reuse(void)
+{
+    uint8_t c[sizeof lookup_call];
+
+    memcpy(c, lookup_call, sizeof c);
+    c[0] = 0x01; /* xid 0x01000001, as the GETATTR call */
+    c[3] = 0x01;
+
+    setup(); /* first call never answered */
+    FEED(&fa, 0, getattr_call, 0, 0);
+    FEED(&fa, 0, c, 1000, 1000); /* LOOKUP, same XID */
+    EQ(st.rpc.calls, 2);
+    EQ(st.rpc.retransmissions, 0);
+    EQ(st.rpc.unanswered_calls, 1);
+    EQ(nfs->procs[P_GETATTR].unanswered, 1);
+    rpc_match_flush(&m);
+    EQ(st.rpc.unanswered_calls, 2);
+    EQ(st.rpc.calls, st.rpc.replies + st.rpc.unanswered_calls);
+    teardown();
+
+    setup(); /* first call answered: nothing lost */
+    FEED(&fa, 0, getattr_call, 0, 0);
+    FEED(&fa, 1, getattr_reply, 1000, 1000);
+    FEED(&fa, 0, c, 2000, 2000);
+    EQ(st.rpc.unanswered_calls, 0);
+    {
+        uint8_t r[sizeof lookup_reply_noent];
+        memcpy(r, lookup_reply_noent, sizeof r);
+        r[0] = 0x01; /* xid 0x01000001 */
+        r[3] = 0x01;
+        FEED(&fa, 1, r, 3000, 3000);
+    }
+    EQ(st.rpc.replies, 2);
+    EQ(st.rpc.duplicate_replies, 0);
+    EQ(nfs->procs[P_LOOKUP].replies, 1);
+    EQ(nfs->procs[P_LOOKUP].errors, 1);
+    rpc_match_flush(&m);
+    EQ(st.rpc.unanswered_calls, 0);
+    teardown();
+}
+
 static void
 test_udp(void)
 {
@@ -556,6 +600,7 @@ main(void)
     test_orphan_and_unanswered();
     test_flows_and_directions();
     test_retrans_duplicates_errors();
+    test_xid_reuse();
     test_udp();
     test_unknown_program();
     test_truncated_call();
