@@ -246,7 +246,7 @@ program(FILE *out, const struct prog_stats *ps)
     for (i = 0; i < pg->nprocs; i++) {
         const struct proc_stats *p = &ps->procs[i];
         char nb[24], pct[32], l50[32] = "-", l90[32] = "-", l99[32] = "-", lmax[32] = "-";
-        char bytes[24] = "", line[200];
+        char bytes[24] = "", line[512];
         size_t len;
 
         fmt_pct(pct, sizeof pct, p->calls, ps->calls);
