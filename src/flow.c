@@ -145,7 +145,9 @@ flow_table_get(struct flow_table *t, const struct flow_key *k, const struct time
 void
 flow_table_expire(struct flow_table *t, const struct timespec *now, unsigned idle_s, size_t budget)
 {
-    while (budget-- > 0 && t->lru_tail != HT_NONE) {
+    size_t looked = 0;
+
+    while (t->lru_tail != HT_NONE && (budget == 0 || looked++ < budget)) {
         struct flow *f = &t->slab[t->lru_tail];
         if (now->tv_sec - f->last_seen.tv_sec <= (time_t)idle_s)
             return;

@@ -57,7 +57,8 @@ void flow_table_fini(struct flow_table *t);
 struct flow *flow_table_get(struct flow_table *t, const struct flow_key *k,
                             const struct timespec *now, unsigned *dir);
 
-/* Expire flows idle longer than idle_s at packet time `now`; at most `budget`. */
+/* Expire flows idle longer than idle_s at packet time `now`; at most `budget`
+ * (0 = no limit). */
 void flow_table_expire(struct flow_table *t, const struct timespec *now, unsigned idle_s,
                        size_t budget);
 

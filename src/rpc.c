@@ -116,7 +116,9 @@ rpc_probe(const uint8_t *p, size_t n, uint32_t msg_len)
     struct rpc_hdr h;
     enum decode_rc rc;
 
-    if (msg_len < 24 || n < 24)
+    /* The shortest message is a rejected AUTH_ERROR reply: xid, msg_type,
+     * reply_stat, reject_stat, auth_stat (20 bytes, RFC 5531 §9). */
+    if (msg_len < 20 || n < 20)
         return false;
     rc = rpc_hdr_parse(b, &h);
     if (rc == DECODE_INVALID)
@@ -131,12 +133,12 @@ rpc_probe(const uint8_t *p, size_t n, uint32_t msg_len)
          * rest assigned; vers and proc are small in every real protocol. */
         return h.vers < 1024 && h.proc < 4096 && h.prog != 0;
     }
-    /* Reply: verifier flavor known, body short, status words in range. */
+    /* Reply: a complete header, verifier flavor known, status words in range. */
     if (rc != DECODE_OK)
         return false;
     if (h.reply_stat == MSG_ACCEPTED) {
         uint32_t vflavor = (uint32_t)p[12] << 24 | (uint32_t)p[13] << 16 | (uint32_t)p[14] << 8 | p[15];
-        return flavor_known(vflavor);
+        return msg_len >= 24 && flavor_known(vflavor);
     }
     return true;
 }

@@ -107,7 +107,8 @@ handle_call(struct rpc_match *m, struct flow *f, unsigned dir, const struct rpc_
     pc->gss_wrapped = h->gss_wrapped;
     pc->stable = STABLE_NONE;
     pc->partial = rc != DECODE_OK || msg->head_partial;
-    count_auth(m->stats, h->cred_flavor);
+    if (msg->head.len >= 32) /* the credential's flavor was captured */
+        count_auth(m->stats, h->cred_flavor);
     if (pg && pg->call && rc == DECODE_OK && !h->gss_wrapped && h->proc < pg->nprocs) {
         struct xdr_cur x;
         enum decode_rc drc;
@@ -199,7 +200,7 @@ rpc_match_message(struct rpc_match *m, struct flow *f, unsigned dir,
      * (NFS is recognised by validation, not by port). */
     validated = rpc_probe(msg->head.p, msg->head.len, msg->msg_len);
     if (h.msg_type == RPC_CALL) {
-        if (msg->head.len < 24 || (udp && !validated && (rc == DECODE_OK || msg->head.len < 28))) {
+        if (msg->head.len < 24 || (udp && !validated)) {
             if (!udp || f->rpc_seen)
                 anomaly_add(&m->stats->anom, ANOM_RPC_TRUNCATED, 1);
             return;

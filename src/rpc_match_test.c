@@ -501,12 +501,8 @@ test_udp(void)
     EQ(nfs->procs[P_LOOKUP].rpc_errors, 1);
     teardown();
 
-#if 0 /* BUG: over UDP, junk that parses as a call cut short (rc TRUNCATED,
-       * head >= 28 bytes) is accepted even though rpc_probe rejected it:
-       * rpc_match_message only drops unvalidated UDP calls when
-       * rc == DECODE_OK or head < 28. Here cred flavor 9 (unknown) with a
-       * cred length of 200 and 40 bytes present: counted as an NFS GETATTR
-       * call, ANOM_RPC_TRUNCATED bumped, flow marked rpc_seen. */
+    /* Over UDP, junk that parses as a call cut short but fails the probe
+     * (cred flavor 9, cred length 200, 40 bytes present) is not RPC. */
     setup();
     {
         uint8_t j[sizeof junk_call];
@@ -518,7 +514,6 @@ test_udp(void)
     EQ(st.rpc.calls, 0);
     EQ(fa.rpc_seen, 0);
     teardown();
-#endif
 }
 
 static void

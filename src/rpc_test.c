@@ -403,13 +403,8 @@ test_probe(void)
     CHECK(probe(reply_ok, sizeof reply_ok, sizeof reply_ok));
     CHECK(probe(reply_ok, REPLY_OK_HDR, 8300)); /* READ reply head */
     CHECK(probe(reply_prog_mismatch, sizeof reply_prog_mismatch, sizeof reply_prog_mismatch));
-#if 0 /* BUG: rpc_probe rejects a complete MSG_DENIED/AUTH_ERROR reply: it is
-       * 20 bytes (xid, msg_type, reply_stat, reject_stat, auth_stat; RFC 5531
-       * §9 rejected_reply), but rpc_probe requires n >= 24 and msg_len >= 24
-       * before looking. Such replies are never accepted as orphans over UDP
-       * nor as a TCP resync point. */
+    /* A complete MSG_DENIED/AUTH_ERROR reply is 20 bytes (RFC 5531 §9). */
     CHECK(probe(reply_auth_error, sizeof reply_auth_error, sizeof reply_auth_error));
-#endif
     CHECK(probe(reply_rpc_mismatch, sizeof reply_rpc_mismatch, sizeof reply_rpc_mismatch));
 
     CHECK(!probe(zeros, sizeof zeros, sizeof zeros)); /* rpcvers 0 */

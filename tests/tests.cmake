@@ -6,3 +6,17 @@ set(NFSSCOPE_PCAPS "${CMAKE_SOURCE_DIR}/../shared/pcaps/public" CACHE PATH
 add_test(NAME e2e_public COMMAND Python3::Interpreter ${CMAKE_SOURCE_DIR}/tests/e2e_public.py
          $<TARGET_FILE:nfsscope> ${NFSSCOPE_PCAPS})
 set_tests_properties(e2e_public PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 900)
+
+add_test(NAME e2e_samples COMMAND Python3::Interpreter ${CMAKE_SOURCE_DIR}/tests/e2e_samples.py
+         $<TARGET_FILE:nfsscope> ${CMAKE_SOURCE_DIR}/samples)
+set_tests_properties(e2e_samples PROPERTIES TIMEOUT 600)
+
+add_test(NAME cli COMMAND Python3::Interpreter ${CMAKE_SOURCE_DIR}/tests/cli_test.py
+         $<TARGET_FILE:nfsscope> ${NFSSCOPE_PCAPS} ${CMAKE_BINARY_DIR}/cli_test_work)
+set_tests_properties(cli PROPERTIES TIMEOUT 300)
+
+add_test(NAME truth_from_tshark COMMAND ${CMAKE_SOURCE_DIR}/tests/truth_from_tshark_test.sh)
+set_tests_properties(truth_from_tshark PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
+
+# Fuzz targets and corpus replay (tests/fuzz/README.md).
+include(tests/fuzz/fuzz.cmake)
