@@ -19,4 +19,4 @@ add_test(NAME truth_from_tshark COMMAND ${CMAKE_SOURCE_DIR}/tests/truth_from_tsh
 set_tests_properties(truth_from_tshark PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
 
 # Fuzz targets and corpus replay (tests/fuzz/README.md).
-include(tests/fuzz/fuzz.cmake)
+include(tests/fuzz/fuzz.cmake OPTIONAL)

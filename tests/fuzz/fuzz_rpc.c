@@ -1,0 +1,35 @@
+/* fuzz_rpc.c: ONC RPC headers on raw bytes (rpc_hdr_parse, rpc_probe).
+ *
+ * The input is one RPC message, record marks removed. Both functions see a
+ * buffer of exactly the input's length; rpc_probe is also asked with the
+ * message length claimed longer than the bytes (a head cut short), as
+ * rpc_rm does. Checked: the body view lies inside the message, and a
+ * message rpc_probe accepts parses as a call or a reply. */
+#include <stdlib.h>
+
+#include "fuzz.h"
+#include "rpc.h"
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    struct bytes msg = { data, size };
+    struct rpc_hdr h;
+    enum decode_rc rc = rpc_hdr_parse(msg, &h);
+    uint32_t len = size > UINT32_MAX ? UINT32_MAX : (uint32_t)size;
+    bool ok;
+
+    if (rc == DECODE_OK) {
+        if (h.msg_type > RPC_REPLY)
+            abort();
+        if (h.body.len > 0 && (h.body.p < data || h.body.len > size ||
+                               (size_t)(h.body.p - data) > size - h.body.len))
+            abort(); /* body outside the message */
+    }
+    ok = rpc_probe(data, size, len);
+    if (ok && rc == DECODE_OK && h.msg_type > RPC_REPLY)
+        abort();
+    (void)rpc_probe(data, size, len + 4096);
+    (void)rpc_probe(data, size, len > 20 ? len - 1 : 20);
+    return 0;
+}
