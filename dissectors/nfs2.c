@@ -1,0 +1,131 @@
+/* nfs2.c: NFS version 2 (RFC 1094): counts, latency, nfsstat, READ/WRITE bytes.
+ *
+ * Every result but those of NULL, ROOT and WRITECACHE (void, both obsolete)
+ * starts with nfsstat. WRITE has no stable_how in version 2 (every WRITE is
+ * synchronous, RFC 1094 §2.2.9), so pc->stable stays STABLE_NONE. */
+#include <stddef.h>
+
+#include "dissector.h"
+#include "stats.h"
+#include "xdr_cur.h"
+#include "xid_table.h"
+
+#define NFS2_FHSIZE 32      /* RFC 1094 §2.3.3 fhandle: fixed size */
+#define NFS2_MAXDATA 8192   /* §2.3 NFS_MAXDATA: READ/WRITE data<> bound */
+#define NFS2_FATTR_SIZE 68  /* §2.3.5 fattr: 11 words + 3 timevals (2 words each) */
+
+enum { /* RFC 1094 §2.2 procedure numbers */
+    NFSPROC_NULL = 0, NFSPROC_GETATTR, NFSPROC_SETATTR, NFSPROC_ROOT, NFSPROC_LOOKUP,
+    NFSPROC_READLINK, NFSPROC_READ, NFSPROC_WRITECACHE, NFSPROC_WRITE, NFSPROC_CREATE,
+    NFSPROC_REMOVE, NFSPROC_RENAME, NFSPROC_LINK, NFSPROC_SYMLINK, NFSPROC_MKDIR,
+    NFSPROC_RMDIR, NFSPROC_READDIR, NFSPROC_STATFS, NFS2_NPROCS
+};
+
+static const char *const nfs2_proc_names[NFS2_NPROCS] = {
+    "null", "getattr", "setattr", "root", "lookup", "readlink", "read", "writecache",
+    "write", "create", "remove", "rename", "link", "symlink", "mkdir", "rmdir",
+    "readdir", "statfs",
+};
+
+static const struct {
+    uint32_t v;
+    const char *name;
+} nfs2_status_names[] = { /* RFC 1094 §2.3.1 stat */
+    { 0, "NFS_OK" }, { 1, "NFSERR_PERM" }, { 2, "NFSERR_NOENT" }, { 5, "NFSERR_IO" },
+    { 6, "NFSERR_NXIO" }, { 13, "NFSERR_ACCES" }, { 17, "NFSERR_EXIST" },
+    { 19, "NFSERR_NODEV" }, { 20, "NFSERR_NOTDIR" }, { 21, "NFSERR_ISDIR" },
+    { 27, "NFSERR_FBIG" }, { 28, "NFSERR_NOSPC" }, { 30, "NFSERR_ROFS" },
+    { 63, "NFSERR_NAMETOOLONG" }, { 66, "NFSERR_NOTEMPTY" }, { 69, "NFSERR_DQUOT" },
+    { 70, "NFSERR_STALE" }, { 99, "NFSERR_WFLUSH" },
+};
+
+static const char *
+nfs2_status_name(uint32_t status)
+{
+    size_t i;
+
+    for (i = 0; i < sizeof nfs2_status_names / sizeof nfs2_status_names[0]; i++)
+        if (nfs2_status_names[i].v == status)
+            return nfs2_status_names[i].name;
+    return NULL;
+}
+
+static bool
+void_results(uint32_t proc)
+{
+    return proc == NFSPROC_NULL || proc == NFSPROC_ROOT || proc == NFSPROC_WRITECACHE;
+}
+
+static enum decode_rc
+nfs2_call(struct xdr_cur *x, struct pending_call *pc)
+{
+    uint32_t count;
+
+    if (void_results(pc->proc)) /* NULL, ROOT, WRITECACHE: void arguments */
+        return DECODE_OK;
+    xdr_cur_skip(x, NFS2_FHSIZE); /* every other argument starts with a handle */
+    switch (pc->proc) {
+    case NFSPROC_READ: /* §2.2.7 readargs: file, offset, count, totalcount */
+        xdr_cur_u32(x);
+        count = xdr_cur_u32(x);
+        if (xdr_cur_ok(x) && count > NFS2_MAXDATA)
+            xdr_cur_invalid(x);
+        break;
+    case NFSPROC_WRITE: /* §2.2.9 writeargs: file, beginoffset, offset, totalcount, data */
+        xdr_cur_u32(x);
+        xdr_cur_u32(x);
+        xdr_cur_u32(x);
+        count = xdr_cur_u32(x); /* data length: the bytes written */
+        if (!xdr_cur_ok(x))
+            break;
+        if (count <= NFS2_MAXDATA)
+            pc->write_count = count;
+        else
+            xdr_cur_invalid(x);
+        break;
+    default:
+        break;
+    }
+    return xdr_cur_status(x);
+}
+
+static enum decode_rc
+nfs2_reply(struct xdr_cur *x, const struct pending_call *pc, struct op_event *ev,
+           const struct op_sink *sub)
+{
+    uint32_t status, count;
+
+    (void)sub;
+    if (void_results(pc->proc) || pc->proc >= NFS2_NPROCS)
+        return DECODE_OK;
+    status = xdr_cur_u32(x);
+    if (!xdr_cur_ok(x))
+        return xdr_cur_status(x);
+    ev->has_status = true;
+    ev->status = status;
+    if (status != 0 || pc->proc != NFSPROC_READ)
+        return DECODE_OK;
+    /* §2.2.7 readres OK: attributes (fattr), data<NFS_MAXDATA> */
+    xdr_cur_skip(x, NFS2_FATTR_SIZE);
+    count = xdr_cur_u32(x);
+    if (!xdr_cur_ok(x))
+        return xdr_cur_status(x);
+    if (count > NFS2_MAXDATA) {
+        xdr_cur_invalid(x);
+        return xdr_cur_status(x);
+    }
+    ev->read_bytes = count;
+    return DECODE_OK;
+}
+
+const struct rpc_program nfs2_program = {
+    .name = "nfs2",
+    .title = "NFS v2",
+    .prog = 100003,
+    .vers = 2,
+    .nprocs = NFS2_NPROCS,
+    .proc_names = nfs2_proc_names,
+    .status_name = nfs2_status_name,
+    .call = nfs2_call,
+    .reply = nfs2_reply,
+};

@@ -1,0 +1,89 @@
+/* nfsacl3.c: NFS_ACL version 3 (program 100227, the Solaris/Linux side
+ * protocol for POSIX draft ACLs over NFSv3; Linux fs/nfsd/nfs3acl.c):
+ * counts, latency and status.
+ *
+ * Every result but NULL's starts with an nfsstat3 (RFC 1813 §2.6); the ACL
+ * entries after it are not decoded. */
+#include <stddef.h>
+
+#include "dissector.h"
+#include "stats.h"
+#include "xdr_cur.h"
+#include "xid_table.h"
+
+#define NFS3_FHSIZE 64 /* RFC 1813 §2.4 */
+
+enum { /* Solaris nfs_acl.x, version 3 */
+    ACLPROC3_NULL = 0, ACLPROC3_GETACL, ACLPROC3_SETACL, ACLPROC3_GETXATTRDIR, NFSACL3_NPROCS
+};
+
+static const char *const nfsacl3_proc_names[NFSACL3_NPROCS] = {
+    "null", "getacl", "setacl", "getxattrdir",
+};
+
+static const struct {
+    uint32_t v;
+    const char *name;
+} nfsacl3_status_names[] = { /* RFC 1813 §2.6 nfsstat3 */
+    { 0, "NFS3_OK" }, { 1, "NFS3ERR_PERM" }, { 2, "NFS3ERR_NOENT" }, { 5, "NFS3ERR_IO" },
+    { 6, "NFS3ERR_NXIO" }, { 13, "NFS3ERR_ACCES" }, { 17, "NFS3ERR_EXIST" },
+    { 18, "NFS3ERR_XDEV" }, { 19, "NFS3ERR_NODEV" }, { 20, "NFS3ERR_NOTDIR" },
+    { 21, "NFS3ERR_ISDIR" }, { 22, "NFS3ERR_INVAL" }, { 27, "NFS3ERR_FBIG" },
+    { 28, "NFS3ERR_NOSPC" }, { 30, "NFS3ERR_ROFS" }, { 31, "NFS3ERR_MLINK" },
+    { 63, "NFS3ERR_NAMETOOLONG" }, { 66, "NFS3ERR_NOTEMPTY" }, { 69, "NFS3ERR_DQUOT" },
+    { 70, "NFS3ERR_STALE" }, { 71, "NFS3ERR_REMOTE" }, { 10001, "NFS3ERR_BADHANDLE" },
+    { 10002, "NFS3ERR_NOT_SYNC" }, { 10003, "NFS3ERR_BAD_COOKIE" },
+    { 10004, "NFS3ERR_NOTSUPP" }, { 10005, "NFS3ERR_TOOSMALL" },
+    { 10006, "NFS3ERR_SERVERFAULT" }, { 10007, "NFS3ERR_BADTYPE" },
+    { 10008, "NFS3ERR_JUKEBOX" },
+};
+
+static const char *
+nfsacl3_status_name(uint32_t status)
+{
+    size_t i;
+
+    for (i = 0; i < sizeof nfsacl3_status_names / sizeof nfsacl3_status_names[0]; i++)
+        if (nfsacl3_status_names[i].v == status)
+            return nfsacl3_status_names[i].name;
+    return NULL;
+}
+
+static enum decode_rc
+nfsacl3_call(struct xdr_cur *x, struct pending_call *pc)
+{
+    struct bytes fh;
+
+    if (pc->proc != ACLPROC3_NULL)
+        xdr_cur_opaque(x, NFS3_FHSIZE, &fh); /* every argument starts with nfs_fh3 */
+    return xdr_cur_status(x);
+}
+
+static enum decode_rc
+nfsacl3_reply(struct xdr_cur *x, const struct pending_call *pc, struct op_event *ev,
+              const struct op_sink *sub)
+{
+    uint32_t status;
+
+    (void)sub;
+    if (pc->proc == ACLPROC3_NULL || pc->proc >= NFSACL3_NPROCS)
+        return DECODE_OK;
+    status = xdr_cur_u32(x);
+    if (xdr_cur_ok(x)) {
+        ev->has_status = true;
+        ev->status = status;
+    }
+    return xdr_cur_status(x);
+}
+
+const struct rpc_program nfsacl3_program = {
+    .name = "nfsacl3",
+    .title = "NFS_ACL v3",
+    .prog = 100227,
+    .vers = 3,
+    .nprocs = NFSACL3_NPROCS,
+    .proc_names = nfsacl3_proc_names,
+    .status_name = nfsacl3_status_name,
+    .call = nfsacl3_call,
+    .reply = nfsacl3_reply,
+};

@@ -1,0 +1,56 @@
+/* nlm1.c: Network Lock Manager version 1 (XNFS 3W chapters 10-11; used with
+ * NFSv2): counts, latency and nlm_stats of every lock operation, synchronous
+ * and asynchronous (see nlm_common.h for how *_MSG / *_RES pairs are
+ * counted). Procedures 0-15 only; SHARE and the others came with version 3. */
+#include <stddef.h>
+
+#include "dissector.h"
+#include "nlm_common.h"
+
+#define NLM1_NPROCS 16
+
+static const char *const nlm1_proc_names[NLM1_NPROCS] = {
+    "null", "test", "lock", "cancel", "unlock", "granted",
+    "test_msg", "lock_msg", "cancel_msg", "unlock_msg", "granted_msg",
+    "test_res", "lock_res", "cancel_res", "unlock_res", "granted_res",
+};
+
+/* XNFS 10.1 nlm_stats; 5 (deadlock) is an extension some servers send. */
+static const char *const nlm1_status_names[] = {
+    "LCK_GRANTED", "LCK_DENIED", "LCK_DENIED_NOLOCKS", "LCK_BLOCKED",
+    "LCK_DENIED_GRACE_PERIOD", "LCK_DEADLCK",
+};
+
+static const char *
+nlm1_status_name(uint32_t status)
+{
+    if (status < sizeof nlm1_status_names / sizeof nlm1_status_names[0])
+        return nlm1_status_names[status];
+    return NULL;
+}
+
+static enum decode_rc
+nlm1_call(struct xdr_cur *x, struct pending_call *pc)
+{
+    return nlm_common_call(x, pc);
+}
+
+static enum decode_rc
+nlm1_reply(struct xdr_cur *x, const struct pending_call *pc, struct op_event *ev,
+           const struct op_sink *sub)
+{
+    (void)sub;
+    return nlm_common_reply(x, pc, ev);
+}
+
+const struct rpc_program nlm1_program = {
+    .name = "nlm1",
+    .title = "NLM v1",
+    .prog = 100021,
+    .vers = 1,
+    .nprocs = NLM1_NPROCS,
+    .proc_names = nlm1_proc_names,
+    .status_name = nlm1_status_name,
+    .call = nlm1_call,
+    .reply = nlm1_reply,
+};

@@ -1,0 +1,58 @@
+/* nlm3.c: Network Lock Manager version 3 (XNFS 3W chapters 10-11: version 1
+ * plus SHARE, UNSHARE, NM_LOCK and FREE_ALL; used with NFSv2): counts,
+ * latency and nlm_stats of every lock operation, synchronous and
+ * asynchronous (see nlm_common.h for how *_MSG / *_RES pairs are counted). */
+#include <stddef.h>
+
+#include "dissector.h"
+#include "nlm_common.h"
+
+#define NLM3_NPROCS 24
+
+static const char *const nlm3_proc_names[NLM3_NPROCS] = {
+    "null", "test", "lock", "cancel", "unlock", "granted",
+    "test_msg", "lock_msg", "cancel_msg", "unlock_msg", "granted_msg",
+    "test_res", "lock_res", "cancel_res", "unlock_res", "granted_res",
+    NULL, NULL, NULL, NULL, /* 16-19: not assigned (reported as procN) */
+    "share", "unshare", "nm_lock", "free_all",
+};
+
+/* XNFS 10.1 nlm_stats; 5 (deadlock) is an extension some servers send. */
+static const char *const nlm3_status_names[] = {
+    "LCK_GRANTED", "LCK_DENIED", "LCK_DENIED_NOLOCKS", "LCK_BLOCKED",
+    "LCK_DENIED_GRACE_PERIOD", "LCK_DEADLCK",
+};
+
+static const char *
+nlm3_status_name(uint32_t status)
+{
+    if (status < sizeof nlm3_status_names / sizeof nlm3_status_names[0])
+        return nlm3_status_names[status];
+    return NULL;
+}
+
+static enum decode_rc
+nlm3_call(struct xdr_cur *x, struct pending_call *pc)
+{
+    return nlm_common_call(x, pc);
+}
+
+static enum decode_rc
+nlm3_reply(struct xdr_cur *x, const struct pending_call *pc, struct op_event *ev,
+           const struct op_sink *sub)
+{
+    (void)sub;
+    return nlm_common_reply(x, pc, ev);
+}
+
+const struct rpc_program nlm3_program = {
+    .name = "nlm3",
+    .title = "NLM v3",
+    .prog = 100021,
+    .vers = 3,
+    .nprocs = NLM3_NPROCS,
+    .proc_names = nlm3_proc_names,
+    .status_name = nlm3_status_name,
+    .call = nlm3_call,
+    .reply = nlm3_reply,
+};

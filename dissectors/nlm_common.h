@@ -1,0 +1,122 @@
+/* nlm_common.h: what NLM versions 1, 3 and 4 share at the depth nfsscope
+ * decodes (Open Group XNFS 3W "Protocols for Interworking: XNFS", chapters
+ * 10-11 and 14; Linux fs/lockd). Included by nlm1.c, nlm3.c and nlm4.c only;
+ * everything here is static.
+ *
+ * Every result (nlm_res, nlm_testres, nlm_shareres and their v4 forms)
+ * starts with a netobj cookie followed by the nlm_stats word, which is the
+ * status reported. The asynchronous procedures split one operation into two
+ * calls: a *_MSG call (void reply) from the requester and later a *_RES call
+ * from the other side carrying the result as its arguments (void reply).
+ * The status of a *_RES operation is therefore taken from its call and
+ * reported when that call is answered, so denied or blocked asynchronous
+ * locks show up as errors of lock_res just as synchronous ones do of lock. */
+#ifndef NFSSCOPE_NLM_COMMON_H
+#define NFSSCOPE_NLM_COMMON_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "dissector.h"
+#include "stats.h"
+#include "xdr_cur.h"
+#include "xid_table.h"
+
+#define NLM_MAXNETOBJ 1024 /* XNFS: MAXNETOBJ_SZ, netobj opaque<> bound */
+#define NLM_MAXNAMELEN 1025 /* XNFS: LM_MAXNAMELEN (1024) + 1, nlm_notify name */
+
+enum { /* XNFS procedure numbers (16-19 are not assigned) */
+    NLM_NULL = 0, NLM_TEST, NLM_LOCK, NLM_CANCEL, NLM_UNLOCK, NLM_GRANTED, NLM_TEST_MSG,
+    NLM_LOCK_MSG, NLM_CANCEL_MSG, NLM_UNLOCK_MSG, NLM_GRANTED_MSG, NLM_TEST_RES, NLM_LOCK_RES,
+    NLM_CANCEL_RES, NLM_UNLOCK_RES, NLM_GRANTED_RES,
+    NLM_SHARE = 20, NLM_UNSHARE, NLM_NM_LOCK, NLM_FREE_ALL
+};
+
+/* A *_RES call's result, kept for its reply (in pc->priv). */
+struct nlm_priv {
+    uint32_t res_stat;
+    uint8_t has_res_stat;
+};
+
+_Static_assert(sizeof(struct nlm_priv) <= PC_PRIV_SIZE, "nlm_priv fits the pending call");
+
+static inline struct nlm_priv *
+nlm_priv(struct pending_call *pc)
+{
+    return (struct nlm_priv *)(void *)pc->priv;
+}
+
+static inline const struct nlm_priv *
+nlm_cpriv(const struct pending_call *pc)
+{
+    return (const struct nlm_priv *)(const void *)pc->priv;
+}
+
+static inline bool
+nlm_is_res(uint32_t proc)
+{
+    return proc >= NLM_TEST_RES && proc <= NLM_GRANTED_RES;
+}
+
+static inline enum decode_rc
+nlm_common_call(struct xdr_cur *x, struct pending_call *pc)
+{
+    struct nlm_priv *pv = nlm_priv(pc);
+    struct bytes b;
+    uint32_t stat;
+
+    if (pc->proc == NLM_NULL)
+        return DECODE_OK;
+    if (pc->proc == NLM_FREE_ALL) { /* nlm_notify: name, state */
+        xdr_cur_opaque(x, NLM_MAXNAMELEN, &b);
+        xdr_cur_u32(x);
+        return xdr_cur_status(x);
+    }
+    /* Every other argument starts with the cookie; the lock, share and
+     * holder structures after it are not needed. */
+    xdr_cur_opaque(x, NLM_MAXNETOBJ, &b);
+    if (nlm_is_res(pc->proc)) { /* nlm_res / nlm_testres: cookie, stat */
+        stat = xdr_cur_u32(x);
+        if (xdr_cur_ok(x)) {
+            pv->res_stat = stat;
+            pv->has_res_stat = 1;
+        }
+    }
+    return xdr_cur_status(x);
+}
+
+static inline enum decode_rc
+nlm_common_reply(struct xdr_cur *x, const struct pending_call *pc, struct op_event *ev)
+{
+    const struct nlm_priv *pv = nlm_cpriv(pc);
+    struct bytes cookie;
+    uint32_t stat;
+
+    switch (pc->proc) {
+    case NLM_TEST:    /* nlm_testres: cookie, test_stat (stat, holder if DENIED) */
+    case NLM_LOCK:    /* nlm_res: cookie, stat */
+    case NLM_CANCEL:
+    case NLM_UNLOCK:
+    case NLM_GRANTED:
+    case NLM_NM_LOCK:
+    case NLM_SHARE:   /* nlm_shareres: cookie, stat, sequence */
+    case NLM_UNSHARE:
+        xdr_cur_opaque(x, NLM_MAXNETOBJ, &cookie);
+        stat = xdr_cur_u32(x);
+        if (xdr_cur_ok(x)) {
+            ev->has_status = true;
+            ev->status = stat;
+        }
+        return xdr_cur_status(x);
+    default:
+        /* NULL, *_MSG, *_RES, FREE_ALL: void results. A *_RES operation
+         * reports the result its call carried. */
+        if (nlm_is_res(pc->proc) && pv->has_res_stat) {
+            ev->has_status = true;
+            ev->status = pv->res_stat;
+        }
+        return DECODE_OK;
+    }
+}
+
+#endif
