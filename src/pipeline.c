@@ -130,6 +130,41 @@ ts_before(const struct timespec *a, const struct timespec *b)
     return a->tv_sec < b->tv_sec || (a->tv_sec == b->tv_sec && a->tv_nsec < b->tv_nsec);
 }
 
+/* Packet times come from the capture file and may be anything: pcapng has
+ * 64-bit timestamps, and libpcap passes a pcap record's fraction unchecked
+ * (>= 1 s). Every time is kept in [0, 2^33) s with tv_nsec < 1e9 (years
+ * 1970..2242), so that any difference of two times in nanoseconds fits in an
+ * int64_t (latencies, capture duration, JSON timestamps). Out-of-range times
+ * saturate, so their order is kept. (Found by fuzz_pcap:
+ * tests/fuzz/regressions/fuzz_pcap/ovf_pcapng_ts_duration.) */
+#define PKT_TS_MAX_SEC (((int64_t)1 << 33) - 1)
+
+static struct timespec
+ts_sane(const struct timespec *t)
+{
+    int64_t sec = (int64_t)t->tv_sec;
+    long nsec = t->tv_nsec;
+    struct timespec r;
+
+    if (nsec < 0) {
+        nsec = 0;
+    } else if (nsec >= 1000000000L) {
+        if (sec <= PKT_TS_MAX_SEC)
+            sec += nsec / 1000000000L;
+        nsec %= 1000000000L;
+    }
+    if (sec < 0) {
+        sec = 0;
+        nsec = 0;
+    } else if (sec > PKT_TS_MAX_SEC) {
+        sec = PKT_TS_MAX_SEC;
+        nsec = 999999999L;
+    }
+    r.tv_sec = (time_t)sec;
+    r.tv_nsec = nsec;
+    return r;
+}
+
 void
 pipeline_packet(struct nfsscope_ctx *ctx, const struct pkt *p)
 {
@@ -138,14 +173,15 @@ pipeline_packet(struct nfsscope_ctx *ctx, const struct pkt *p)
     struct l4_seg seg;
     enum decode_rc rc;
     uint32_t caplen = p->caplen;
+    const struct timespec ts = ts_sane(&p->ts);
 
     /* Count first, decode second (style.md §3.3). */
     if (cap->packets == 0)
-        cap->first_ts = p->ts;
-    else if (ts_before(&p->ts, &cap->last_ts))
+        cap->first_ts = ts;
+    else if (ts_before(&ts, &cap->last_ts))
         cap->ts_backwards++;
-    if (cap->packets == 0 || ts_before(&cap->last_ts, &p->ts))
-        cap->last_ts = p->ts;
+    if (cap->packets == 0 || ts_before(&cap->last_ts, &ts))
+        cap->last_ts = ts;
     cap->packets++;
     cap->bytes += p->wirelen;
     if (caplen > p->wirelen) {
@@ -155,21 +191,21 @@ pipeline_packet(struct nfsscope_ctx *ctx, const struct pkt *p)
     if (caplen < p->wirelen)
         cap->truncated_packets++;
     /* Time only moves forward for expiry, whatever the capture's order. */
-    if (ts_before(&ctx->now, &p->ts))
-        ctx->now = p->ts;
+    if (ts_before(&ctx->now, &ts))
+        ctx->now = ts;
 
     rc = link_decode(p->dlt, p->data, caplen, p->wirelen, &l3);
     if (rc != DECODE_OK)
         anomaly_add(&ctx->stats.anom, link_anomaly(rc), 1);
     else
-        rc = ip_decode(ctx->frag, &l3, &p->ts, &ctx->stats.anom, &seg);
+        rc = ip_decode(ctx->frag, &l3, &ts, &ctx->stats.anom, &seg);
     if (rc == DECODE_OK) {
         if (seg.key.proto == FLOW_PROTO_TCP) {
             unsigned dir;
-            struct flow *f = flow_table_get(&ctx->flows, &seg.key, &p->ts, &dir);
-            tcp_reasm_push(ctx->tcp, f->tcp, f, dir, &seg, &p->ts, &ctx->sink);
+            struct flow *f = flow_table_get(&ctx->flows, &seg.key, &ts, &dir);
+            tcp_reasm_push(ctx->tcp, f->tcp, f, dir, &seg, &ts, &ctx->sink);
         } else if (seg.key.proto == FLOW_PROTO_UDP) {
-            udp_message(ctx, &seg, &p->ts);
+            udp_message(ctx, &seg, &ts);
         }
     }
 
