@@ -10,6 +10,11 @@ stable_how and committed counts, READ/WRITE bytes must equal both; its
 latency count, min and max must equal tshark's rpc.time (to the microsecond),
 its mean to rounding, and its p50/p90/p99 must lie within the histogram's
 error (3.2 %) of tshark's exact nearest-rank percentiles.
+The other programs are checked the same way: the MOUNT and portmap/rpcbind
+calls the generator recorded ("mount" -> mount3, "portmap" version 2 ->
+portmap2, version 3 -> rpcbind3) and every program tshark lists that
+nfsscope decodes (calls, replies, error statuses, latency; a program tshark
+does not list must have no calls).
 
 usage: e2e_samples.py NFSSCOPE SAMPLES_DIR
 """
@@ -72,6 +77,82 @@ def compare_latency(name, rep, truth):
                 fail(f"{name}: {proc} latency {k} {lat[k]} not within 3.2% of tshark {tl[k]}")
 
 
+# truth-from-tshark's label and version of a program -> nfsscope's program.
+OTHER_PROGRAMS = {
+    ("100003", "2"): "nfs2",
+    ("mount", "1"): "mount1", ("mount", "2"): "mount2", ("mount", "3"): "mount3",
+    ("portmap", "2"): "portmap2", ("portmap", "3"): "rpcbind3", ("portmap", "4"): "rpcbind4",
+    ("100021", "1"): "nlm1", ("100021", "3"): "nlm3", ("100021", "4"): "nlm4",
+    ("100024", "1"): "nsm1", ("100227", "2"): "nfsacl2", ("100227", "3"): "nfsacl3",
+}
+# The generator's record: "mount" is MOUNT v3; portmap ops carry their version.
+GEN_PORTMAP = {2: "portmap2", 3: "rpcbind3", 4: "rpcbind4"}
+
+
+def other_errors_only(status):
+    return {k: v for k, v in (status or {}).items() if k not in ("MNT3_OK", "NFS_OK", "NFS3_OK")}
+
+
+def compare_other_generator(name, rep, expect):
+    want = {}
+    for proc, r in ((expect.get("mount") or {}).get("ops") or {}).items():
+        want.setdefault("mount3", {})[proc] = r
+    for proc, r in ((expect.get("portmap") or {}).get("ops") or {}).items():
+        prog = GEN_PORTMAP.get(r.get("version"))
+        if not prog:
+            fail(f"{name}: generator portmap {proc} version {r.get('version')} is not decoded")
+            continue
+        want.setdefault(prog, {})[proc] = r
+    for prog, procs in want.items():
+        ops = rep[prog]["ops"]
+        for proc, r in procs.items():
+            o = ops.get(proc)
+            if o is None:
+                fail(f"{name}: {prog} has no procedure {proc}")
+                continue
+            for k in ("calls", "replies"):
+                if o[k] != r[k]:
+                    fail(f"{name}: {prog} {proc} {k} {o[k]} != generator {r[k]}")
+            if "status" in r and o["status"] != other_errors_only(r["status"]):
+                fail(f"{name}: {prog} {proc} statuses {o['status']} != generator"
+                     f" {other_errors_only(r['status'])}")
+
+
+def compare_other_truth(name, rep, truth):
+    tables = {}
+    for label, entry in (truth.get("other_programs") or {}).items():
+        for vers, v in entry["versions"].items():
+            prog = OTHER_PROGRAMS.get((label, vers))
+            if prog:
+                tables[prog] = v["ops"]
+    for prog in sorted(set(OTHER_PROGRAMS.values())):
+        ops = rep[prog]["ops"]
+        names = list(ops)  # in procedure order; truth-from-tshark names others procN
+        table = {}
+        for proc, t in (tables.get(prog) or {}).items():
+            if proc.startswith("proc") and proc[4:].isdigit() and int(proc[4:]) < len(names):
+                proc = names[int(proc[4:])]
+            table[proc] = t
+        for proc in sorted(set(table) - set(ops)):
+            fail(f"{name}: {prog}: tshark lists {proc}, which nfsscope does not name")
+        for proc, o in ops.items():
+            t = table.get(proc) or {"calls": 0, "replies": 0, "status": {}, "latency_us": None}
+            for k in ("calls", "replies"):
+                if o[k] != t[k]:
+                    fail(f"{name}: {prog} {proc} {k} {o[k]} != tshark {t[k]}")
+            if o["status"] != other_errors_only(t.get("status")):
+                fail(f"{name}: {prog} {proc} statuses {o['status']} != tshark"
+                     f" {other_errors_only(t.get('status'))}")
+            tl, lat = t.get("latency_us") or {}, o["latency_us"]
+            if lat["count"] != (tl.get("count") or 0):
+                fail(f"{name}: {prog} {proc} latency count {lat['count']} != tshark"
+                     f" {tl.get('count') or 0}")
+            elif lat["count"]:
+                for k in ("min", "max", "mean"):
+                    if abs(lat[k] - tl[k]) > 1:
+                        fail(f"{name}: {prog} {proc} latency {k} {lat[k]} != tshark {tl[k]}")
+
+
 def main():
     nfsscope, d = sys.argv[1], sys.argv[2]
     names = sorted(f for f in os.listdir(d)
@@ -97,6 +178,8 @@ def main():
         compare_counts(name, "generator", rep, expect)
         compare_counts(name, "tshark", rep, truth)
         compare_latency(name, rep, truth)
+        compare_other_generator(name, rep, expect)
+        compare_other_truth(name, rep, truth)
         for k in ("calls", "replies"):
             if rep["rpc"][k] != truth["rpc"][k]:
                 fail(f"{name}: rpc {k} {rep['rpc'][k]} != tshark {truth['rpc'][k]}")
