@@ -55,8 +55,6 @@ nfs3_status_name(uint32_t status)
 struct nfs3_priv {
     uint64_t offset;
     uint32_t count;
-    uint8_t fh_len;
-    uint8_t fh[NFS3_FHSIZE];
 };
 
 _Static_assert(sizeof(struct nfs3_priv) <= PC_PRIV_SIZE, "nfs3_priv fits the pending call");
@@ -67,16 +65,36 @@ priv(struct pending_call *pc)
     return (struct nfs3_priv *)(void *)pc->priv;
 }
 
-/* nfs_fh3 (RFC 1813 §2.5): opaque<NFS3_FHSIZE>. */
+/* nfs_fh3 (RFC 1813 §2.5): opaque<NFS3_FHSIZE>, kept in the pending call. */
 static void
-nfs_fh3(struct xdr_cur *x, struct nfs3_priv *pv)
+nfs_fh3(struct xdr_cur *x, struct pending_call *pc)
 {
     struct bytes fh;
 
-    if (xdr_cur_opaque(x, NFS3_FHSIZE, &fh) && pv) {
-        pv->fh_len = (uint8_t)fh.len;
-        memcpy(pv->fh, fh.p, fh.len);
+    if (xdr_cur_opaque(x, NFS3_FHSIZE, &fh)) {
+        pc->fh_len = (uint8_t)fh.len;
+        memcpy(pc->fh, fh.p, fh.len);
     }
+}
+
+/* filename3 (§2.5): string<>; kept when it fits, for learning paths. */
+static void
+filename3(struct xdr_cur *x, struct pending_call *pc)
+{
+    struct bytes name;
+
+    if (xdr_cur_opaque(x, UINT32_MAX, &name) && name.len <= PC_NAME_MAX) {
+        pc->name_len = (uint8_t)name.len;
+        memcpy(pc->name, name.p, name.len);
+    }
+}
+
+/* post_op_fh3 (§2.6): bool handle_follows, nfs_fh3. */
+static void
+post_op_fh3(struct xdr_cur *x, struct op_event *ev)
+{
+    if (xdr_cur_bool(x))
+        xdr_cur_opaque(x, NFS3_FHSIZE, &ev->obj_fh);
 }
 
 static enum decode_rc
@@ -86,8 +104,17 @@ nfs3_call(struct xdr_cur *x, struct pending_call *pc)
 
     if (pc->proc == NFSPROC3_NULL)
         return DECODE_OK;
-    nfs_fh3(x, pv); /* every other procedure's arguments start with a handle */
+    nfs_fh3(x, pc); /* every other procedure's arguments start with a handle */
     switch (pc->proc) {
+    case NFSPROC3_LOOKUP: /* §3.3.3 diropargs3: dir, name */
+    case NFSPROC3_CREATE: /* §3.3.8 where: diropargs3, ... */
+    case NFSPROC3_MKDIR:  /* §3.3.9 */
+    case NFSPROC3_SYMLINK: /* §3.3.10 */
+    case NFSPROC3_MKNOD:  /* §3.3.11 */
+    case NFSPROC3_REMOVE: /* §3.3.12 */
+    case NFSPROC3_RMDIR:  /* §3.3.13 */
+        filename3(x, pc);
+        break;
     case NFSPROC3_READ: /* §3.3.6 READ3args: file, offset, count */
     case NFSPROC3_COMMIT: /* §3.3.21 COMMIT3args: file, offset, count */
         pv->offset = xdr_cur_u64(x);
@@ -147,6 +174,15 @@ nfs3_reply(struct xdr_cur *x, const struct pending_call *pc, struct op_event *ev
     if (status != 0)
         return DECODE_OK;
     switch (pc->proc) {
+    case NFSPROC3_LOOKUP: /* §3.3.3 LOOKUP3resok: object, ... */
+        xdr_cur_opaque(x, NFS3_FHSIZE, &ev->obj_fh);
+        break;
+    case NFSPROC3_CREATE: /* §3.3.8 CREATE3resok: obj (post_op_fh3), ... */
+    case NFSPROC3_MKDIR:
+    case NFSPROC3_SYMLINK:
+    case NFSPROC3_MKNOD:
+        post_op_fh3(x, ev);
+        break;
     case NFSPROC3_READ: { /* §3.3.6 READ3resok: file_attributes, count, eof, data */
         uint32_t count;
         bool eof;

@@ -20,4 +20,7 @@ config_defaults(struct nfsscope_config *cfg)
     cfg->tcp_ooo_per_dir = 256u << 10;
     cfg->ipfrag_max = 1024; /* a 64 KiB buffer each, allocated on first use */
     cfg->ipfrag_timeout_s = 30;
+    cfg->bd_rows = 1024;
+    cfg->names_max = 65536;
+    cfg->top_n = 10;
 }

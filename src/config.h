@@ -30,6 +30,11 @@ struct nfsscope_config {
     size_t tcp_ooo_per_dir;   /* ... per direction */
     size_t ipfrag_max;        /* IP datagrams in reassembly */
     unsigned ipfrag_timeout_s;
+    size_t bd_rows;   /* rows per breakdown table (client, server, file, ...) */
+    size_t names_max; /* file handles with a known name */
+    unsigned top_n;   /* rows shown per breakdown */
+    unsigned by_mask; /* breakdowns shown in the text report (1 << enum bd_dim) */
+    int order;        /* enum bd_order of the top-N lists */
     uint64_t hash_seed; /* 0: from getrandom() */
 };
 

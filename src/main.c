@@ -11,6 +11,7 @@
 #include "capture.h"
 #include "config.h"
 #include "pipeline.h"
+#include "breakdown.h"
 #include "view.h"
 
 static volatile sig_atomic_t stop_requested;
@@ -34,11 +35,20 @@ static const char usage_text[] =
     "                     recognised by validating RPC headers, not by port)\n"
     "Output\n"
     "  -o text|json|csv   report format on standard output (default: text)\n"
+    "Breakdowns (who and what)\n"
+    "  --by DIM[,DIM...]  top-N tables in the text report per client, server, pair,\n"
+    "                     export, file or user (JSON always has all of them)\n"
+    "  --top N            rows per breakdown (default 10)\n"
+    "  --sort calls|latency|bytes\n"
+    "                     order of the top-N rows (default calls; latency = total time)\n"
     "Limits (bounded memory; what falls out is counted in the report)\n"
     "  --max-flows N      connections tracked (default 65536)\n"
     "  --max-pending N    calls awaiting a reply (default 262144)\n"
     "  --call-timeout S   seconds of packet time before a call counts as unanswered\n"
     "                     (default 120)\n"
+    "  --max-rows N       rows per breakdown table; the rest is summed in \"other\"\n"
+    "                     (default 1024)\n"
+    "  --max-names N      file handles whose names are remembered (default 65536)\n"
     "Other\n"
     "  -h, --help         this help\n"
     "  --version          print the version\n"
@@ -111,7 +121,39 @@ join_args(int argc, char **argv)
     return s;
 }
 
-enum { OPT_VERSION = 256, OPT_MAX_FLOWS, OPT_MAX_PENDING, OPT_CALL_TIMEOUT };
+enum {
+    OPT_VERSION = 256,
+    OPT_MAX_FLOWS,
+    OPT_MAX_PENDING,
+    OPT_CALL_TIMEOUT,
+    OPT_BY,
+    OPT_TOP,
+    OPT_SORT,
+    OPT_MAX_ROWS,
+    OPT_MAX_NAMES,
+};
+
+/* --by client,file: a mask of enum bd_dim bits. */
+static unsigned
+parse_by(const char *arg)
+{
+    char buf[256], *tok, *save = NULL;
+    unsigned mask = 0;
+
+    if (strlen(arg) >= sizeof buf)
+        usage_error("--by: \"%s\" is too long", arg);
+    strcpy(buf, arg);
+    for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        enum bd_dim d;
+        if (!bd_dim_parse(tok, &d))
+            usage_error("--by: \"%s\" is not one of client, server, pair, export, file, user",
+                        tok);
+        mask |= 1u << d;
+    }
+    if (!mask)
+        usage_error("--by: \"%s\" names no breakdown", arg);
+    return mask;
+}
 
 int
 main(int argc, char **argv)
@@ -122,6 +164,11 @@ main(int argc, char **argv)
         { "max-flows", required_argument, NULL, OPT_MAX_FLOWS },
         { "max-pending", required_argument, NULL, OPT_MAX_PENDING },
         { "call-timeout", required_argument, NULL, OPT_CALL_TIMEOUT },
+        { "by", required_argument, NULL, OPT_BY },
+        { "top", required_argument, NULL, OPT_TOP },
+        { "sort", required_argument, NULL, OPT_SORT },
+        { "max-rows", required_argument, NULL, OPT_MAX_ROWS },
+        { "max-names", required_argument, NULL, OPT_MAX_NAMES },
         { NULL, 0, NULL, 0 },
     };
     struct nfsscope_config cfg;
@@ -159,6 +206,25 @@ main(int argc, char **argv)
             break;
         case OPT_CALL_TIMEOUT:
             cfg.call_timeout_s = (unsigned)parse_count("--call-timeout", optarg, 1, 86400);
+            break;
+        case OPT_BY:
+            cfg.by_mask |= parse_by(optarg);
+            break;
+        case OPT_TOP:
+            cfg.top_n = (unsigned)parse_count("--top", optarg, 1, 1u << 22);
+            break;
+        case OPT_SORT: {
+            enum bd_order o;
+            if (!bd_order_parse(optarg, &o))
+                usage_error("--sort: \"%s\" is not one of calls, latency, bytes", optarg);
+            cfg.order = (int)o;
+            break;
+        }
+        case OPT_MAX_ROWS:
+            cfg.bd_rows = parse_count("--max-rows", optarg, 1, 1u << 22);
+            break;
+        case OPT_MAX_NAMES:
+            cfg.names_max = parse_count("--max-names", optarg, 16, 1u << 24);
             break;
         case 'h':
             fputs(usage_text, stdout);
@@ -209,6 +275,9 @@ main(int argc, char **argv)
 
     vi.sources = cfg.iface ? (const char *const[]){ cfg.iface, NULL } : cfg.files;
     vi.filter = cfg.filter;
+    vi.top_n = cfg.top_n;
+    vi.by_mask = cfg.by_mask;
+    vi.order = cfg.order;
     if (view->report(stdout, &ctx.stats, &vi) != 0 || fflush(stdout) != 0) {
         fprintf(stderr, "nfsscope: standard output: write failed: %s\n", strerror(errno));
         st = 1;

@@ -89,6 +89,10 @@ pipeline_init(struct nfsscope_ctx *ctx, const struct nfsscope_config *cfg)
         seed = 0x6e66737363706531ULL;
     if (stats_init(&ctx->stats) != 0)
         return -1;
+    if (stats_breakdowns_init(&ctx->stats, cfg->bd_rows, cfg->names_max, seed) != 0) {
+        stats_fini(&ctx->stats);
+        return -1;
+    }
     ctx->frag = ipfrag_new(cfg->ipfrag_max, cfg->ipfrag_timeout_s, &ctx->stats.anom);
     ctx->tcp = tcp_reasm_new(&tc, &ctx->stats.anom);
     ctx->rm_pool = rpc_rm_pool_new(&rc, &ctx->stats.anom);

@@ -18,6 +18,20 @@ rpc_program_find(uint32_t prog, uint32_t vers)
     return NULL;
 }
 
+/* Who and what an operation concerns, from its pending call. */
+static void
+event_who(struct op_event *ev, const struct pending_call *pc)
+{
+    ev->key = &pc->key;
+    ev->call_dir = pc->dir;
+    ev->uid = pc->uid;
+    ev->gid = pc->gid;
+    ev->fh.p = pc->fh;
+    ev->fh.len = pc->fh_len;
+    ev->name.p = pc->name;
+    ev->name.len = pc->name_len;
+}
+
 /* A call that will never be answered (expired, evicted, or end of input). */
 static void
 call_lost(void *ctx, const struct pending_call *pc, bool evicted)
@@ -33,6 +47,7 @@ call_lost(void *ctx, const struct pending_call *pc, bool evicted)
     ev.t_call = pc->t_call;
     ev.outcome = OP_NO_REPLY;
     ev.stable = ev.committed = STABLE_NONE;
+    event_who(&ev, pc);
     if (evicted)
         anomaly_add(&m->stats->anom, ANOM_XID_EVICTED, 1);
     stats_record(m->stats, &ev);
@@ -101,6 +116,7 @@ handle_call(struct rpc_match *m, struct flow *f, unsigned dir, const struct rpc_
     pc->proc = h->proc;
     pc->pg = pg;
     pc->dir = (uint8_t)dir;
+    pc->key = f->key;
     pc->call_len = msg->msg_len;
     pc->uid = h->uid;
     pc->gid = h->gid;
@@ -121,6 +137,7 @@ handle_call(struct rpc_match *m, struct flow *f, unsigned dir, const struct rpc_
             pc->partial = 1;
     }
     stats_call(m->stats, pg, h->proc, pc->stable, pc->write_count);
+    stats_call_by(m->stats, pc);
 }
 
 static void
@@ -161,6 +178,7 @@ handle_reply(struct rpc_match *m, struct flow *f, unsigned dir, const struct rpc
     ev.accept_stat = h->accept_stat;
     ev.reject_stat = h->reject_stat;
     ev.partial = pc->partial || rc != DECODE_OK || msg->head_partial;
+    event_who(&ev, pc);
     if (rc == DECODE_OK && (h->reply_stat != MSG_ACCEPTED || h->accept_stat != RPC_SUCCESS)) {
         ev.outcome = OP_RPC_ERROR;
     } else {

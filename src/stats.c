@@ -1,8 +1,12 @@
 /* stats.c: per-program, per-procedure counters and latency histograms. */
 #include "stats.h"
 
+#include <arpa/inet.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "xid_table.h"
 
 int
 stats_init(struct stats *s)
@@ -33,10 +37,33 @@ stats_init(struct stats *s)
     return 0;
 }
 
+int
+stats_breakdowns_init(struct stats *s, size_t rows, size_t names_cap, uint64_t seed)
+{
+    unsigned d;
+
+    for (d = 0; d < BD__COUNT; d++)
+        if (bd_table_init(&s->bd[d], (enum bd_dim)d, rows, seed + d) != 0)
+            return -1;
+    s->names = names_new(names_cap, seed ^ 0x6e616d6573ULL);
+    if (!s->names)
+        return -1;
+    s->bd_on = true;
+    return 0;
+}
+
 void
 stats_fini(struct stats *s)
 {
     size_t i;
+    unsigned d;
+
+    for (d = 0; d < BD__COUNT; d++)
+        if (s->bd[d].rows)
+            bd_table_fini(&s->bd[d]);
+    names_free(s->names);
+    s->names = NULL;
+    s->bd_on = false;
 
     if (s->progs)
         for (i = 0; i < s->nprogs; i++)
@@ -118,6 +145,8 @@ stats_call(struct stats *s, const struct rpc_program *pg, uint32_t proc, uint8_t
     }
 }
 
+static void record_by(struct stats *s, const struct op_event *ev, bool error);
+
 static void
 count_status(struct proc_stats *p, uint32_t status)
 {
@@ -148,6 +177,7 @@ stats_record(struct stats *s, const struct op_event *ev)
         s->rpc.unanswered_calls++;
         if (p)
             p->unanswered++;
+        record_by(s, ev, false);
         return;
     case OP_ORPHAN_REPLY:
         s->rpc.orphan_replies++;
@@ -163,6 +193,7 @@ stats_record(struct stats *s, const struct op_event *ev)
             p->rpc_errors++;
             histo_record(&p->latency, stats_latency_us(&ev->t_call, &ev->t_reply));
         }
+        record_by(s, ev, true);
         return;
     case OP_REPLIED:
         break;
@@ -170,6 +201,7 @@ stats_record(struct stats *s, const struct op_event *ev)
     s->rpc.replies++;
     if (ps)
         ps->replies++;
+    record_by(s, ev, ev->has_status && ev->status != 0);
     if (!p)
         return;
     p->replies++;
@@ -200,4 +232,157 @@ stats_retrans(struct stats *s, const struct rpc_program *pg, uint32_t proc)
     s->rpc.retransmissions++;
     if (p)
         p->retrans++;
+}
+
+/* Row keys of one operation, per dimension. Addresses carry their family so
+ * IPv4 and IPv6 never collide; a key of length 0 is the "(none)" row (a call
+ * with no file handle, an unknown export, no AUTH_SYS credential), so every
+ * table adds up to the totals. */
+struct bd_keys {
+    uint8_t k[BD__COUNT][BD_KEY_MAX];
+    size_t len[BD__COUNT];
+};
+
+static void
+make_keys(const struct stats *s, const struct flow_key *key, unsigned call_dir, uint32_t uid,
+          struct bytes fh, struct bd_keys *out)
+{
+    const uint8_t *cli = call_dir == 0 ? key->saddr : key->daddr;
+    const uint8_t *srv = call_dir == 0 ? key->daddr : key->saddr;
+    size_t alen = key->af == FLOW_AF_INET6 ? 16 : 4;
+    uint64_t exp;
+
+    out->k[BD_CLIENT][0] = out->k[BD_SERVER][0] = out->k[BD_PAIR][0] = key->af;
+    memcpy(out->k[BD_CLIENT] + 1, cli, alen);
+    memcpy(out->k[BD_SERVER] + 1, srv, alen);
+    memcpy(out->k[BD_PAIR] + 1, cli, alen);
+    memcpy(out->k[BD_PAIR] + 1 + alen, srv, alen);
+    out->len[BD_CLIENT] = out->len[BD_SERVER] = 1 + alen;
+    out->len[BD_PAIR] = 1 + 2 * alen;
+    out->len[BD_FILE] = fh.len <= BD_KEY_MAX ? fh.len : BD_KEY_MAX;
+    memcpy(out->k[BD_FILE], fh.p, out->len[BD_FILE]);
+    exp = names_export_of(s->names, fh);
+    out->len[BD_EXPORT] = exp ? 8 : 0;
+    memcpy(out->k[BD_EXPORT], &exp, 8);
+    out->len[BD_USER] = uid != UINT32_MAX ? 4 : 0;
+    memcpy(out->k[BD_USER], &uid, 4);
+}
+
+void
+stats_call_by(struct stats *s, const struct pending_call *pc)
+{
+    struct bd_keys k;
+    struct bytes fh = { pc->fh, pc->fh_len };
+    unsigned d;
+
+    if (!s->bd_on)
+        return;
+    make_keys(s, &pc->key, pc->dir, pc->uid, fh, &k);
+    for (d = 0; d < BD__COUNT; d++) {
+        struct bd_row *r = bd_table_row(&s->bd[d], k.k[d], k.len[d]);
+        r->calls++;
+        if (pc->pg && pc->pg->prog == 100003 && pc->pg->vers == 3)
+            r->nfs3_calls++;
+        if (pc->stable <= STABLE_FILE_SYNC) {
+            r->stable[pc->stable]++;
+            r->write_bytes += pc->write_count;
+        }
+    }
+}
+
+/* The finished operation's share of each breakdown row, and what it teaches
+ * about names. */
+static void
+record_by(struct stats *s, const struct op_event *ev, bool error)
+{
+    struct bd_keys k;
+    unsigned d;
+
+    if (!s->bd_on || !ev->key)
+        return;
+    if (ev->outcome == OP_REPLIED && ev->obj_fh.len && ev->name.len) {
+        if (ev->obj_is_export)
+            names_learn_export(s->names, ev->name, ev->obj_fh);
+        else
+            names_learn(s->names, ev->fh, ev->name, ev->obj_fh);
+    }
+    make_keys(s, ev->key, ev->call_dir, ev->uid, ev->fh, &k);
+    for (d = 0; d < BD__COUNT; d++) {
+        struct bd_row *r = bd_table_row(&s->bd[d], k.k[d], k.len[d]);
+        if (ev->outcome == OP_NO_REPLY) {
+            r->unanswered++;
+            continue;
+        }
+        r->replies++;
+        r->errors += error;
+        r->read_bytes += ev->read_bytes;
+        histo_record(&r->latency, stats_latency_us(&ev->t_call, &ev->t_reply));
+    }
+}
+
+static void
+addr_str(const uint8_t *k, size_t len, char *buf, size_t bufsz)
+{
+    char tmp[INET6_ADDRSTRLEN] = "?";
+
+    if (len == 5 && k[0] == FLOW_AF_INET)
+        inet_ntop(AF_INET, k + 1, tmp, sizeof tmp);
+    else if (len == 17 && k[0] == FLOW_AF_INET6)
+        inet_ntop(AF_INET6, k + 1, tmp, sizeof tmp);
+    snprintf(buf, bufsz, "%s", tmp);
+}
+
+const char *
+stats_row_label(const struct stats *s, enum bd_dim d, const struct bd_row *r, char *buf,
+                size_t bufsz)
+{
+    if (!bufsz)
+        return buf;
+    buf[0] = '\0';
+    if (r->key_len == 0) {
+        snprintf(buf, bufsz, "%s", d == BD_EXPORT ? "(unknown)" : "(none)");
+        return buf;
+    }
+    switch (d) {
+    case BD_CLIENT:
+    case BD_SERVER:
+        addr_str(r->key, r->key_len, buf, bufsz);
+        break;
+    case BD_PAIR: {
+        size_t alen = r->key[0] == FLOW_AF_INET6 ? 16 : 4;
+        uint8_t k[17];
+        char a[INET6_ADDRSTRLEN + 1], b[INET6_ADDRSTRLEN + 1];
+
+        if (r->key_len != 1 + 2 * alen)
+            break;
+        k[0] = r->key[0];
+        memcpy(k + 1, r->key + 1, alen);
+        addr_str(k, 1 + alen, a, sizeof a);
+        memcpy(k + 1, r->key + 1 + alen, alen);
+        addr_str(k, 1 + alen, b, sizeof b);
+        snprintf(buf, bufsz, "%s -> %s", a, b);
+        break;
+    }
+    case BD_FILE: {
+        struct bytes fh = { r->key, r->key_len };
+        names_path(s->names, fh, buf, bufsz);
+        break;
+    }
+    case BD_EXPORT: {
+        uint64_t key;
+        memcpy(&key, r->key, 8);
+        if (!names_export_path(s->names, key, buf, bufsz))
+            snprintf(buf, bufsz, "(unknown)");
+        break;
+    }
+    case BD_USER: {
+        uint32_t uid;
+        memcpy(&uid, r->key, 4);
+        snprintf(buf, bufsz, "uid %lu", (unsigned long)uid);
+        break;
+    }
+    default:
+        break;
+    }
+    return buf;
 }

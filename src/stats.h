@@ -12,8 +12,12 @@
 #include <time.h>
 
 #include "anomaly.h"
+#include "bytes.h"
+#include "flow_key.h"
 #include "dissector.h"
+#include "breakdown.h"
 #include "histo.h"
+#include "names.h"
 
 enum op_outcome {
     OP_REPLIED,       /* a matched reply (status may still be an error) */
@@ -42,6 +46,14 @@ struct op_event {
     uint64_t read_bytes;  /* READ reply count */
     uint64_t write_bytes; /* WRITE call count (data sent) */
     uint32_t call_len, reply_len;
+    /* Who and what (issue 4). */
+    const struct flow_key *key; /* the connection, NULL for orphans */
+    uint8_t call_dir;           /* 0: key's source sent the call (is the client) */
+    bool obj_is_export;         /* obj_fh is the root of the export named by `name` (MNT) */
+    uint32_t uid, gid;          /* AUTH_SYS credentials, else UINT32_MAX */
+    struct bytes fh;            /* the handle the call acted on (from the call) */
+    struct bytes name;          /* the name it gave in that directory (from the call) */
+    struct bytes obj_fh;        /* the handle the reply returned for that name (dissector) */
 };
 
 #define STATS_MAX_STATUS 24 /* distinct status values tracked per procedure */
@@ -103,10 +115,17 @@ struct stats {
     struct anomalies anom;
     size_t nprogs;
     struct prog_stats *progs; /* one per rpc_programs[] entry, same order */
+    /* Who and what (issue 4); absent (bd_on false, names NULL) unless
+     * stats_breakdowns_init() was called. */
+    bool bd_on;
+    struct bd_table bd[BD__COUNT];
+    struct names *names;
 };
 
 /* Allocate per-program tables for every registered program. 0 or -1 (ENOMEM). */
 int stats_init(struct stats *s);
+/* Add the breakdown tables (rows per dimension) and the names cache. 0 or -1. */
+int stats_breakdowns_init(struct stats *s, size_t rows, size_t names_cap, uint64_t seed);
 void stats_fini(struct stats *s);
 /* The prog_stats for a registered program, or NULL. */
 struct prog_stats *stats_prog(struct stats *s, const struct rpc_program *pg);
@@ -116,8 +135,18 @@ const struct prog_stats *stats_prog_by_name(const struct stats *s, const char *n
 void stats_call(struct stats *s, const struct rpc_program *pg, uint32_t proc, uint8_t stable,
                 uint64_t write_bytes);
 void stats_record(struct stats *s, const struct op_event *ev);
+/* Attribute a first-transmission call to its client, server, file, export
+ * and user rows (after stats_call). */
+struct pending_call;
+void stats_call_by(struct stats *s, const struct pending_call *pc);
 /* A retransmitted call (same XID on the same connection before its reply). */
 void stats_retrans(struct stats *s, const struct rpc_program *pg, uint32_t proc);
+
+/* What a breakdown row is about, for people: an address, "client -> server",
+ * a path (or the handle in hex), an export path, "uid 1000", or "(none)".
+ * Raw bytes from the wire may be in it: views escape it. Returns buf. */
+const char *stats_row_label(const struct stats *s, enum bd_dim d, const struct bd_row *r,
+                            char *buf, size_t bufsz);
 
 /* Percentiles etc. of one procedure (convenience for views). */
 uint64_t stats_latency_us(const struct timespec *a, const struct timespec *b);

@@ -15,16 +15,20 @@
 #include <stdint.h>
 #include <time.h>
 
+#include "flow_key.h"
 #include "hashtab.h"
 
 struct rpc_program;
 
-#define PC_PRIV_SIZE 96
+#define PC_PRIV_SIZE 32
+#define PC_FH_MAX 64    /* NFS3_FHSIZE (RFC 1813 §2.4); larger handles are not kept */
+#define PC_NAME_MAX 255 /* longest name kept for learning paths */
 
 enum pc_state { PC_PENDING = 1, PC_ANSWERED = 2 };
 
 struct pending_call {
     uint64_t flow_id;
+    struct flow_key key;          /* the connection, as the flow first saw it */
     uint32_t xid, prog, vers, proc;
     const struct rpc_program *pg; /* NULL: program not decoded, still matched */
     struct timespec t_call;       /* packet that completed the call message */
@@ -40,6 +44,12 @@ struct pending_call {
     uint8_t pad[2];
     uint32_t write_count;         /* set by the dissector: WRITE count */
     uint32_t seq_prev, seq_next;  /* arrival order (slot ids), internal */
+    /* Set by the dissector for the breakdowns and the names (issue 4): the
+     * handle the call acts on (for LOOKUP, CREATE, ... the directory) and the
+     * name it gives in that directory (MOUNT: the export path). */
+    uint8_t fh_len, name_len;
+    uint8_t fh[PC_FH_MAX];
+    uint8_t name[PC_NAME_MAX];
     _Alignas(8) uint8_t priv[PC_PRIV_SIZE]; /* dissector scratch: e.g. READ offset/count */
 };
 

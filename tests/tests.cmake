@@ -20,3 +20,7 @@ set_tests_properties(truth_from_tshark PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 30
 
 # Fuzz targets and corpus replay (tests/fuzz/README.md).
 include(tests/fuzz/fuzz.cmake OPTIONAL)
+
+add_test(NAME e2e_breakdowns COMMAND Python3::Interpreter ${CMAKE_SOURCE_DIR}/tests/e2e_breakdowns.py
+         $<TARGET_FILE:nfsscope> ${CMAKE_SOURCE_DIR}/samples)
+set_tests_properties(e2e_breakdowns PROPERTIES TIMEOUT 600)

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "json.h"
 #include "stats.h"
@@ -220,6 +221,83 @@ program(struct json_w *w, const struct prog_stats *ps)
     json_close(w);
 }
 
+/* One breakdown row: its label (and handle, for files) and its statistics. */
+static void
+bd_row(struct json_w *w, const struct stats *s, enum bd_dim d, const struct bd_row *r,
+       bool with_key)
+{
+    json_obj(w);
+    if (with_key) {
+        char label[1024];
+
+        stats_row_label(s, d, r, label, sizeof label);
+        json_key(w, "key");
+        json_strn(w, (const uint8_t *)label, strlen(label));
+        if (d == BD_FILE) {
+            char hex[2 * BD_KEY_MAX + 1];
+            unsigned i;
+
+            for (i = 0; i < r->key_len; i++)
+                snprintf(hex + 2 * i, 3, "%02x", r->key[i]);
+            hex[2 * r->key_len] = '\0';
+            json_kv_str(w, "fh", hex);
+        }
+    }
+    json_kv_u64(w, "calls", r->calls);
+    json_kv_u64(w, "replies", r->replies);
+    json_kv_u64(w, "errors", r->errors);
+    json_kv_u64(w, "unanswered", r->unanswered);
+    json_kv_u64(w, "nfs3_calls", r->nfs3_calls);
+    latency(w, &r->latency);
+    json_kv_u64(w, "latency_total_us", r->latency.sum);
+    json_kv_u64(w, "read_bytes", r->read_bytes);
+    json_kv_u64(w, "write_bytes", r->write_bytes);
+    stable3(w, "write_stable", r->stable);
+    json_close(w);
+}
+
+/* "breakdowns": per dimension the top-N rows, the "other" row (what was
+ * evicted from a full table), and how many distinct keys are held. */
+static void
+breakdowns(struct json_w *w, const struct stats *s, const struct view_info *vi)
+{
+    unsigned top = vi && vi->top_n ? vi->top_n : 10;
+    enum bd_order order = vi ? (enum bd_order)vi->order : BD_BY_CALLS;
+    const struct bd_row **rows;
+    unsigned d;
+
+    if (!s->bd_on)
+        return;
+    rows = calloc(top, sizeof *rows);
+    if (!rows)
+        return;
+    json_key(w, "breakdowns");
+    json_obj(w);
+    json_kv_str(w, "order", bd_order_name(order));
+    json_kv_u64(w, "top", top);
+    for (d = 0; d < BD__COUNT; d++) {
+        const struct bd_table *t = &s->bd[d];
+        size_t n = bd_table_top(t, order, rows, top), i;
+
+        json_key(w, bd_dim_name((enum bd_dim)d));
+        json_obj(w);
+        json_kv_u64(w, "distinct", t->count);
+        json_kv_u64(w, "evicted", t->evicted);
+        json_key(w, "rows");
+        json_arr(w);
+        for (i = 0; i < n; i++)
+            bd_row(w, s, (enum bd_dim)d, rows[i], true);
+        json_close(w);
+        json_key(w, "other");
+        bd_row(w, s, (enum bd_dim)d, &t->other, false);
+        json_close(w);
+    }
+    json_kv_u64(w, "names_known", names_count(s->names));
+    json_kv_u64(w, "names_evicted", names_evicted(s->names));
+    json_close(w);
+    free(rows);
+}
+
 static int
 write_report(FILE *out, const struct stats *s, const struct view_info *vi,
              const struct timespec *now, bool pretty)
@@ -239,6 +317,7 @@ write_report(FILE *out, const struct stats *s, const struct view_info *vi,
     rpc(&w, &s->rpc);
     for (i = 0; i < s->nprogs; i++)
         program(&w, &s->progs[i]);
+    breakdowns(&w, s, vi);
     json_key(&w, "anomalies");
     json_obj(&w);
     for (a = 0; a < ANOM__COUNT; a++)

@@ -322,6 +322,71 @@ footer(FILE *out, const struct stats *s)
                     anomaly_key((enum anomaly)a), anomaly_desc((enum anomaly)a));
 }
 
+/* One breakdown row: label (escaped, cut to the column), calls, share,
+ * errors, p50, p99, total time spent, bytes read and written. */
+static void
+bd_line(FILE *out, const char *label, const struct bd_row *r, uint64_t total_calls)
+{
+    char pct[32], p50[32] = "-", p99[32] = "-", tot[32] = "-", rd[24] = "-", wr[24] = "-";
+    char esc[2048];
+    size_t n;
+
+    term_escape(esc, sizeof esc, (const uint8_t *)label, strlen(label));
+    n = strlen(esc);
+    if (n > 40) { /* keep the tail of long paths: it names the file */
+        memmove(esc + 3, esc + n - 37, 38);
+        memcpy(esc, "...", 3);
+    }
+    fmt_pct(pct, sizeof pct, r->calls, total_calls);
+    if (r->latency.count) {
+        fmt_latency(p50, sizeof p50, histo_percentile(&r->latency, 50));
+        fmt_latency(p99, sizeof p99, histo_percentile(&r->latency, 99));
+        fmt_latency(tot, sizeof tot, r->latency.sum);
+    }
+    if (r->read_bytes)
+        fmt_bytes(rd, sizeof rd, r->read_bytes);
+    if (r->write_bytes)
+        fmt_bytes(wr, sizeof wr, r->write_bytes);
+    fprintf(out, "%-40s %10" PRIu64 " %6s %8" PRIu64 " %8s %8s %9s %10s %10s\n", esc, r->calls,
+            pct, r->errors, p50, p99, tot, rd, wr);
+}
+
+/* Top-N tables for the dimensions asked for with --by. */
+static void
+breakdowns(FILE *out, const struct stats *s, const struct view_info *vi)
+{
+    unsigned top = vi && vi->top_n ? vi->top_n : 10, d;
+    enum bd_order order = vi ? (enum bd_order)vi->order : BD_BY_CALLS;
+    const struct bd_row **rows;
+
+    if (!s->bd_on || !vi || !vi->by_mask)
+        return;
+    rows = calloc(top, sizeof *rows);
+    if (!rows)
+        return;
+    for (d = 0; d < BD__COUNT; d++) {
+        const struct bd_table *t = &s->bd[d];
+        size_t n, i;
+        char label[1024];
+
+        if (!(vi->by_mask & (1u << d)))
+            continue;
+        n = bd_table_top(t, order, rows, top);
+        fprintf(out, "\ntop %zu of %zu by %s: %s\n", n, t->count, bd_order_name(order),
+                bd_dim_name((enum bd_dim)d));
+        fprintf(out, "%-40s %10s %6s %8s %8s %8s %9s %10s %10s\n", bd_dim_name((enum bd_dim)d),
+                "calls", "%", "errors", "p50", "p99", "time", "read", "written");
+        for (i = 0; i < n; i++)
+            bd_line(out, stats_row_label(s, (enum bd_dim)d, rows[i], label, sizeof label),
+                    rows[i], s->rpc.calls);
+        if (t->other.calls || t->other.replies || t->other.unanswered) {
+            snprintf(label, sizeof label, "(other: %" PRIu64 " evicted)", t->evicted);
+            bd_line(out, label, &t->other, s->rpc.calls);
+        }
+    }
+    free(rows);
+}
+
 static int
 text_report(FILE *out, const struct stats *s, const struct view_info *vi)
 {
@@ -330,6 +395,7 @@ text_report(FILE *out, const struct stats *s, const struct view_info *vi)
     header(out, s, vi);
     for (i = 0; i < s->nprogs; i++)
         program(out, &s->progs[i]);
+    breakdowns(out, s, vi);
     footer(out, s);
     if (fflush(out) != 0 || ferror(out))
         return -1;

@@ -12,6 +12,9 @@
 struct view_info {           /* what the report says about its input */
     const char *const *sources; /* file names or interface, NULL-terminated */
     const char *filter;         /* BPF expression or NULL */
+    unsigned top_n;             /* rows per breakdown (0: the default, 10) */
+    unsigned by_mask;           /* breakdowns in the text report: 1 << enum bd_dim */
+    int order;                  /* enum bd_order of the top-N lists */
 };
 
 struct view_ops {

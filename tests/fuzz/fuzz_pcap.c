@@ -38,7 +38,7 @@ run_reports(const struct stats *s)
 {
     static const char *const names[] = { "text", "json", "csv" };
     static const char *const sources[] = { "fuzz.pcap", NULL };
-    struct view_info vi = { sources, "port 2049" };
+    struct view_info vi = { .sources = sources, .filter = "port 2049" };
     FILE *out = getenv("NFSSCOPE_FUZZ_REPORT") ? stdout : null_out();
     size_t i;
 

@@ -1,0 +1,67 @@
+/* breakdown.h: the core statistics per client, server, client-server pair,
+ * export, file handle or user (issue 4).
+ *
+ * One table per dimension, each with a fixed number of rows allocated once.
+ * When a table is full, a new key replaces the row with the fewest calls
+ * among a few sampled rows, whose counts move into the table's "other" row:
+ * nothing is lost, every total still adds up, and memory does not grow with
+ * the capture. Rows are reported as top-N lists by calls, total latency or
+ * bytes. */
+#ifndef NFSSCOPE_BREAKDOWN_H
+#define NFSSCOPE_BREAKDOWN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hashtab.h"
+#include "histo.h"
+
+enum bd_dim { BD_CLIENT, BD_SERVER, BD_PAIR, BD_EXPORT, BD_FILE, BD_USER, BD__COUNT };
+
+#define BD_KEY_MAX 72
+
+struct bd_row {
+    uint8_t key[BD_KEY_MAX];
+    uint8_t key_len;
+    uint8_t used;
+    uint64_t calls, replies, errors, retrans, unanswered;
+    uint64_t read_bytes, write_bytes;
+    uint64_t stable[3];  /* NFSv3 WRITE calls by stable_how */
+    uint64_t nfs3_calls; /* calls of NFS v3 (a row may mix programs) */
+    struct histo latency;
+};
+
+struct bd_table {
+    enum bd_dim dim;
+    struct bd_row *rows; /* cap entries */
+    struct bd_row other; /* what was evicted */
+    size_t cap, count;
+    struct hashtab idx;
+    uint64_t seed, rng, evicted;
+};
+
+/* The JSON key / text label of a dimension: "client", "server", ... */
+const char *bd_dim_name(enum bd_dim d);
+/* Parse a dimension name; returns false if unknown. */
+bool bd_dim_parse(const char *s, enum bd_dim *out);
+
+int bd_table_init(struct bd_table *t, enum bd_dim dim, size_t cap, uint64_t seed);
+void bd_table_fini(struct bd_table *t);
+
+/* The row for `key` (created, evicting if full). Never NULL for len <= BD_KEY_MAX. */
+struct bd_row *bd_table_row(struct bd_table *t, const uint8_t *key, size_t len);
+
+enum bd_order { BD_BY_CALLS, BD_BY_LATENCY, BD_BY_BYTES };
+bool bd_order_parse(const char *s, enum bd_order *out);
+const char *bd_order_name(enum bd_order o);
+
+/* Up to n rows, best first by `order` (ties: by key bytes, so output never
+ * depends on hash order). Returns how many were written to out[]. */
+size_t bd_table_top(const struct bd_table *t, enum bd_order order, const struct bd_row **out,
+                    size_t n);
+
+/* Sum of every row plus "other" (tests: totals add up). */
+void bd_table_total(const struct bd_table *t, struct bd_row *sum);
+
+#endif

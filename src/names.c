@@ -1,0 +1,287 @@
+/* names.c: file handle -> (parent, name) cache; see names.h. */
+#include "names.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hashtab.h"
+
+#define NAME_MAX_LEN 255
+#define MAX_DEPTH 64 /* longest parent chain walked (loops in hostile data end here) */
+
+struct entry {
+    uint64_t key;      /* hash of the handle; 0 = free */
+    uint64_t parent;   /* hash of the parent handle, 0 for an export root */
+    uint32_t prev, next; /* recency list (slot ids) */
+    uint8_t is_export;
+    uint8_t name_len;
+    uint8_t name[NAME_MAX_LEN];
+};
+
+struct names {
+    struct entry *slab;
+    size_t cap, count;
+    uint32_t head, tail, free_head; /* head: most recent */
+    struct hashtab idx;
+    uint64_t seed, evicted;
+};
+
+struct names *
+names_new(size_t cap, uint64_t seed)
+{
+    struct names *n = calloc(1, sizeof *n);
+    size_t i;
+
+    if (!n || cap == 0 || cap >= HT_NONE)
+        goto fail;
+    n->slab = calloc(cap, sizeof *n->slab);
+    if (!n->slab || hashtab_init(&n->idx, cap) != 0)
+        goto fail;
+    n->cap = cap;
+    n->seed = seed;
+    for (i = 0; i < cap; i++)
+        n->slab[i].next = i + 1 < cap ? (uint32_t)(i + 1) : HT_NONE;
+    n->free_head = 0;
+    n->head = n->tail = HT_NONE;
+    return n;
+fail:
+    if (n)
+        free(n->slab);
+    free(n);
+    return NULL;
+}
+
+void
+names_free(struct names *n)
+{
+    if (!n)
+        return;
+    hashtab_fini(&n->idx);
+    free(n->slab);
+    free(n);
+}
+
+uint64_t
+names_key(const struct names *n, struct bytes fh)
+{
+    uint64_t k = hash_bytes(fh.p, fh.len, n->seed);
+    return k ? k : 1; /* 0 means "none" */
+}
+
+static uint32_t
+find(const struct names *n, uint64_t key)
+{
+    uint32_t pos, s;
+
+    for (s = hashtab_first(&n->idx, key, &pos); s != HT_NONE; s = hashtab_next(&n->idx, key, &pos))
+        if (n->slab[s].key == key)
+            return s;
+    return HT_NONE;
+}
+
+static void
+unlink_slot(struct names *n, uint32_t s)
+{
+    struct entry *e = &n->slab[s];
+
+    if (e->prev != HT_NONE)
+        n->slab[e->prev].next = e->next;
+    else
+        n->head = e->next;
+    if (e->next != HT_NONE)
+        n->slab[e->next].prev = e->prev;
+    else
+        n->tail = e->prev;
+}
+
+static void
+push_head(struct names *n, uint32_t s)
+{
+    struct entry *e = &n->slab[s];
+
+    e->prev = HT_NONE;
+    e->next = n->head;
+    if (n->head != HT_NONE)
+        n->slab[n->head].prev = s;
+    n->head = s;
+    if (n->tail == HT_NONE)
+        n->tail = s;
+}
+
+/* The entry for `key`, made most recent; created (evicting the least recent
+ * when full) if absent. */
+static struct entry *
+upsert(struct names *n, uint64_t key)
+{
+    uint32_t s = find(n, key);
+
+    if (s == HT_NONE) {
+        if (n->free_head == HT_NONE) {
+            uint32_t victim = n->tail;
+            unlink_slot(n, victim);
+            hashtab_remove(&n->idx, n->slab[victim].key, victim);
+            n->slab[victim].next = n->free_head;
+            n->free_head = victim;
+            n->count--;
+            n->evicted++;
+        }
+        s = n->free_head;
+        n->free_head = n->slab[s].next;
+        memset(&n->slab[s], 0, sizeof n->slab[s]);
+        n->slab[s].key = key;
+        hashtab_insert(&n->idx, key, s);
+        n->count++;
+    } else {
+        unlink_slot(n, s);
+    }
+    push_head(n, s);
+    return &n->slab[s];
+}
+
+static void
+set_name(struct entry *e, struct bytes name)
+{
+    size_t len = name.len < NAME_MAX_LEN ? name.len : NAME_MAX_LEN;
+
+    memcpy(e->name, name.p, len);
+    e->name_len = (uint8_t)len;
+}
+
+void
+names_learn(struct names *n, struct bytes parent, struct bytes name, struct bytes child)
+{
+    struct entry *e;
+    uint64_t ck, pk;
+
+    if (!n || !child.len || !parent.len || !name.len)
+        return;
+    /* "." and ".." name the directory itself or its parent, not a child. */
+    if ((name.len == 1 && name.p[0] == '.') ||
+        (name.len == 2 && name.p[0] == '.' && name.p[1] == '.'))
+        return;
+    ck = names_key(n, child);
+    pk = names_key(n, parent);
+    if (ck == pk)
+        return;
+    e = upsert(n, ck);
+    if (e->is_export)
+        return; /* an export root keeps its path */
+    e->parent = pk;
+    set_name(e, name);
+}
+
+void
+names_learn_export(struct names *n, struct bytes path, struct bytes root)
+{
+    struct entry *e;
+
+    if (!n || !root.len || !path.len)
+        return;
+    e = upsert(n, names_key(n, root));
+    e->parent = 0;
+    e->is_export = 1;
+    set_name(e, path);
+}
+
+/* Walk up from `key`: the slots of the chain, leaf first. */
+static size_t
+chain(const struct names *n, uint64_t key, uint32_t *slots, bool *complete)
+{
+    size_t depth = 0;
+
+    *complete = false;
+    while (depth < MAX_DEPTH) {
+        uint32_t s = find(n, key);
+        if (s == HT_NONE)
+            break;
+        slots[depth++] = s;
+        if (n->slab[s].is_export) {
+            *complete = true;
+            break;
+        }
+        key = n->slab[s].parent;
+        if (!key)
+            break;
+    }
+    return depth;
+}
+
+static void
+append(char *buf, size_t bufsz, size_t *len, const void *p, size_t plen)
+{
+    if (*len + 1 >= bufsz)
+        return;
+    if (plen > bufsz - 1 - *len)
+        plen = bufsz - 1 - *len;
+    memcpy(buf + *len, p, plen);
+    *len += plen;
+    buf[*len] = '\0';
+}
+
+bool
+names_path(const struct names *n, struct bytes fh, char *buf, size_t bufsz)
+{
+    uint32_t slots[MAX_DEPTH];
+    bool complete;
+    size_t depth, len = 0, i;
+
+    if (!bufsz)
+        return false;
+    buf[0] = '\0';
+    depth = n && fh.len ? chain(n, names_key(n, fh), slots, &complete) : 0;
+    if (depth == 0) {
+        for (i = 0; i < fh.len && 2 * i + 2 < bufsz; i++)
+            snprintf(buf + 2 * i, 3, "%02x", fh.p[i]);
+        return false;
+    }
+    if (!complete)
+        append(buf, bufsz, &len, "...", 3);
+    for (i = depth; i-- > 0;) {
+        const struct entry *e = &n->slab[slots[i]];
+        if (!e->is_export || e->name_len == 0 || e->name[0] != '/')
+            append(buf, bufsz, &len, "/", 1);
+        append(buf, bufsz, &len, e->name, e->name_len);
+    }
+    return true;
+}
+
+uint64_t
+names_export_of(const struct names *n, struct bytes fh)
+{
+    uint32_t slots[MAX_DEPTH];
+    bool complete;
+    size_t depth;
+
+    if (!n || !fh.len)
+        return 0;
+    depth = chain(n, names_key(n, fh), slots, &complete);
+    return complete ? n->slab[slots[depth - 1]].key : 0;
+}
+
+bool
+names_export_path(const struct names *n, uint64_t export_key, char *buf, size_t bufsz)
+{
+    uint32_t s = n && export_key ? find(n, export_key) : HT_NONE;
+    size_t len = 0;
+
+    if (!bufsz)
+        return false;
+    buf[0] = '\0';
+    if (s == HT_NONE || !n->slab[s].is_export)
+        return false;
+    append(buf, bufsz, &len, n->slab[s].name, n->slab[s].name_len);
+    return true;
+}
+
+size_t
+names_count(const struct names *n)
+{
+    return n ? n->count : 0;
+}
+
+uint64_t
+names_evicted(const struct names *n)
+{
+    return n ? n->evicted : 0;
+}

@@ -1,0 +1,47 @@
+/* names.h: names for file handles, learned from the wire (issue 4).
+ *
+ * A bounded cache from a file handle to (parent handle, name): MOUNT replies
+ * give export roots (path -> root handle), LOOKUP, CREATE, MKDIR, SYMLINK and
+ * MKNOD replies give a child's handle for (directory, name). A path is built
+ * by walking parents: "/export/dir/file" when the chain reaches an export
+ * root, ".../dir/file" when it stops short, the handle in hex when nothing is
+ * known. Fixed capacity, allocated once; when full, the least recently
+ * learned or used entry is replaced (counted in `evicted`). Handles are keyed
+ * by a seeded 64-bit hash of their bytes. Names are stored as raw bytes from
+ * the wire: escape them before they reach a terminal. */
+#ifndef NFSSCOPE_NAMES_H
+#define NFSSCOPE_NAMES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bytes.h"
+
+struct names;
+
+/* NULL on allocation failure. */
+struct names *names_new(size_t cap, uint64_t seed);
+void names_free(struct names *n); /* NULL is a no-op */
+
+/* `child` is called `name` in directory `parent`. */
+void names_learn(struct names *n, struct bytes parent, struct bytes name, struct bytes child);
+/* `root` is the root of the export mounted as `path`. */
+void names_learn_export(struct names *n, struct bytes path, struct bytes root);
+
+/* The handle's path into buf (NUL-terminated, cut to bufsz); returns true if
+ * any name is known. Never fails: the fallback is the handle in hex. */
+bool names_path(const struct names *n, struct bytes fh, char *buf, size_t bufsz);
+
+/* The export the handle lies in, as its root's 64-bit key, or 0 when the
+ * chain does not reach an export root. names_export_path() names it. */
+uint64_t names_export_of(const struct names *n, struct bytes fh);
+bool names_export_path(const struct names *n, uint64_t export_key, char *buf, size_t bufsz);
+
+/* The 64-bit key of a handle (as used by names_export_of). */
+uint64_t names_key(const struct names *n, struct bytes fh);
+
+size_t names_count(const struct names *n);
+uint64_t names_evicted(const struct names *n);
+
+#endif
