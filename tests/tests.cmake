@@ -21,6 +21,12 @@ set_tests_properties(truth_from_tshark PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 30
 # Fuzz targets and corpus replay (tests/fuzz/README.md).
 include(tests/fuzz/fuzz.cmake OPTIONAL)
 
+# Derived variants of the samples (samples/derive: snaplen, VLAN, cooked, dup,
+# reorder, loss, UDP fragment loss), built at test time into derived_work.
+add_test(NAME e2e_derived COMMAND Python3::Interpreter ${CMAKE_SOURCE_DIR}/tests/e2e_derived.py
+         $<TARGET_FILE:nfsscope> ${CMAKE_SOURCE_DIR}/samples ${CMAKE_BINARY_DIR}/derived_work)
+set_tests_properties(e2e_derived PROPERTIES TIMEOUT 600)
+
 add_test(NAME e2e_breakdowns COMMAND Python3::Interpreter ${CMAKE_SOURCE_DIR}/tests/e2e_breakdowns.py
          $<TARGET_FILE:nfsscope> ${CMAKE_SOURCE_DIR}/samples)
 set_tests_properties(e2e_breakdowns PROPERTIES TIMEOUT 600)
