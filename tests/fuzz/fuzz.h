@@ -30,6 +30,8 @@ fuzz_small_config(struct nfsscope_config *cfg)
     cfg->tcp_ooo_per_dir = 3u << 10;
     cfg->ipfrag_max = 2;
     cfg->ipfrag_timeout_s = 5;
+    cfg->bd_rows = 4;   /* breakdown rows: eviction into "other" */
+    cfg->names_max = 8; /* file names learned */
     cfg->hash_seed = 0x6675a2a5eedULL;
 }
 
