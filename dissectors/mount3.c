@@ -1,8 +1,11 @@
 /* mount3.c: MOUNT version 3 (RFC 1813 Appendix I): counts, latency, MNT status.
  *
  * Only MNT has a status (mountstat3, the first word of mountres3); the other
- * procedures return void, a list or nothing that can fail. */
+ * procedures return void, a list or nothing that can fail. MNT also names
+ * the export: its dirpath (kept in the pending call) and the root handle the
+ * reply returns (ev->obj_fh, ev->obj_is_export) teach the names cache. */
 #include <stddef.h>
+#include <string.h>
 
 #include "dissector.h"
 #include "stats.h"
@@ -47,7 +50,12 @@ mount3_call(struct xdr_cur *x, struct pending_call *pc)
     struct bytes path;
 
     switch (pc->proc) {
-    case MOUNTPROC3_MNT:  /* dirpath */
+    case MOUNTPROC3_MNT: /* dirpath: the export, kept when it fits */
+        if (xdr_cur_opaque(x, MNTPATHLEN, &path) && path.len <= PC_NAME_MAX) {
+            pc->name_len = (uint8_t)path.len;
+            memcpy(pc->name, path.p, path.len);
+        }
+        break;
     case MOUNTPROC3_UMNT: /* dirpath */
         xdr_cur_opaque(x, MNTPATHLEN, &path);
         break;
@@ -61,7 +69,6 @@ static enum decode_rc
 mount3_reply(struct xdr_cur *x, const struct pending_call *pc, struct op_event *ev,
              const struct op_sink *sub)
 {
-    struct bytes fh;
     uint32_t status;
 
     (void)sub;
@@ -72,8 +79,10 @@ mount3_reply(struct xdr_cur *x, const struct pending_call *pc, struct op_event *
         return xdr_cur_status(x);
     ev->has_status = true;
     ev->status = status;
-    if (status == 0) /* mountres3_ok: fhandle3 fhandle, int auth_flavors<> */
-        xdr_cur_opaque(x, FHSIZE3, &fh);
+    if (status == 0) { /* mountres3_ok: fhandle3 fhandle, int auth_flavors<> */
+        xdr_cur_opaque(x, FHSIZE3, &ev->obj_fh); /* the export's root */
+        ev->obj_is_export = xdr_cur_ok(x);
+    }
     return xdr_cur_status(x);
 }
 

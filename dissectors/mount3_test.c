@@ -62,12 +62,27 @@ test_calls(void)
     EQ(dt_call(pg, mnt_args, sizeof mnt_args, &pc), DECODE_OK);
     EQ(pc.stable, STABLE_NONE);
     EQ(pc.write_count, 0);
+    EQ(pc.name_len, 7); /* the export path, for the names cache */
+    CHECK(memcmp(pc.name, "/export", 7) == 0);
     dt_pc(&pc, pg, P_UMNT);
     EQ(dt_call(pg, mnt_args, sizeof mnt_args, &pc), DECODE_OK);
+    EQ(pc.name_len, 0);
     EQ(dt_call_cuts(pg, P_MNT, mnt_args, 0, sizeof mnt_args), 0);
     EQ(dt_call_cuts(pg, P_UMNT, mnt_args, 0, sizeof mnt_args), 0);
     dt_pc(&pc, pg, P_MNT);
     EQ(dt_call(pg, long_path, sizeof long_path, &pc), DECODE_INVALID);
+    EQ(pc.name_len, 0);
+    {
+        uint8_t path300[4 + 300];
+
+        memset(path300, '/', sizeof path300);
+        path300[0] = path300[1] = 0;
+        path300[2] = 0x01;
+        path300[3] = 0x2c; /* dirpath length 300: sound, but longer than a kept name */
+        dt_pc(&pc, pg, P_MNT);
+        EQ(dt_call(pg, path300, sizeof path300, &pc), DECODE_OK);
+        EQ(pc.name_len, 0);
+    }
 
     dt_pc(&pc, pg, P_NULL); /* void arguments */
     EQ(dt_call(pg, mnt_args, 0, &pc), DECODE_OK);
@@ -100,6 +115,8 @@ test_replies(void)
     EQ(ev.status, 0);
     EQ(ev.read_bytes, 0);
     EQ(ev.committed, STABLE_NONE);
+    CHECK(ev.obj_is_export); /* the export's root handle */
+    EQ(ev.obj_fh.len, 28);
     /* cut inside the status: no status; after it, inside the handle: status kept */
     EQ(dt_reply_cuts(pg, &pc, mnt_res_ok, 0, MNT_RES_FH_END, 4, 0), 0);
     dt_ev(&ev); /* the flavors are not needed */
@@ -109,11 +126,15 @@ test_replies(void)
     EQ(dt_reply(pg, mnt_res_acces, sizeof mnt_res_acces, &pc, &ev), DECODE_OK);
     CHECK(ev.has_status);
     EQ(ev.status, 13);
+    CHECK(!ev.obj_is_export);
+    EQ(ev.obj_fh.len, 0);
 
     dt_ev(&ev);
     EQ(dt_reply(pg, mnt_res_bad_fh, sizeof mnt_res_bad_fh, &pc, &ev), DECODE_INVALID);
     CHECK(ev.has_status); /* the status was sound */
     EQ(ev.status, 0);
+    CHECK(!ev.obj_is_export);
+    EQ(ev.obj_fh.len, 0);
 
     dt_ev(&ev);
     EQ(dt_reply(pg, scrambled, sizeof scrambled, &pc, &ev), DECODE_OK);

@@ -2,8 +2,11 @@
  *
  * Every result but those of NULL, ROOT and WRITECACHE (void, both obsolete)
  * starts with nfsstat. WRITE has no stable_how in version 2 (every WRITE is
- * synchronous, RFC 1094 §2.2.9), so pc->stable stays STABLE_NONE. */
+ * synchronous, RFC 1094 §2.2.9), so pc->stable stays STABLE_NONE. The handle
+ * each call acts on (and, for diropargs, the name) is kept in the pending
+ * call for the per-file breakdowns. */
 #include <stddef.h>
+#include <string.h>
 
 #include "dissector.h"
 #include "stats.h"
@@ -13,6 +16,10 @@
 #define NFS2_FHSIZE 32      /* RFC 1094 §2.3.3 fhandle: fixed size */
 #define NFS2_MAXDATA 8192   /* §2.3 NFS_MAXDATA: READ/WRITE data<> bound */
 #define NFS2_FATTR_SIZE 68  /* §2.3.5 fattr: 11 words + 3 timevals (2 words each) */
+#define NFS2_MAXNAMLEN 255  /* §2.3.7 filename: string<MAXNAMLEN> */
+
+_Static_assert(NFS2_FHSIZE <= PC_FH_MAX, "a v2 handle fits the pending call");
+_Static_assert(NFS2_MAXNAMLEN <= PC_NAME_MAX, "a v2 name fits the pending call");
 
 enum { /* RFC 1094 §2.2 procedure numbers */
     NFSPROC_NULL = 0, NFSPROC_GETATTR, NFSPROC_SETATTR, NFSPROC_ROOT, NFSPROC_LOOKUP,
@@ -63,8 +70,24 @@ nfs2_call(struct xdr_cur *x, struct pending_call *pc)
 
     if (void_results(pc->proc)) /* NULL, ROOT, WRITECACHE: void arguments */
         return DECODE_OK;
-    xdr_cur_skip(x, NFS2_FHSIZE); /* every other argument starts with a handle */
+    xdr_cur_fixed(x, pc->fh, NFS2_FHSIZE); /* every other argument starts with a handle */
+    if (!xdr_cur_ok(x))
+        return xdr_cur_status(x);
+    pc->fh_len = NFS2_FHSIZE;
     switch (pc->proc) {
+    case NFSPROC_LOOKUP:  /* §2.2.5 diropargs: dir, name */
+    case NFSPROC_CREATE:  /* §2.2.10 createargs: where (diropargs), attributes */
+    case NFSPROC_REMOVE:  /* §2.2.11 diropargs */
+    case NFSPROC_SYMLINK: /* §2.2.14 symlinkargs: from (diropargs), ... */
+    case NFSPROC_MKDIR:   /* §2.2.15 createargs */
+    case NFSPROC_RMDIR: { /* §2.2.16 diropargs */
+        struct bytes name;
+        if (xdr_cur_opaque(x, NFS2_MAXNAMLEN, &name)) {
+            pc->name_len = (uint8_t)name.len;
+            memcpy(pc->name, name.p, name.len);
+        }
+        break;
+    }
     case NFSPROC_READ: /* §2.2.7 readargs: file, offset, count, totalcount */
         xdr_cur_u32(x);
         count = xdr_cur_u32(x);

@@ -91,7 +91,12 @@ test_calls(void)
         0x00, 0x00, 0x20, 0x00, /* count 8192 */
         0x00, 0x00, 0x00, 0x00, /* totalcount (unused) */
     };
-    uint8_t buf[sizeof write_args];
+    static const uint8_t lookup_args[] = {
+        FH2,                                            /* dir */
+        0x00, 0x00, 0x00, 0x08,                         /* name length 8 */
+        0x66, 0x69, 0x6c, 0x65, 0x2e, 0x74, 0x78, 0x74, /* "file.txt" */
+    };
+    uint8_t buf[sizeof write_args], lbuf[sizeof lookup_args];
     struct pending_call pc;
     size_t n;
     unsigned bad = 0;
@@ -100,6 +105,9 @@ test_calls(void)
     EQ(dt_call(pg, write_args, sizeof write_args, &pc), DECODE_OK);
     EQ(pc.write_count, 4096);
     EQ(pc.stable, STABLE_NONE); /* no stable_how in v2 */
+    EQ(pc.fh_len, 32); /* the file, for the breakdowns */
+    CHECK(memcmp(pc.fh, write_args, 32) == 0);
+    EQ(pc.name_len, 0);
     for (n = 0; n < sizeof write_args; n++) { /* cut: TRUNCATED, nothing recorded */
         dt_pc(&pc, pg, P_WRITE);
         if (dt_call(pg, write_args, n, &pc) != DECODE_TRUNCATED || pc.write_count != 0)
@@ -120,8 +128,22 @@ test_calls(void)
     EQ(dt_call_cuts(pg, P_GETATTR, read_args, 0, 32), 0);
     EQ(dt_call_cuts(pg, P_STATFS, read_args, 0, 32), 0);
 
+    dt_pc(&pc, pg, P_LOOKUP);
+    EQ(dt_call(pg, lookup_args, sizeof lookup_args, &pc), DECODE_OK);
+    EQ(pc.fh_len, 32);
+    EQ(pc.name_len, 8);
+    CHECK(memcmp(pc.name, "file.txt", 8) == 0);
+    EQ(dt_call_cuts(pg, P_LOOKUP, lookup_args, 0, sizeof lookup_args), 0);
+    EQ(dt_call_cuts(pg, P_REMOVE, lookup_args, 0, sizeof lookup_args), 0);
+    memcpy(lbuf, lookup_args, sizeof lbuf);
+    lbuf[32 + 2] = 0x01; /* name length 264: over MAXNAMLEN */
+    dt_pc(&pc, pg, P_LOOKUP);
+    EQ(dt_call(pg, lbuf, sizeof lbuf, &pc), DECODE_INVALID);
+    EQ(pc.name_len, 0);
+
     dt_pc(&pc, pg, P_NULL); /* void arguments */
     EQ(dt_call(pg, read_args, 0, &pc), DECODE_OK);
+    EQ(pc.fh_len, 0);
     dt_pc(&pc, pg, P_ROOT);
     EQ(dt_call(pg, read_args, 0, &pc), DECODE_OK);
     dt_pc(&pc, pg, P_WRITECACHE);
