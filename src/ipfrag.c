@@ -466,3 +466,22 @@ ipfrag_flush(struct ipfrag *fr)
     while (fr->oldest != NIL)
         give_up(fr, fr->oldest, ANOM_IPFRAG_EXPIRED);
 }
+
+void
+ipfrag_give_up_between(struct ipfrag *fr, uint8_t af, uint8_t proto, const uint8_t *src,
+                       const uint8_t *dst)
+{
+    uint32_t i;
+
+    if (!fr)
+        return;
+    for (i = fr->oldest; i != NIL;) {
+        struct slot *s = &fr->slots[i];
+        uint32_t next = s->newer;
+
+        if (s->state == SLOT_BUSY && s->af == af && s->proto == proto &&
+            memcmp(s->saddr, src, 16) == 0 && memcmp(s->daddr, dst, 16) == 0)
+            give_up(fr, i, ANOM_IPFRAG_EXPIRED);
+        i = next;
+    }
+}

@@ -40,6 +40,12 @@ void ipfrag_set_lost_cb(struct ipfrag *fr, ipfrag_lost_fn *cb, void *ctx);
 void ipfrag_expire(struct ipfrag *fr, const struct timespec *now, size_t budget);
 void ipfrag_flush(struct ipfrag *fr);
 
+/* Give up now on every incomplete datagram from src to dst (16-byte address
+ * forms, as in struct flow_key): a reply came back for a call whose datagram
+ * lost fragments, so the call must be counted before the reply is matched. */
+void ipfrag_give_up_between(struct ipfrag *fr, uint8_t af, uint8_t proto, const uint8_t *src,
+                            const uint8_t *dst);
+
 /* Number of datagrams in progress (for tests and the report). */
 size_t ipfrag_pending(const struct ipfrag *fr);
 

@@ -76,6 +76,22 @@ frag_lost(void *vctx, const struct l4_seg *seg, const struct timespec *ts)
         udp_message(ctx, seg, ts);
 }
 
+/* A UDP reply with no call: the call may sit in an incomplete datagram going
+ * the other way (its tail fragments lost). Give those up now, so the call is
+ * counted from its first fragment before the reply is matched. */
+static void
+orphan_hook(void *vctx, struct flow *f, unsigned reply_dir)
+{
+    struct nfsscope_ctx *ctx = vctx;
+    const struct flow_key *k = &f->key;
+
+    /* The call went from the reply's destination to its source. */
+    if (reply_dir == 0)
+        ipfrag_give_up_between(ctx->frag, k->af, k->proto, k->daddr, k->saddr);
+    else
+        ipfrag_give_up_between(ctx->frag, k->af, k->proto, k->saddr, k->daddr);
+}
+
 int
 pipeline_init(struct nfsscope_ctx *ctx, const struct nfsscope_config *cfg)
 {
@@ -105,6 +121,8 @@ pipeline_init(struct nfsscope_ctx *ctx, const struct nfsscope_config *cfg)
         flow_table_fini(&ctx->flows);
         goto fail;
     }
+    ctx->match.before_orphan = orphan_hook;
+    ctx->match.hook_ctx = ctx;
     ctx->sink.data = stream_data;
     ctx->sink.gap = stream_gap;
     ctx->sink.ctx = ctx;

@@ -81,7 +81,7 @@ rpc_hdr_parse(struct bytes msg, struct rpc_hdr *h)
         if (!xdr_cur_ok(&x))
             return xdr_cur_status(&x);
         if (h->reply_stat == MSG_ACCEPTED) {
-            opaque_auth(&x, &verf);
+            h->verf_flavor = opaque_auth(&x, &verf);
             h->accept_stat = xdr_cur_enum(&x, SYSTEM_ERR);
             if (xdr_cur_ok(&x) && h->accept_stat == PROG_MISMATCH) {
                 xdr_cur_u32(&x); /* low */
@@ -110,35 +110,40 @@ flavor_known(uint32_t f)
 }
 
 bool
-rpc_probe(const uint8_t *p, size_t n, uint32_t msg_len)
+rpc_hdr_plausible(const struct rpc_hdr *h, enum decode_rc rc, size_t n, uint32_t msg_len)
 {
-    struct bytes b = { p, n };
-    struct rpc_hdr h;
-    enum decode_rc rc;
-
     /* The shortest message is a rejected AUTH_ERROR reply: xid, msg_type,
      * reply_stat, reject_stat, auth_stat (20 bytes, RFC 5531 §9). */
-    if (msg_len < 20 || n < 20)
+    if (msg_len < 20 || n < 20 || rc == DECODE_INVALID)
         return false;
-    rc = rpc_hdr_parse(b, &h);
-    if (rc == DECODE_INVALID)
-        return false;
-    if (h.msg_type == RPC_CALL) {
-        /* rpcvers, prog, vers, proc, cred flavor: 28 bytes at least. */
-        if (n < 28 || msg_len < 40)
+    if (h->msg_type == RPC_CALL) {
+        /* xid, msg_type, rpcvers, prog, vers, proc: 24 bytes at least (a
+         * snapshot length of 96 leaves 26 after Ethernet, IPv4, TCP with
+         * timestamps and the record mark); the credential flavor when
+         * captured. */
+        if (n < 24 || msg_len < 40 || h->rpcvers != 2)
             return false;
-        if (h.rpcvers != 2 || !flavor_known(h.cred_flavor))
+        if (n >= 28 && !flavor_known(h->cred_flavor))
             return false;
         /* Program numbers: 0x20000000-0x3fffffff are "defined by user", the
          * rest assigned; vers and proc are small in every real protocol. */
-        return h.vers < 1024 && h.proc < 4096 && h.prog != 0;
+        return h->vers < 1024 && h->proc < 4096 && h->prog != 0;
     }
     /* Reply: a complete header, verifier flavor known, status words in range. */
     if (rc != DECODE_OK)
         return false;
-    if (h.reply_stat == MSG_ACCEPTED) {
-        uint32_t vflavor = (uint32_t)p[12] << 24 | (uint32_t)p[13] << 16 | (uint32_t)p[14] << 8 | p[15];
-        return msg_len >= 24 && flavor_known(vflavor);
-    }
+    if (h->reply_stat == MSG_ACCEPTED)
+        return msg_len >= 24 && flavor_known(h->verf_flavor);
     return true;
+}
+
+bool
+rpc_probe(const uint8_t *p, size_t n, uint32_t msg_len)
+{
+    struct bytes b = { p, n };
+    struct rpc_hdr h;
+
+    if (msg_len < 20 || n < 20)
+        return false;
+    return rpc_hdr_plausible(&h, rpc_hdr_parse(b, &h), n, msg_len);
 }

@@ -26,7 +26,7 @@ struct rpc_hdr {
     uint32_t uid, gid;       /* AUTH_SYS, else UINT32_MAX */
     bool gss_wrapped;        /* RPCSEC_GSS integrity/privacy or control: body not plain */
     /* REPLY */
-    uint32_t reply_stat, accept_stat, reject_stat;
+    uint32_t reply_stat, accept_stat, reject_stat, verf_flavor;
     /* Arguments (call) or results (accepted SUCCESS reply): the rest of the head. */
     struct bytes body;
 };
@@ -43,5 +43,9 @@ enum decode_rc rpc_hdr_parse(struct bytes msg, struct rpc_hdr *out);
  * rpcvers 2 and a known auth flavor, or as a reply whose verifier and status
  * words are in range. Never reads past n. */
 bool rpc_probe(const uint8_t *p, size_t n, uint32_t msg_len);
+
+/* The same test on a header already parsed from n captured bytes (rc is what
+ * rpc_hdr_parse returned), so a message is parsed once. */
+bool rpc_hdr_plausible(const struct rpc_hdr *h, enum decode_rc rc, size_t n, uint32_t msg_len);
 
 #endif

@@ -147,6 +147,10 @@ handle_reply(struct rpc_match *m, struct flow *f, unsigned dir, const struct rpc
     struct pending_call *pc = xid_table_find(&m->xids, f->id, h->xid);
     struct op_event ev;
 
+    if (!pc && f->key.proto == FLOW_PROTO_UDP && m->before_orphan) {
+        m->before_orphan(m->hook_ctx, f, dir);
+        pc = xid_table_find(&m->xids, f->id, h->xid);
+    }
     if (pc && pc->dir == dir)
         pc = NULL; /* a "reply" travelling the way its call did is not its reply */
     if (pc && pc->state == PC_ANSWERED) {
@@ -216,7 +220,7 @@ rpc_match_message(struct rpc_match *m, struct flow *f, unsigned dir,
     }
     /* Datagrams are not framed by record marks: only strict headers count
      * (NFS is recognised by validation, not by port). */
-    validated = rpc_probe(msg->head.p, msg->head.len, msg->msg_len);
+    validated = !udp || rpc_hdr_plausible(&h, rc, msg->head.len, msg->msg_len);
     if (h.msg_type == RPC_CALL) {
         if (msg->head.len < 24 || (udp && !validated)) {
             if (!udp || f->rpc_seen)
@@ -233,7 +237,7 @@ rpc_match_message(struct rpc_match *m, struct flow *f, unsigned dir,
         if (rc != DECODE_OK)
             anomaly_add(&m->stats->anom, ANOM_RPC_TRUNCATED, 1);
         f->rpc_seen = 1;
-        handle_reply(m, f, dir, msg, &h, rc, validated || !udp);
+        handle_reply(m, f, dir, msg, &h, rc, validated);
     }
 }
 

@@ -11,10 +11,17 @@
 #include "stats.h"
 #include "xid_table.h"
 
+/* Called for a UDP reply with no call, before it is counted as an orphan:
+ * the call may be waiting in an incomplete IP datagram (lost fragments); the
+ * hook may deliver it (re-entering rpc_match_message) so the reply matches. */
+typedef void rpc_orphan_hook(void *ctx, struct flow *f, unsigned reply_dir);
+
 struct rpc_match {
     struct xid_table xids;
     struct stats *stats;
     const struct nfsscope_config *cfg;
+    rpc_orphan_hook *before_orphan;
+    void *hook_ctx;
 };
 
 int rpc_match_init(struct rpc_match *m, const struct nfsscope_config *cfg, struct stats *stats,

@@ -30,7 +30,8 @@
 #include <string.h>
 
 #define RM_PROBE_MIN  20u /* shortest RPC message: a rejected AUTH_ERROR reply (RFC 5531 §9) */
-#define RM_PROBE_BODY 28u /* bytes after the mark the probe is guaranteed to see */
+#define RM_PROBE_BODY 24u /* bytes after the mark the probe is guaranteed to see: a
+                            * call's xid..proc, a reply's header (RFC 5531 §9) */
 #define RM_CARRY_MAX  (4u + RM_PROBE_BODY - 1u) /* bytes carried across chunks */
 #define RM_MIN_FIRST  8u  /* a first fragment must hold xid and msg_type */
 
@@ -508,4 +509,13 @@ rpc_rm_pool_free(struct rpc_rm_pool *pool)
     free(pool->heads);
     free(pool->stack);
     free(pool);
+}
+
+void
+rpc_rm_sync(struct rpc_rm *rm)
+{
+    /* Only a stream that has consumed nothing yet: its next byte is a mark. */
+    if (rm->state == ST_PROBE && !(rm->flags & (F_SLOT | F_LOST | F_SKIPPED)) &&
+        rm->msg_len == 0 && rm->mark_have == 0)
+        rm->state = ST_MARK;
 }

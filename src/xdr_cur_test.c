@@ -3,6 +3,9 @@
 
 #include <stdlib.h>
 
+#include <rpc/types.h>
+#include <rpc/xdr.h>
+
 #include "t.h"
 
 /* A heap copy of exactly n bytes, so ASan catches any read past the end. */
@@ -301,6 +304,72 @@ test_empty(void)
     EQ(xdr_cur_status(&x), DECODE_TRUNCATED);
 }
 
+/* Differential check against libtirpc's memory XDR stream (the reference
+ * decoder): random buffers, random sequences of reads; every value, every
+ * success and the position must agree. */
+static void
+test_against_libtirpc(void)
+{
+    static uint8_t buf[64];
+    unsigned round, step, bad = 0;
+
+    srand(12345);
+    for (round = 0; round < 20000; round++) {
+        unsigned len = (unsigned)rand() % 64, i;
+        struct xdr_cur x;
+        XDR ref;
+        bool ref_ok = true;
+
+        for (i = 0; i < len; i++)
+            buf[i] = (uint8_t)(rand() % 4 == 0 ? rand() % 8 : rand()); /* small lengths often */
+        cur(&x, buf, len);
+        xdrmem_create(&ref, (char *)buf, len, XDR_DECODE);
+        for (step = 0; step < 8 && ref_ok; step++) {
+            switch (rand() % 4) {
+            case 0: {
+                u_int r = 0;
+                uint32_t v = xdr_cur_u32(&x);
+                ref_ok = xdr_u_int(&ref, &r);
+                if (ref_ok != xdr_cur_ok(&x) || (ref_ok && v != r))
+                    bad++;
+                break;
+            }
+            case 1: {
+                u_quad_t r = 0;
+                uint64_t v = xdr_cur_u64(&x);
+                ref_ok = xdr_u_hyper(&ref, &r);
+                if (ref_ok != xdr_cur_ok(&x) || (ref_ok && v != r))
+                    bad++;
+                break;
+            }
+            case 2: { /* opaque<16> into a caller buffer: xdr_bytes with a buffer never allocates */
+                char rbuf[16], *rp = rbuf;
+                u_int rlen = 0;
+                struct bytes v;
+                uint32_t n = xdr_cur_opaque(&x, 16, &v);
+                ref_ok = xdr_bytes(&ref, &rp, &rlen, 16);
+                if (ref_ok != xdr_cur_ok(&x) || (ref_ok && (n != rlen || memcmp(v.p, rbuf, n))))
+                    bad++;
+                break;
+            }
+            default: { /* fixed opaque of 0..9 bytes, padded */
+                char rbuf[12], ours[12];
+                u_int n = (u_int)rand() % 10;
+                xdr_cur_fixed(&x, ours, n);
+                ref_ok = xdr_opaque(&ref, rbuf, n);
+                if (ref_ok != xdr_cur_ok(&x) || (ref_ok && memcmp(ours, rbuf, n)))
+                    bad++;
+                break;
+            }
+            }
+            if (ref_ok && xdr_getpos(&ref) != xdr_cur_pos(&x))
+                bad++;
+        }
+        xdr_destroy(&ref);
+    }
+    EQ(bad, 0);
+}
+
 int
 main(void)
 {
@@ -310,5 +379,6 @@ main(void)
     test_fixed();
     test_skip_sticky();
     test_empty();
+    test_against_libtirpc();
     return t_done();
 }
