@@ -9,9 +9,9 @@ config_defaults(struct nfsscope_config *cfg)
     memset(cfg, 0, sizeof *cfg);
     cfg->format = "text";
     cfg->max_flows = 65536;
-    cfg->max_pending = 262144;
+    cfg->max_pending = 65536;
     cfg->call_timeout_s = 120;
-    cfg->answered_keep_s = 60;
+    cfg->answered_keep_s = 10; /* UDP only: client retransmission window */
     cfg->flow_idle_s = 600;
     cfg->rpc_head_max = 1024;
     cfg->rpc_head_pool = 4096;

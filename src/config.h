@@ -21,7 +21,7 @@ struct nfsscope_config {
     size_t max_flows;         /* connections tracked */
     size_t max_pending;       /* calls awaiting a reply */
     unsigned call_timeout_s;  /* a call unanswered this long (packet time) is given up */
-    unsigned answered_keep_s; /* answered calls remembered to spot retransmissions */
+    unsigned answered_keep_s; /* answered UDP calls remembered to spot retransmissions */
     unsigned flow_idle_s;     /* idle connections forgotten */
     size_t rpc_head_max;      /* bytes of each RPC message kept */
     size_t rpc_head_pool;     /* head buffers for messages spanning segments */

@@ -48,8 +48,6 @@ lru_push_head(struct flow_table *t, uint32_t s)
 int
 flow_table_init(struct flow_table *t, size_t cap, uint64_t seed, flow_evict_fn *on_evict, void *ctx)
 {
-    size_t i;
-
     memset(t, 0, sizeof *t);
     if (cap == 0 || cap >= HT_NONE)
         return -1;
@@ -61,9 +59,8 @@ flow_table_init(struct flow_table *t, size_t cap, uint64_t seed, flow_evict_fn *
         return -1;
     }
     t->cap = cap;
-    for (i = 0; i < cap; i++)
-        t->slab[i].lru_next = i + 1 < cap ? (uint32_t)(i + 1) : HT_NONE;
-    t->free_head = 0;
+    t->free_head = HT_NONE; /* slots past `fresh` were never used: no list to build */
+    t->fresh = 0;
     t->lru_head = t->lru_tail = HT_NONE;
     t->seed = seed;
     t->next_id = 1;
@@ -120,13 +117,17 @@ flow_table_get(struct flow_table *t, const struct flow_key *k, const struct time
         }
         return f;
     }
-    if (t->free_head == HT_NONE) {
-        t->evicted++;
-        release(t, t->lru_tail);
+    if (t->free_head == HT_NONE && t->fresh < t->cap) {
+        s = (uint32_t)t->fresh++;
+    } else {
+        if (t->free_head == HT_NONE) {
+            t->evicted++;
+            release(t, t->lru_tail);
+        }
+        s = t->free_head;
+        t->free_head = t->slab[s].lru_next;
     }
-    s = t->free_head;
     f = &t->slab[s];
-    t->free_head = f->lru_next;
     memset(f, 0, sizeof *f);
     f->key = *k;
     f->id = t->next_id++;

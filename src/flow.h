@@ -38,6 +38,7 @@ struct flow_table {
     struct flow *slab;
     size_t cap;
     uint32_t free_head; /* free list through lru_next */
+    size_t fresh;       /* slots [fresh, cap) have never been used */
     uint32_t lru_head, lru_tail; /* most / least recently used */
     struct hashtab idx;
     uint64_t seed, next_id;

@@ -7,15 +7,13 @@
 int
 hashtab_init(struct hashtab *h, size_t max_entries)
 {
-    size_t n = 16, i;
+    size_t n = 16;
 
     while (n < max_entries + max_entries / 3 + 1)
         n <<= 1;
-    h->e = malloc(n * sizeof *h->e);
+    h->e = calloc(n, sizeof *h->e); /* all empty; pages touched only when used */
     if (!h->e)
         return -1;
-    for (i = 0; i < n; i++)
-        h->e[i].slot = HT_NONE;
     h->mask = (uint32_t)(n - 1);
     h->count = 0;
     return 0;
@@ -36,11 +34,11 @@ hashtab_next(const struct hashtab *h, uint64_t hash, uint32_t *pos)
 
     for (;;) {
         const struct ht_ent *e = &h->e[*pos];
-        if (e->slot == HT_NONE)
+        if (e->slot1 == 0)
             return HT_NONE;
         *pos = (*pos + 1) & h->mask;
         if (e->hash == hv)
-            return e->slot;
+            return e->slot1 - 1;
     }
 }
 
@@ -56,9 +54,9 @@ hashtab_insert(struct hashtab *h, uint64_t hash, uint32_t slot)
 {
     uint32_t i = (uint32_t)hash & h->mask;
 
-    while (h->e[i].slot != HT_NONE)
+    while (h->e[i].slot1 != 0)
         i = (i + 1) & h->mask;
-    h->e[i].slot = slot;
+    h->e[i].slot1 = slot + 1;
     h->e[i].hash = (uint32_t)hash;
     h->count++;
 }
@@ -69,9 +67,9 @@ hashtab_remove(struct hashtab *h, uint64_t hash, uint32_t slot)
     uint32_t i = (uint32_t)hash & h->mask, j;
 
     for (;;) {
-        if (h->e[i].slot == HT_NONE)
+        if (h->e[i].slot1 == 0)
             return;
-        if (h->e[i].slot == slot)
+        if (h->e[i].slot1 == slot + 1)
             break;
         i = (i + 1) & h->mask;
     }
@@ -81,7 +79,7 @@ hashtab_remove(struct hashtab *h, uint64_t hash, uint32_t slot)
     for (;;) {
         uint32_t home;
         j = (j + 1) & h->mask;
-        if (h->e[j].slot == HT_NONE)
+        if (h->e[j].slot1 == 0)
             break;
         home = h->e[j].hash & h->mask;
         if (((j - home) & h->mask) >= ((j - i) & h->mask)) {
@@ -89,7 +87,7 @@ hashtab_remove(struct hashtab *h, uint64_t hash, uint32_t slot)
             i = j;
         }
     }
-    h->e[i].slot = HT_NONE;
+    h->e[i].slot1 = 0;
     h->count--;
 }
 

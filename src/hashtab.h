@@ -15,8 +15,8 @@
 #define HT_NONE UINT32_MAX
 
 struct ht_ent {
-    uint32_t slot; /* HT_NONE when empty */
-    uint32_t hash; /* low 32 bits of the key's hash */
+    uint32_t slot1; /* slot id + 1; 0 when empty (so calloc'd pages stay untouched) */
+    uint32_t hash;  /* low 32 bits of the key's hash */
 };
 
 struct hashtab {

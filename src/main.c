@@ -43,7 +43,7 @@ static const char usage_text[] =
     "                     order of the top-N rows (default calls; latency = total time)\n"
     "Limits (bounded memory; what falls out is counted in the report)\n"
     "  --max-flows N      connections tracked (default 65536)\n"
-    "  --max-pending N    calls awaiting a reply (default 262144)\n"
+    "  --max-pending N    calls awaiting a reply (default 65536)\n"
     "  --call-timeout S   seconds of packet time before a call counts as unanswered\n"
     "                     (default 120)\n"
     "  --max-rows N       rows per breakdown table; the rest is summed in \"other\"\n"

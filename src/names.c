@@ -23,6 +23,7 @@ struct names {
     struct entry *slab;
     size_t cap, count;
     uint32_t head, tail, free_head; /* head: most recent */
+    size_t fresh;                   /* slots [fresh, cap) have never been used */
     struct hashtab idx;
     uint64_t seed, evicted;
 };
@@ -31,7 +32,6 @@ struct names *
 names_new(size_t cap, uint64_t seed)
 {
     struct names *n = calloc(1, sizeof *n);
-    size_t i;
 
     if (!n || cap == 0 || cap >= HT_NONE)
         goto fail;
@@ -40,9 +40,8 @@ names_new(size_t cap, uint64_t seed)
         goto fail;
     n->cap = cap;
     n->seed = seed;
-    for (i = 0; i < cap; i++)
-        n->slab[i].next = i + 1 < cap ? (uint32_t)(i + 1) : HT_NONE;
-    n->free_head = 0;
+    n->free_head = HT_NONE;
+    n->fresh = 0;
     n->head = n->tail = HT_NONE;
     return n;
 fail:
@@ -117,6 +116,10 @@ upsert(struct names *n, uint64_t key)
     uint32_t s = find(n, key);
 
     if (s == HT_NONE) {
+        if (n->free_head == HT_NONE && n->fresh < n->cap) {
+            n->slab[n->fresh].next = HT_NONE;
+            n->free_head = (uint32_t)n->fresh++;
+        }
         if (n->free_head == HT_NONE) {
             uint32_t victim = n->tail;
             unlink_slot(n, victim);

@@ -201,7 +201,13 @@ handle_reply(struct rpc_match *m, struct flow *f, unsigned dir, const struct rpc
         }
     }
     stats_record(m->stats, &ev);
-    xid_table_answer(&m->xids, pc, &msg->ts_last);
+    /* UDP clients resend calls after a lost or slow reply, and servers may
+     * answer twice: remember the answered call a while to tell those from
+     * new calls and orphans. Over TCP neither happens on one connection. */
+    if (f->key.proto == FLOW_PROTO_UDP)
+        xid_table_answer(&m->xids, pc, &msg->ts_last);
+    else
+        xid_table_remove(&m->xids, pc);
 }
 
 void

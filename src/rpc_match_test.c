@@ -357,6 +357,7 @@ static void
 test_retrans_duplicates_errors(void)
 {
     setup();
+    fa.key.proto = FLOW_PROTO_UDP; /* answered calls are remembered over UDP only */
     FEED(&fa, 0, getattr_call, 0, 0);
     FEED(&fa, 0, getattr_call, 1000000, 1000000); /* retransmission */
     EQ(st.rpc.retransmissions, 1);
@@ -373,6 +374,19 @@ test_retrans_duplicates_errors(void)
     EQ(nfs->procs[P_GETATTR].replies, 1);
     EQ(st.rpc.orphan_replies, 0);
     EQ(anomalies_total(), 0);
+    teardown();
+
+    /* Over TCP a connection never carries a second reply to one call: the
+     * answered call is forgotten at once, and a stray reply is an orphan. */
+    setup();
+    fa.key.proto = FLOW_PROTO_TCP;
+    FEED(&fa, 0, getattr_call, 0, 0);
+    FEED(&fa, 1, getattr_reply, 5000000, 5000000);
+    EQ(m.xids.count, 0);
+    FEED(&fa, 1, getattr_reply, 6000000, 6000000);
+    EQ(st.rpc.duplicate_replies, 0);
+    EQ(st.rpc.orphan_replies, 1);
+    EQ(st.rpc.replies, 1);
     teardown();
 
     setup();

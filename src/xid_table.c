@@ -13,8 +13,6 @@ key_hash(const struct xid_table *t, uint64_t flow_id, uint32_t xid)
 int
 xid_table_init(struct xid_table *t, size_t cap, uint64_t seed, xid_lost_fn *on_lost, void *ctx)
 {
-    size_t i;
-
     memset(t, 0, sizeof *t);
     if (cap == 0 || cap >= HT_NONE)
         return -1;
@@ -25,9 +23,8 @@ xid_table_init(struct xid_table *t, size_t cap, uint64_t seed, xid_lost_fn *on_l
         return -1;
     }
     t->cap = cap;
-    for (i = 0; i < cap; i++)
-        t->slab[i].seq_next = i + 1 < cap ? (uint32_t)(i + 1) : HT_NONE;
-    t->free_head = 0;
+    t->free_head = HT_NONE; /* slots past `fresh` were never used: no list to build */
+    t->fresh = 0;
     t->old_head = t->old_tail = HT_NONE;
     t->seed = seed;
     t->on_lost = on_lost;
@@ -95,15 +92,19 @@ xid_table_add(struct xid_table *t, uint64_t flow_id, uint32_t xid, const struct 
     struct pending_call *pc;
     uint32_t s;
 
-    if (t->free_head == HT_NONE) {
-        pc = &t->slab[t->old_head];
-        if (pc->state == PC_PENDING)
-            t->evicted++;
-        drop(t, pc, true);
+    if (t->free_head == HT_NONE && t->fresh < t->cap) {
+        s = (uint32_t)t->fresh++;
+    } else {
+        if (t->free_head == HT_NONE) {
+            pc = &t->slab[t->old_head];
+            if (pc->state == PC_PENDING)
+                t->evicted++;
+            drop(t, pc, true);
+        }
+        s = t->free_head;
+        t->free_head = t->slab[s].seq_next;
     }
-    s = t->free_head;
     pc = &t->slab[s];
-    t->free_head = pc->seq_next;
     memset(pc, 0, sizeof *pc);
     pc->flow_id = flow_id;
     pc->xid = xid;

@@ -60,6 +60,7 @@ struct xid_table {
     struct pending_call *slab;
     size_t cap, count;
     uint32_t free_head, old_head, old_tail; /* arrival order: old_head is the oldest */
+    size_t fresh;                           /* slots [fresh, cap) have never been used */
     struct hashtab idx;
     uint64_t seed;
     xid_lost_fn *on_lost;
