@@ -4,16 +4,24 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* One endpoint (address, port), seeded. */
+static uint64_t
+ep_hash(const uint8_t *addr, uint16_t port, uint64_t seed)
+{
+    uint64_t a, b;
+
+    memcpy(&a, addr, 8);
+    memcpy(&b, addr + 8, 8);
+    return hash_u64x2(a, b ^ port, seed);
+}
+
+/* Direction-independent: the sum of both endpoints' hashes (a sum, not an
+ * xor, so a connection between equal endpoints does not hash to 0). */
 static uint64_t
 key_hash(const struct flow_key *k, uint64_t seed)
 {
-    /* Direction-independent: hash the smaller endpoint first. */
-    struct flow_key c = *k;
-    int cmp = memcmp(k->saddr, k->daddr, 16);
-
-    if (cmp > 0 || (cmp == 0 && k->sport > k->dport))
-        c = flow_key_reverse(k);
-    return hash_bytes(&c, sizeof c, seed);
+    return (ep_hash(k->saddr, k->sport, seed) + ep_hash(k->daddr, k->dport, seed)) ^
+           ((uint64_t)k->proto << 56 | k->af);
 }
 
 static void

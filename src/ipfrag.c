@@ -3,18 +3,23 @@
  * A fixed slab of `cap` slots, each one datagram in progress keyed by
  * (af, src, dst, id, proto), found through a chained hash index of slot ids and
  * linked on an age list in creation order (oldest first: expiry and eviction
- * both take the head). Each slot owns a 65,535-byte buffer, allocated the first
- * time the slot is used and kept, so steady state does no malloc.
+ * both take the head). A datagram in progress holds a 65,535-byte buffer from
+ * a shared stack of buffers, allocated when first needed and reused, so the
+ * memory held is that of the most datagrams ever in progress at once (plus
+ * one), and steady state does no malloc.
  *
  * Coverage is tracked per 8-byte block (fragment offsets are multiples of 8,
  * and so are the lengths of all but the last fragment) in two bitmaps:
  * `claimed` (the headers say these bytes were sent) and `have` (we captured
  * them). When `claimed` covers [0, total) the datagram is finished: delivered
  * whole if `have` does too, otherwise (snaplen cut some fragments) as its
- * first bytes with first_frag_only. A finished slot stays as DONE until its
- * timeout so that late duplicates are absorbed instead of starting a datagram
- * that could only expire; a fragment outside the finished one's coverage, or
- * with different bytes, recycles the slot (IPv4 ID reuse).
+ * first bytes with first_frag_only. Its buffer goes back to the stack at the
+ * next call (the caller reads the datagram until then). A finished slot stays
+ * as DONE, without a buffer, for DONE_KEEP_S seconds so that late duplicates
+ * (network duplication is immediate) are absorbed instead of starting a
+ * datagram that could only expire; a fragment outside the finished one's
+ * coverage, or later, recycles the slot: at 32 KiB NFS writes a busy client
+ * wraps the 16-bit IPv4 ID in seconds.
  *
  * RFC 5722 / RFC 8200 §4.5: an overlap whose bytes differ drops the whole
  * datagram (ANOM_IPFRAG_BAD), as does a datagram over 65,535 bytes or a
@@ -29,6 +34,7 @@
 #define IPFRAG_MAX_LEN 65535u
 #define IPFRAG_BLOCKS  ((IPFRAG_MAX_LEN + 7u) / 8u) /* 8,192 blocks of 8 bytes */
 #define NIL            UINT32_MAX
+#define DONE_KEEP_S    2u /* a finished datagram absorbs duplicates this long */
 
 enum slot_state { SLOT_FREE = 0, SLOT_BUSY, SLOT_DONE };
 
@@ -46,7 +52,9 @@ struct slot {
     uint32_t nclaimed, nhave;
     uint32_t hnext;        /* hash chain, or free list when FREE */
     uint32_t older, newer; /* age list */
-    uint8_t *buf;          /* IPFRAG_MAX_LEN bytes, lazily allocated once */
+    uint8_t *buf;          /* IPFRAG_MAX_LEN bytes from the shared stack while BUSY */
+    uint8_t done_head[64]; /* DONE: the datagram's first bytes (transport header, RPC xid) */
+    uint32_t done_head_len;
     uint8_t claimed[IPFRAG_BLOCKS / 8];
     uint8_t have[IPFRAG_BLOCKS / 8];
 };
@@ -63,7 +71,34 @@ struct ipfrag {
     struct anomalies *an;
     ipfrag_lost_fn *lost_cb;
     void *lost_ctx;
+    uint8_t **spare; /* stack of free buffers */
+    uint32_t nspare;
+    uint8_t *done_buf; /* the last finished datagram's buffer, freed at the next call */
 };
+
+static uint8_t *
+buf_get(struct ipfrag *fr)
+{
+    if (fr->nspare)
+        return fr->spare[--fr->nspare];
+    return malloc(IPFRAG_MAX_LEN);
+}
+
+/* The stack holds at most cap + 1 buffers: one per slot and the finished one. */
+static void
+buf_put(struct ipfrag *fr, uint8_t *b)
+{
+    if (b)
+        fr->spare[fr->nspare++] = b;
+}
+
+/* The caller is done with the datagram returned last time. */
+static void
+release_done(struct ipfrag *fr)
+{
+    buf_put(fr, fr->done_buf);
+    fr->done_buf = NULL;
+}
 
 static uint32_t
 key_hash(uint8_t af, uint8_t proto, uint32_t id, const uint8_t *s, const uint8_t *d)
@@ -137,7 +172,8 @@ ipfrag_new(size_t max_datagrams, unsigned timeout_s, struct anomalies *an)
     fr->hmask = nh - 1;
     fr->heads = malloc(nh * sizeof *fr->heads);
     fr->slots = calloc(fr->cap ? fr->cap : 1, sizeof *fr->slots);
-    if (!fr->heads || !fr->slots) {
+    fr->spare = calloc((size_t)fr->cap + 2, sizeof *fr->spare);
+    if (!fr->heads || !fr->slots || !fr->spare) {
         ipfrag_free(fr);
         return NULL;
     }
@@ -162,6 +198,11 @@ ipfrag_free(struct ipfrag *fr)
     if (fr->slots)
         for (uint32_t i = 0; i < fr->cap; i++)
             free(fr->slots[i].buf);
+    if (fr->spare)
+        for (uint32_t i = 0; i < fr->nspare; i++)
+            free(fr->spare[i]);
+    free(fr->done_buf);
+    free(fr->spare);
     free(fr->slots);
     free(fr->heads);
     free(fr);
@@ -222,6 +263,8 @@ slot_release(struct ipfrag *fr, uint32_t i)
         fr->newest = s->older;
     if (s->state == SLOT_BUSY)
         fr->busy--;
+    buf_put(fr, s->buf);
+    s->buf = NULL;
     s->state = SLOT_FREE;
     s->hnext = fr->free_head;
     fr->free_head = i;
@@ -296,11 +339,9 @@ slot_alloc(struct ipfrag *fr, const struct ipfrag_frag *f, const struct timespec
     }
     i = fr->free_head;
     s = &fr->slots[i];
-    if (!s->buf) {
-        s->buf = malloc(IPFRAG_MAX_LEN);
-        if (!s->buf)
-            return NIL;
-    }
+    s->buf = buf_get(fr);
+    if (!s->buf)
+        return NIL;
     fr->free_head = s->hnext;
 
     s->state = SLOT_BUSY;
@@ -369,6 +410,7 @@ ipfrag_add(struct ipfrag *fr, const struct ipfrag_frag *f, const struct timespec
         anomaly_add(fr->an, ANOM_IPFRAG_EVICTED, 1);
         return DECODE_UNSUPPORTED;
     }
+    release_done(fr);
     i = find(fr, f);
     if (i != NIL && ts_expired(&fr->slots[i].t_first, fr->timeout_s, ts)) {
         give_up(fr, i, ANOM_IPFRAG_EXPIRED);
@@ -387,8 +429,11 @@ ipfrag_add(struct ipfrag *fr, const struct ipfrag_frag *f, const struct timespec
 
     if (i != NIL && fr->slots[i].state == SLOT_DONE) {
         s = &fr->slots[i];
+        uint32_t k = cap < s->done_head_len ? cap : s->done_head_len;
+
         if (bits_all(s->claimed, f->offset / 8, nblk) && (!s->have_last || end <= s->total) &&
-            overlap_consistent(s, f, cap))
+            ts->tv_sec - s->t_last.tv_sec <= (time_t)DONE_KEEP_S &&
+            (f->offset != 0 || memcmp(s->done_head, f->data.p, k) == 0))
             return DECODE_PENDING; /* late duplicate of a finished datagram */
         slot_release(fr, i);       /* same key, new datagram */
         i = NIL;
@@ -431,12 +476,20 @@ ipfrag_add(struct ipfrag *fr, const struct ipfrag_frag *f, const struct timespec
     s->t_last = *ts;
 
     if (s->have_last && s->nclaimed == (s->total + 7) / 8) {
+        enum decode_rc rc;
+
         s->state = SLOT_DONE;
         fr->busy--;
         if (s->nhave == s->nclaimed) /* complete */
-            return slot_decode(s, s->total, s->total, false, fr->an, out);
-        /* Every fragment seen but the capture cut some: the first bytes are all we get. */
-        return slot_decode(s, prefix_len(s), s->total, true, fr->an, out);
+            rc = slot_decode(s, s->total, s->total, false, fr->an, out);
+        else /* every fragment seen but the capture cut some: the first bytes are all we get */
+            rc = slot_decode(s, prefix_len(s), s->total, true, fr->an, out);
+        s->done_head_len = prefix_len(s) < sizeof s->done_head ? prefix_len(s)
+                                                                : (uint32_t)sizeof s->done_head;
+        memcpy(s->done_head, s->buf, s->done_head_len);
+        fr->done_buf = s->buf; /* out points into it until the next call */
+        s->buf = NULL;
+        return rc;
     }
     return DECODE_PENDING;
 }
@@ -448,6 +501,7 @@ ipfrag_expire(struct ipfrag *fr, const struct timespec *now, size_t budget)
 
     if (!fr)
         return;
+    release_done(fr);
     while (fr->oldest != NIL && (budget == 0 || n < budget)) {
         uint32_t i = fr->oldest;
 
@@ -463,6 +517,7 @@ ipfrag_flush(struct ipfrag *fr)
 {
     if (!fr)
         return;
+    release_done(fr);
     while (fr->oldest != NIL)
         give_up(fr, fr->oldest, ANOM_IPFRAG_EXPIRED);
 }
