@@ -6,6 +6,8 @@
  * anything else is reported as unknown(N). */
 #include <stddef.h>
 
+#include <string.h>
+
 #include "dissector.h"
 #include "stats.h"
 #include "xdr_cur.h"
@@ -50,6 +52,10 @@ mount1_call(struct xdr_cur *x, struct pending_call *pc)
 
     if (pc->proc == MOUNTPROC_MNT || pc->proc == MOUNTPROC_UMNT)
         xdr_cur_opaque(x, MNTPATHLEN, &path); /* dirpath */
+    if (pc->proc == MOUNTPROC_MNT && xdr_cur_ok(x) && path.len <= PC_NAME_MAX) {
+        pc->name_len = (uint8_t)path.len; /* the export, for the names cache */
+        memcpy(pc->name, path.p, path.len);
+    }
     return xdr_cur_status(x);
 }
 
@@ -67,8 +73,10 @@ mount1_reply(struct xdr_cur *x, const struct pending_call *pc, struct op_event *
         return xdr_cur_status(x);
     ev->has_status = true;
     ev->status = status;
-    if (status == 0)
-        xdr_cur_skip(x, FHSIZE); /* directory: fhandle */
+    if (status == 0) { /* directory: fhandle, the export's root */
+        xdr_cur_fixed_view(x, FHSIZE, &ev->obj_fh);
+        ev->obj_is_export = true;
+    }
     return xdr_cur_status(x);
 }
 

@@ -7,6 +7,8 @@
  * anything else is reported as unknown(N). */
 #include <stddef.h>
 
+#include <string.h>
+
 #include "dissector.h"
 #include "stats.h"
 #include "xdr_cur.h"
@@ -54,6 +56,10 @@ mount2_call(struct xdr_cur *x, struct pending_call *pc)
     case MOUNTPROC_UMNT:     /* dirpath */
     case MOUNTPROC_PATHCONF: /* dirpath */
         xdr_cur_opaque(x, MNTPATHLEN, &path);
+        if (pc->proc == MOUNTPROC_MNT && xdr_cur_ok(x) && path.len <= PC_NAME_MAX) {
+            pc->name_len = (uint8_t)path.len; /* the export, for the names cache */
+            memcpy(pc->name, path.p, path.len);
+        }
         break;
     default: /* NULL, DUMP, UMNTALL, EXPORT, EXPORTALL: void */
         break;
@@ -75,8 +81,10 @@ mount2_reply(struct xdr_cur *x, const struct pending_call *pc, struct op_event *
         return xdr_cur_status(x);
     ev->has_status = true;
     ev->status = status;
-    if (status == 0)
-        xdr_cur_skip(x, FHSIZE); /* directory: fhandle */
+    if (status == 0) { /* directory: fhandle, the export's root */
+        xdr_cur_fixed_view(x, FHSIZE, &ev->obj_fh);
+        ev->obj_is_export = true;
+    }
     return xdr_cur_status(x);
 }
 

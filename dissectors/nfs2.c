@@ -126,6 +126,12 @@ nfs2_reply(struct xdr_cur *x, const struct pending_call *pc, struct op_event *ev
         return xdr_cur_status(x);
     ev->has_status = true;
     ev->status = status;
+    if (status == 0 && (pc->proc == NFSPROC_LOOKUP || pc->proc == NFSPROC_CREATE ||
+                        pc->proc == NFSPROC_MKDIR)) {
+        /* §2.2.10 diropres OK: file (fhandle), attributes: names the child */
+        xdr_cur_fixed_view(x, NFS2_FHSIZE, &ev->obj_fh);
+        return xdr_cur_status(x);
+    }
     if (status != 0 || pc->proc != NFSPROC_READ)
         return DECODE_OK;
     /* §2.2.7 readres OK: attributes (fattr), data<NFS_MAXDATA> */

@@ -138,11 +138,10 @@ stats_call(struct stats *s, const struct rpc_program *pg, uint32_t proc, uint8_t
         return;
     }
     p->calls++;
-    if (stable <= STABLE_FILE_SYNC) {
+    if (stable <= STABLE_FILE_SYNC) /* NFSv3 WRITE (RFC 1813 §3.3.7) */
         ps->write.stable[stable]++;
-        ps->write.bytes += write_bytes;
-        p->bytes += write_bytes;
-    }
+    ps->write.bytes += write_bytes; /* any WRITE: v2 has no stable_how */
+    p->bytes += write_bytes;
 }
 
 static void record_by(struct stats *s, const struct op_event *ev, bool error);
@@ -283,10 +282,9 @@ stats_call_by(struct stats *s, const struct pending_call *pc)
         r->calls++;
         if (pc->pg && pc->pg->prog == 100003 && pc->pg->vers == 3)
             r->nfs3_calls++;
-        if (pc->stable <= STABLE_FILE_SYNC) {
+        if (pc->stable <= STABLE_FILE_SYNC)
             r->stable[pc->stable]++;
-            r->write_bytes += pc->write_count;
-        }
+        r->write_bytes += pc->write_count;
     }
 }
 

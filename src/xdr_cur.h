@@ -132,6 +132,22 @@ xdr_cur_fixed(struct xdr_cur *x, void *dst, uint32_t n)
         memcpy(dst, x->base + at, n);
 }
 
+/* Fixed-length opaque[n] as a view (borrowed from the buffer), skipping
+ * padding: e.g. an NFSv2 fhandle (RFC 1094 §2.3.3, 32 bytes). */
+static inline void
+xdr_cur_fixed_view(struct xdr_cur *x, uint32_t n, struct bytes *out)
+{
+    uint32_t at = x->pos;
+
+    out->p = NULL;
+    out->len = 0;
+    xdr_cur_skip(x, n);
+    if (x->status == DECODE_OK) {
+        out->p = x->base + at;
+        out->len = n;
+    }
+}
+
 /* Variable-length opaque<max>: returns the length and a view of the bytes
  * (borrowed from the buffer), skipping padding. INVALID if len > max. */
 static inline uint32_t

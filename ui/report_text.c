@@ -229,6 +229,8 @@ program(FILE *out, const struct prog_stats *ps)
     int nw = name_width(pg);
     uint32_t i;
 
+    if (ps->calls == 0 && !is_nfs3(pg))
+        return; /* only NFSv3 is always shown, as nfsstat does */
     fputc('\n', out);
     put_esc(out, pg->title ? pg->title : pg->name);
     fputs(" (", out);
