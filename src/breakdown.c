@@ -64,7 +64,7 @@ bd_table_init(struct bd_table *t, enum bd_dim dim, size_t cap, uint64_t seed)
     t->cap = cap;
     t->seed = seed;
     t->rng = seed | 1;
-    histo_init(&t->other.latency);
+    histo_small_init(&t->other.latency);
     return 0;
 }
 
@@ -91,7 +91,7 @@ row_add(struct bd_row *dst, const struct bd_row *src)
     dst->nfs3_calls += src->nfs3_calls;
     for (i = 0; i < 3; i++)
         dst->stable[i] += src->stable[i];
-    histo_merge(&dst->latency, &src->latency);
+    histo_small_merge(&dst->latency, &src->latency);
 }
 
 static uint64_t
@@ -147,7 +147,7 @@ bd_table_row(struct bd_table *t, const uint8_t *key, size_t len)
     }
     r = &t->rows[s];
     memset(r, 0, sizeof *r);
-    histo_init(&r->latency);
+    histo_small_init(&r->latency);
     memcpy(r->key, key, len);
     r->key_len = (uint8_t)len;
     r->used = 1;
@@ -218,7 +218,7 @@ bd_table_total(const struct bd_table *t, struct bd_row *sum)
     size_t i;
 
     memset(sum, 0, sizeof *sum);
-    histo_init(&sum->latency);
+    histo_small_init(&sum->latency);
     for (i = 0; i < t->count; i++)
         row_add(sum, &t->rows[i]);
     row_add(sum, &t->other);

@@ -29,7 +29,7 @@ struct bd_row {
     uint64_t read_bytes, write_bytes;
     uint64_t stable[3];  /* NFSv3 WRITE calls by stable_how */
     uint64_t nfs3_calls; /* calls of NFS v3 (a row may mix programs) */
-    struct histo latency;
+    struct histo_small latency; /* percentiles within 12.5 % (histo.h) */
 };
 
 struct bd_table {

@@ -19,7 +19,7 @@ test_small_table_floods(void)
         r->calls++;
         r->replies++;
         r->read_bytes += 10;
-        histo_record(&r->latency, i % 1000);
+        histo_small_record(&r->latency, i % 1000);
     }
     EQ(t.count, 16);
     CHECK(t.evicted > 60000);
@@ -58,8 +58,8 @@ test_orders_and_ties(void)
     rc->calls = 1;
     ra->write_bytes = 1;
     rc->read_bytes = 100;
-    histo_record(&rb->latency, 900);
-    histo_record(&rc->latency, 100);
+    histo_small_record(&rb->latency, 900);
+    histo_small_record(&rc->latency, 100);
     EQ(bd_table_top(&t, BD_BY_CALLS, top, 4), 3);
     CHECK(top[0] == ra && top[1] == rb && top[2] == rc); /* tie broken by key */
     bd_table_top(&t, BD_BY_BYTES, top, 1);

@@ -123,3 +123,97 @@ histo_merge(struct histo *dst, const struct histo *src)
     dst->sum += src->sum;
     dst->overflow += src->overflow;
 }
+
+/* The compact variant: the same log-linear layout with 8 sub-buckets. */
+#define SSUB (1u << HISTO_SMALL_SUB_BITS)
+
+static unsigned
+small_index(uint64_t v)
+{
+    unsigned msb, idx;
+
+    if (v < SSUB)
+        return (unsigned)v;
+    msb = 63u - (unsigned)__builtin_clzll(v);
+    idx = ((msb - (HISTO_SMALL_SUB_BITS - 1u)) << HISTO_SMALL_SUB_BITS) +
+          (unsigned)((v >> (msb - HISTO_SMALL_SUB_BITS)) - SSUB);
+    return idx < HISTO_SMALL_BUCKETS ? idx : HISTO_SMALL_BUCKETS - 1;
+}
+
+static uint64_t
+small_lo(unsigned idx)
+{
+    unsigned msb;
+
+    if (idx < SSUB)
+        return idx;
+    msb = (idx >> HISTO_SMALL_SUB_BITS) + (HISTO_SMALL_SUB_BITS - 1u);
+    return (uint64_t)(SSUB + (idx & (SSUB - 1))) << (msb - HISTO_SMALL_SUB_BITS);
+}
+
+void
+histo_small_init(struct histo_small *h)
+{
+    memset(h, 0, sizeof *h);
+}
+
+void
+histo_small_record(struct histo_small *h, uint64_t v)
+{
+    unsigned i = small_index(v);
+
+    if (h->bucket[i] < UINT32_MAX)
+        h->bucket[i]++;
+    if (h->count == 0 || v < h->min)
+        h->min = v;
+    if (v > h->max)
+        h->max = v;
+    h->count++;
+    h->sum += v;
+}
+
+uint64_t
+histo_small_percentile(const struct histo_small *h, double pct)
+{
+    uint64_t rank, seen = 0;
+    unsigned i;
+
+    if (h->count == 0)
+        return 0;
+    if (pct <= 0)
+        return h->min;
+    if (pct >= 100)
+        return h->max;
+    rank = (uint64_t)((pct / 100.0) * (double)h->count + 0.999999999);
+    if (rank == 0)
+        rank = 1;
+    for (i = 0; i < HISTO_SMALL_BUCKETS; i++) {
+        seen += h->bucket[i];
+        if (seen >= rank) {
+            uint64_t lo = small_lo(i), hi, mid;
+            hi = i + 1 < HISTO_SMALL_BUCKETS ? small_lo(i + 1) - 1 : h->max;
+            mid = lo + (hi - lo) / 2;
+            return mid < h->min ? h->min : mid > h->max ? h->max : mid;
+        }
+    }
+    return h->max;
+}
+
+void
+histo_small_merge(struct histo_small *dst, const struct histo_small *src)
+{
+    unsigned i;
+
+    if (src->count == 0)
+        return;
+    for (i = 0; i < HISTO_SMALL_BUCKETS; i++) {
+        uint64_t v = (uint64_t)dst->bucket[i] + src->bucket[i];
+        dst->bucket[i] = v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
+    }
+    if (dst->count == 0 || src->min < dst->min)
+        dst->min = src->min;
+    if (src->max > dst->max)
+        dst->max = src->max;
+    dst->count += src->count;
+    dst->sum += src->sum;
+}

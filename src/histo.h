@@ -30,4 +30,21 @@ unsigned histo_index(uint64_t usec);
 uint64_t histo_bucket_lo(unsigned idx);
 uint64_t histo_bucket_hi(unsigned idx);
 
+/* A compact histogram for breakdown rows (thousands of them): 8 linear
+ * sub-buckets per power of two and 32-bit counts, 1 KiB each. A percentile is
+ * within 12.5 % (bucket width), reported as the bucket's midpoint clamped to
+ * the exact min and max; count, sum, min and max stay exact. */
+#define HISTO_SMALL_SUB_BITS 3u
+#define HISTO_SMALL_BUCKETS 256u /* reaches 2^34 us; beyond: the last bucket */
+
+struct histo_small {
+    uint64_t count, sum, min, max;
+    uint32_t bucket[HISTO_SMALL_BUCKETS];
+};
+
+void histo_small_init(struct histo_small *h);
+void histo_small_record(struct histo_small *h, uint64_t usec);
+uint64_t histo_small_percentile(const struct histo_small *h, double pct);
+void histo_small_merge(struct histo_small *dst, const struct histo_small *src);
+
 #endif

@@ -78,6 +78,36 @@ test_merge(void)
     EQ(memcmp(a.bucket, c.bucket, sizeof a.bucket), 0);
 }
 
+static void
+test_small(void)
+{
+    struct histo_small h, a, b;
+    uint64_t v;
+    unsigned bad = 0;
+
+    histo_small_init(&h);
+    histo_small_init(&a);
+    histo_small_init(&b);
+    for (v = 1; v <= 100000; v++) {
+        histo_small_record(&h, v);
+        histo_small_record(v % 2 ? &a : &b, v);
+    }
+    /* every percentile within 12.5 % of the exact nearest-rank value */
+    for (v = 1; v < 100; v++) {
+        uint64_t exact = v * 1000, got = histo_small_percentile(&h, (double)v);
+        if (got * 8 < exact * 7 || got * 8 > exact * 9)
+            bad++;
+    }
+    EQ(bad, 0);
+    EQ(histo_small_percentile(&h, 100), 100000);
+    EQ(histo_small_percentile(&h, 0), 1);
+    histo_small_merge(&a, &b);
+    EQ(a.count, h.count);
+    EQ(a.sum, h.sum);
+    EQ(memcmp(a.bucket, h.bucket, sizeof a.bucket), 0);
+    CHECK(sizeof h.bucket <= 1024);
+}
+
 int
 main(void)
 {
@@ -85,5 +115,6 @@ main(void)
     test_percentiles();
     test_small_exact();
     test_merge();
+    test_small();
     return t_done();
 }

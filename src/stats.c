@@ -314,7 +314,7 @@ record_by(struct stats *s, const struct op_event *ev, bool error)
         r->replies++;
         r->errors += error;
         r->read_bytes += ev->read_bytes;
-        histo_record(&r->latency, stats_latency_us(&ev->t_call, &ev->t_reply));
+        histo_small_record(&r->latency, stats_latency_us(&ev->t_call, &ev->t_reply));
     }
 }
 

@@ -152,6 +152,33 @@ latency(struct json_w *w, const struct histo *h)
     json_close(w);
 }
 
+/* The same object for a breakdown row's compact histogram. */
+static void
+latency_small(struct json_w *w, const struct histo_small *h)
+{
+    json_key(w, "latency_us");
+    json_obj(w);
+    json_kv_u64(w, "count", h->count);
+    if (h->count == 0) {
+        static const char *const keys[] = { "min", "mean", "p50", "p90", "p99", "max" };
+        size_t i;
+
+        for (i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+            json_key(w, keys[i]);
+            json_null(w);
+        }
+    } else {
+        json_kv_u64(w, "min", h->min);
+        json_key(w, "mean");
+        json_fixed(w, (double)h->sum / (double)h->count, 1);
+        json_kv_u64(w, "p50", histo_small_percentile(h, 50));
+        json_kv_u64(w, "p90", histo_small_percentile(h, 90));
+        json_kv_u64(w, "p99", histo_small_percentile(h, 99));
+        json_kv_u64(w, "max", h->max);
+    }
+    json_close(w);
+}
+
 static void
 stable3(struct json_w *w, const char *key, const uint64_t v[3])
 {
@@ -248,7 +275,7 @@ bd_row(struct json_w *w, const struct stats *s, enum bd_dim d, const struct bd_r
     json_kv_u64(w, "errors", r->errors);
     json_kv_u64(w, "unanswered", r->unanswered);
     json_kv_u64(w, "nfs3_calls", r->nfs3_calls);
-    latency(w, &r->latency);
+    latency_small(w, &r->latency);
     json_kv_u64(w, "latency_total_us", r->latency.sum);
     json_kv_u64(w, "read_bytes", r->read_bytes);
     json_kv_u64(w, "write_bytes", r->write_bytes);

@@ -341,8 +341,8 @@ bd_line(FILE *out, const char *label, const struct bd_row *r, uint64_t total_cal
     }
     fmt_pct(pct, sizeof pct, r->calls, total_calls);
     if (r->latency.count) {
-        fmt_latency(p50, sizeof p50, histo_percentile(&r->latency, 50));
-        fmt_latency(p99, sizeof p99, histo_percentile(&r->latency, 99));
+        fmt_latency(p50, sizeof p50, histo_small_percentile(&r->latency, 50));
+        fmt_latency(p99, sizeof p99, histo_small_percentile(&r->latency, 99));
         fmt_latency(tot, sizeof tot, r->latency.sum);
     }
     if (r->read_bytes)
