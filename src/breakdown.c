@@ -146,7 +146,11 @@ bd_table_row(struct bd_table *t, const uint8_t *key, size_t len)
         t->evicted++;
     }
     r = &t->rows[s];
-    memset(r, 0, sizeof *r);
+    {
+        uint32_t gen = r->gen + 1;
+        memset(r, 0, sizeof *r);
+        r->gen = gen;
+    }
     histo_small_init(&r->latency);
     memcpy(r->key, key, len);
     r->key_len = (uint8_t)len;

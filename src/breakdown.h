@@ -25,6 +25,7 @@ struct bd_row {
     uint8_t key[BD_KEY_MAX];
     uint8_t key_len;
     uint8_t used;
+    uint32_t gen; /* bumped each time the slot is given to another key */
     uint64_t calls, replies, errors, retrans, unanswered;
     uint64_t read_bytes, write_bytes;
     uint64_t stable[3];  /* NFSv3 WRITE calls by stable_how */
@@ -51,6 +52,24 @@ void bd_table_fini(struct bd_table *t);
 
 /* The row for `key` (created, evicting if full). Never NULL for len <= BD_KEY_MAX. */
 struct bd_row *bd_table_row(struct bd_table *t, const uint8_t *key, size_t len);
+
+/* The row at slot idx if it still belongs to the key it had at generation
+ * gen (a caller may remember a row between a call and its reply), else NULL. */
+static inline struct bd_row *
+bd_table_at(struct bd_table *t, uint32_t idx, uint32_t gen)
+{
+    return idx < t->count && t->rows[idx].gen == gen ? &t->rows[idx] : NULL;
+}
+
+/* Per connection: the rows its last call went to. Client, server and pair
+ * are the same for every call of a connection (in one direction), and the
+ * user mostly is: found again without hashing while their rows live. */
+struct bd_cache {
+    uint32_t idx[BD__COUNT], gen[BD__COUNT];
+    uint32_t uid; /* of the user row */
+    uint8_t dir;  /* call direction the address rows were found for */
+    uint8_t valid;
+};
 
 enum bd_order { BD_BY_CALLS, BD_BY_LATENCY, BD_BY_BYTES };
 bool bd_order_parse(const char *s, enum bd_order *out);

@@ -123,6 +123,8 @@ capture_open(struct capture **out, const struct nfsscope_config *cfg, char *err,
                 return 1;
             }
         }
+        /* Large reads: a capture is read once, front to back. */
+        setvbuf(fp, NULL, _IOFBF, 1u << 20);
         /* pcap_fopen_offline takes ownership of fp (closed by pcap_close). */
         s->p = pcap_fopen_offline_with_tstamp_precision(fp, PCAP_TSTAMP_PRECISION_NANO, ebuf);
         if (!s->p) {

@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <time.h>
 
+#include "breakdown.h"
 #include "flow_key.h"
 #include "hashtab.h"
 #include "rpc_rm.h"
@@ -28,6 +29,7 @@ struct flow {
     uint8_t rpc_seen;  /* a valid RPC message was decoded on this flow */
     struct tcp_half tcp[2];
     struct rpc_rm rm[2];
+    struct bd_cache bdc; /* breakdown rows of this connection's calls */
 };
 
 /* Called before an entry is reused (evicted or expired), so its streams can be

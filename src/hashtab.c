@@ -91,7 +91,7 @@ hashtab_remove(struct hashtab *h, uint64_t hash, uint32_t slot)
     h->count--;
 }
 
-/* Multiply-xorshift mixing (splitmix64 finaliser) over 8-byte words. */
+/* Multiply-xorshift mixing (splitmix64 finaliser). */
 static uint64_t
 mix(uint64_t x)
 {
@@ -103,23 +103,40 @@ mix(uint64_t x)
     return x;
 }
 
+/* 64x64 -> 128-bit multiply, folded (the wyhash "mum" step). */
+static uint64_t
+mum(uint64_t a, uint64_t b)
+{
+    __extension__ typedef unsigned __int128 u128;
+    u128 r = (u128)a * b;
+
+    return (uint64_t)r ^ (uint64_t)(r >> 64);
+}
+
+/* 16 bytes per multiply: keys here are 8 to 72 bytes (addresses, handles). */
 uint64_t
 hash_bytes(const void *p, size_t n, uint64_t seed)
 {
     const uint8_t *b = p;
-    uint64_t h = mix(seed ^ (n * 0x9e3779b97f4a7c15ULL));
+    uint64_t h = seed ^ mum(n ^ 0xa0761d6478bd642fULL, 0xe7037ed1a0b428dbULL);
 
-    while (n >= 8) {
-        uint64_t w;
-        memcpy(&w, b, 8);
-        h = mix(h ^ w) + 0x9e3779b97f4a7c15ULL;
-        b += 8;
-        n -= 8;
+    while (n >= 16) {
+        uint64_t x, y;
+        memcpy(&x, b, 8);
+        memcpy(&y, b + 8, 8);
+        h = mum(x ^ h ^ 0xa0761d6478bd642fULL, y ^ 0x8ebc6af09c88c6e3ULL);
+        b += 16;
+        n -= 16;
     }
     if (n) {
-        uint64_t w = 0;
-        memcpy(&w, b, n);
-        h = mix(h ^ w ^ 0xff51afd7ed558ccdULL);
+        uint64_t x = 0, y = 0;
+        if (n > 8) {
+            memcpy(&x, b, 8);
+            memcpy(&y, b + 8, n - 8);
+        } else {
+            memcpy(&x, b, n);
+        }
+        h = mum(x ^ h ^ 0xa0761d6478bd642fULL, y ^ 0x589965cc75374cc3ULL ^ n);
     }
     return mix(h);
 }

@@ -30,6 +30,8 @@ event_who(struct op_event *ev, const struct pending_call *pc)
     ev->fh.len = pc->fh_len;
     ev->name.p = pc->name;
     ev->name.len = pc->name_len;
+    ev->bd_idx = pc->bd_idx;
+    ev->bd_gen = pc->bd_gen;
 }
 
 /* A call that will never be answered (expired, evicted, or end of input). */
@@ -137,7 +139,7 @@ handle_call(struct rpc_match *m, struct flow *f, unsigned dir, const struct rpc_
             pc->partial = 1;
     }
     stats_call(m->stats, pg, h->proc, pc->stable, pc->write_count);
-    stats_call_by(m->stats, pc);
+    stats_call_by(m->stats, pc, &f->bdc);
 }
 
 static void

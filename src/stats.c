@@ -267,24 +267,49 @@ make_keys(const struct stats *s, const struct flow_key *key, unsigned call_dir, 
     memcpy(out->k[BD_USER], &uid, 4);
 }
 
+_Static_assert(BD__COUNT == PC_BD_DIMS, "a pending call remembers one row per dimension");
+
 void
-stats_call_by(struct stats *s, const struct pending_call *pc)
+stats_call_by(struct stats *s, struct pending_call *pc, struct bd_cache *c)
 {
     struct bd_keys k;
     struct bytes fh = { pc->fh, pc->fh_len };
+    bool have_keys = false;
     unsigned d;
 
     if (!s->bd_on)
         return;
-    make_keys(s, &pc->key, pc->dir, pc->uid, fh, &k);
     for (d = 0; d < BD__COUNT; d++) {
-        struct bd_row *r = bd_table_row(&s->bd[d], k.k[d], k.len[d]);
+        struct bd_row *r = NULL;
+        bool cacheable = c && (d == BD_CLIENT || d == BD_SERVER || d == BD_PAIR || d == BD_USER);
+
+        if (cacheable && c->valid && c->dir == pc->dir && (d != BD_USER || c->uid == pc->uid))
+            r = bd_table_at(&s->bd[d], c->idx[d], c->gen[d]);
+        if (!r) {
+            if (!have_keys)
+                make_keys(s, &pc->key, pc->dir, pc->uid, fh, &k);
+            have_keys = true;
+            r = bd_table_row(&s->bd[d], k.k[d], k.len[d]);
+        }
+        /* Remembered so the reply finds the same rows without hashing again. */
+        pc->bd_idx[d] = (uint32_t)(r - s->bd[d].rows);
+        pc->bd_gen[d] = r->gen;
         r->calls++;
         if (pc->pg && pc->pg->prog == 100003 && pc->pg->vers == 3)
             r->nfs3_calls++;
         if (pc->stable <= STABLE_FILE_SYNC)
             r->stable[pc->stable]++;
         r->write_bytes += pc->write_count;
+    }
+    if (c) {
+        if (!c->valid || c->dir != pc->dir) /* address rows changed: all four are fresh */
+            c->valid = 1;
+        c->dir = pc->dir;
+        c->uid = pc->uid;
+        for (d = 0; d < BD__COUNT; d++) {
+            c->idx[d] = pc->bd_idx[d];
+            c->gen[d] = pc->bd_gen[d];
+        }
     }
 }
 
@@ -294,6 +319,7 @@ static void
 record_by(struct stats *s, const struct op_event *ev, bool error)
 {
     struct bd_keys k;
+    bool have_keys = false;
     unsigned d;
 
     if (!s->bd_on || !ev->key)
@@ -304,9 +330,15 @@ record_by(struct stats *s, const struct op_event *ev, bool error)
         else
             names_learn(s->names, ev->fh, ev->name, ev->obj_fh);
     }
-    make_keys(s, ev->key, ev->call_dir, ev->uid, ev->fh, &k);
     for (d = 0; d < BD__COUNT; d++) {
-        struct bd_row *r = bd_table_row(&s->bd[d], k.k[d], k.len[d]);
+        struct bd_row *r = ev->bd_idx ? bd_table_at(&s->bd[d], ev->bd_idx[d], ev->bd_gen[d]) : NULL;
+
+        if (!r) { /* the row was evicted since the call: find it again by key */
+            if (!have_keys)
+                make_keys(s, ev->key, ev->call_dir, ev->uid, ev->fh, &k);
+            have_keys = true;
+            r = bd_table_row(&s->bd[d], k.k[d], k.len[d]);
+        }
         if (ev->outcome == OP_NO_REPLY) {
             r->unanswered++;
             continue;

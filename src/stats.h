@@ -54,6 +54,7 @@ struct op_event {
     struct bytes fh;            /* the handle the call acted on (from the call) */
     struct bytes name;          /* the name it gave in that directory (from the call) */
     struct bytes obj_fh;        /* the handle the reply returned for that name (dissector) */
+    const uint32_t *bd_idx, *bd_gen; /* the call's breakdown rows, or NULL */
 };
 
 #define STATS_MAX_STATUS 24 /* distinct status values tracked per procedure */
@@ -136,9 +137,10 @@ void stats_call(struct stats *s, const struct rpc_program *pg, uint32_t proc, ui
                 uint64_t write_bytes);
 void stats_record(struct stats *s, const struct op_event *ev);
 /* Attribute a first-transmission call to its client, server, file, export
- * and user rows (after stats_call). */
+ * and user rows (after stats_call). `cache` (the connection's, or NULL)
+ * spares hashing the rows that are the same for every call. */
 struct pending_call;
-void stats_call_by(struct stats *s, const struct pending_call *pc);
+void stats_call_by(struct stats *s, struct pending_call *pc, struct bd_cache *cache);
 /* A retransmitted call (same XID on the same connection before its reply). */
 void stats_retrans(struct stats *s, const struct rpc_program *pg, uint32_t proc);
 

@@ -23,6 +23,7 @@ struct rpc_program;
 #define PC_PRIV_SIZE 32
 #define PC_FH_MAX 64    /* NFS3_FHSIZE (RFC 1813 §2.4); larger handles are not kept */
 #define PC_NAME_MAX 255 /* longest name kept for learning paths */
+#define PC_BD_DIMS 6    /* = BD__COUNT (breakdown.h) */
 
 enum pc_state { PC_PENDING = 1, PC_ANSWERED = 2 };
 
@@ -50,6 +51,7 @@ struct pending_call {
     uint8_t fh_len, name_len;
     uint8_t fh[PC_FH_MAX];
     uint8_t name[PC_NAME_MAX];
+    uint32_t bd_idx[PC_BD_DIMS], bd_gen[PC_BD_DIMS]; /* breakdown rows of the call */
     _Alignas(8) uint8_t priv[PC_PRIV_SIZE]; /* dissector scratch: e.g. READ offset/count */
 };
 
