@@ -67,6 +67,7 @@ bd_table_at(struct bd_table *t, uint32_t idx, uint32_t gen)
 struct bd_cache {
     uint32_t idx[BD__COUNT], gen[BD__COUNT];
     uint32_t uid; /* of the user row */
+    uint32_t max_write; /* largest WRITE count seen on the connection */
     uint8_t dir;  /* call direction the address rows were found for */
     uint8_t valid;
 };

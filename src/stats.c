@@ -46,7 +46,7 @@ stats_breakdowns_init(struct stats *s, size_t rows, size_t names_cap, uint64_t s
         if (bd_table_init(&s->bd[d], (enum bd_dim)d, rows, seed + d) != 0)
             return -1;
     s->names = names_new(names_cap, seed ^ 0x6e616d6573ULL);
-    if (!s->names)
+    if (!s->names || timeline_init(&s->tl, 1) != 0)
         return -1;
     s->bd_on = true;
     return 0;
@@ -63,6 +63,7 @@ stats_fini(struct stats *s)
             bd_table_fini(&s->bd[d]);
     names_free(s->names);
     s->names = NULL;
+    timeline_fini(&s->tl);
     s->bd_on = false;
 
     if (s->progs)
@@ -120,6 +121,18 @@ proc_of(struct stats *s, const struct rpc_program *pg, uint32_t proc, struct pro
     return &ps->procs[proc];
 }
 
+unsigned
+iosz_bucket(uint64_t bytes)
+{
+    unsigned k = 0;
+
+    while (bytes && k < IOSZ_BUCKETS - 1) {
+        bytes >>= 1;
+        k++;
+    }
+    return k;
+}
+
 void
 stats_call(struct stats *s, const struct rpc_program *pg, uint32_t proc, uint8_t stable,
            uint64_t write_bytes)
@@ -142,6 +155,8 @@ stats_call(struct stats *s, const struct rpc_program *pg, uint32_t proc, uint8_t
         ps->write.stable[stable]++;
     ps->write.bytes += write_bytes; /* any WRITE: v2 has no stable_how */
     p->bytes += write_bytes;
+    if (write_bytes || stable <= STABLE_FILE_SYNC)
+        ps->write_size[iosz_bucket(write_bytes)]++;
 }
 
 static void record_by(struct stats *s, const struct op_event *ev, bool error);
@@ -216,6 +231,8 @@ stats_record(struct stats *s, const struct op_event *ev)
         p->bytes += ev->read_bytes;
         ps->read_bytes += ev->read_bytes;
     }
+    if (ev->read_bytes || ev->eof)
+        ps->read_size[iosz_bucket(ev->read_bytes)]++;
     if (ev->eof)
         ps->read_eof++;
     if (ev->committed <= STABLE_FILE_SYNC)
@@ -301,6 +318,20 @@ stats_call_by(struct stats *s, struct pending_call *pc, struct bd_cache *c)
             r->stable[pc->stable]++;
         r->write_bytes += pc->write_count;
     }
+    {
+        struct tl_bucket *b = timeline_at(&s->tl, &pc->t_call);
+        if (b) {
+            b->calls++;
+            b->write_bytes += pc->write_count;
+        }
+    }
+    if (c && pc->write_count) {
+        struct prog_stats *ps = stats_prog(s, pc->pg);
+        if (ps && pc->write_count < c->max_write)
+            ps->writes_below_max++;
+        if (pc->write_count > c->max_write)
+            c->max_write = pc->write_count;
+    }
     if (c) {
         if (!c->valid || c->dir != pc->dir) /* address rows changed: all four are fresh */
             c->valid = 1;
@@ -347,6 +378,15 @@ record_by(struct stats *s, const struct op_event *ev, bool error)
         r->errors += error;
         r->read_bytes += ev->read_bytes;
         histo_small_record(&r->latency, stats_latency_us(&ev->t_call, &ev->t_reply));
+    }
+    if (ev->outcome != OP_NO_REPLY) {
+        struct tl_bucket *b = timeline_at(&s->tl, &ev->t_reply);
+        if (b) {
+            b->replies++;
+            b->errors += error;
+            b->read_bytes += ev->read_bytes;
+            histo_small_record(&b->latency, stats_latency_us(&ev->t_call, &ev->t_reply));
+        }
     }
 }
 

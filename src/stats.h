@@ -18,6 +18,7 @@
 #include "breakdown.h"
 #include "histo.h"
 #include "names.h"
+#include "timeline.h"
 
 enum op_outcome {
     OP_REPLIED,       /* a matched reply (status may still be an error) */
@@ -85,6 +86,11 @@ struct nfs_write_stats { /* NFSv3 WRITE detail (RFC 1813 §3.3.7) */
     uint64_t bytes;        /* bytes in WRITE calls */
 };
 
+/* READ/WRITE sizes in power-of-two buckets: [0] is 0 bytes, [k] is
+ * [2^(k-1), 2^k) for k < IOSZ_BUCKETS - 1, the last is 1 MiB and more. */
+#define IOSZ_BUCKETS 22
+unsigned iosz_bucket(uint64_t bytes);
+
 struct prog_stats {
     const struct rpc_program *pg;
     struct proc_stats *procs;  /* pg->nprocs entries */
@@ -93,6 +99,10 @@ struct prog_stats {
     struct nfs_write_stats write;
     uint64_t read_bytes;
     uint64_t read_eof;
+    uint64_t read_size[IOSZ_BUCKETS];  /* READ replies by count returned */
+    uint64_t write_size[IOSZ_BUCKETS]; /* WRITE calls by count sent */
+    uint64_t writes_below_max; /* WRITEs smaller than the largest one before them on
+                                * their connection: a proxy for writes under wsize */
 };
 
 struct rpc_totals {
@@ -121,6 +131,7 @@ struct stats {
     bool bd_on;
     struct bd_table bd[BD__COUNT];
     struct names *names;
+    struct timeline tl; /* per-interval calls, bytes and latency */
 };
 
 /* Allocate per-program tables for every registered program. 0 or -1 (ENOMEM). */

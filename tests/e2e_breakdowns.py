@@ -48,12 +48,31 @@ def adds_up(name, rep):
     check(rd == rep["nfs3"]["read"]["bytes"], f"{name}: client read bytes {rd}")
 
 
+def timeline_and_sizes(name, rep):
+    """The timeline and the READ/WRITE size histograms add up to the totals."""
+    tl, rpc, n3 = rep["timeline"], rep["rpc"], rep["nfs3"]
+    calls = sum(b["calls"] for b in tl["buckets"])
+    check(calls == rpc["calls"], f"{name}: timeline calls {calls} != {rpc['calls']}")
+    rb = sum(b["read_bytes"] for b in tl["buckets"])
+    check(rb == n3["read"]["bytes"], f"{name}: timeline read bytes {rb}")
+    wb = sum(b["write_bytes"] for b in tl["buckets"])
+    check(wb == n3["write"]["bytes"], f"{name}: timeline write bytes {wb}")
+    check(len(tl["buckets"]) <= 512, f"{name}: timeline bounded")
+    writes = sum(b["count"] for b in n3["io_sizes"]["write"])
+    check(writes == sum(n3["write"]["stable"].values()), f"{name}: write sizes {writes}")
+    reads = sum(b["count"] for b in n3["io_sizes"]["read"])
+    ok_reads = n3["ops"]["read"]["replies"] - n3["ops"]["read"]["errors"]
+    check(reads <= ok_reads, f"{name}: read sizes {reads} > {ok_reads}")
+
+
 def main():
     nfsscope, d = sys.argv[1], sys.argv[2]
     samples = sorted(f for f in os.listdir(d)
                      if f.endswith((".pcap", ".pcapng")) and not f.startswith("."))
     for f in samples:
-        adds_up(f, report(nfsscope, os.path.join(d, f), "--top", "1000000"))
+        rep = report(nfsscope, os.path.join(d, f), "--top", "1000000")
+        adds_up(f, rep)
+        timeline_and_sizes(f, rep)
 
     storm = os.path.join(d, "ls-storm.pcap")
     rep = report(nfsscope, storm, "--top", "10")

@@ -191,6 +191,41 @@ stable3(struct json_w *w, const char *key, const uint64_t v[3])
     json_close(w);
 }
 
+/* READ and WRITE sizes: non-empty power-of-two buckets as {lo, hi, count}. */
+static void
+size_hist(struct json_w *w, const char *key, const uint64_t *h)
+{
+    unsigned k;
+
+    json_key(w, key);
+    json_arr(w);
+    for (k = 0; k < IOSZ_BUCKETS; k++) {
+        if (!h[k])
+            continue;
+        json_obj(w);
+        json_kv_u64(w, "lo", k == 0 ? 0 : (uint64_t)1 << (k - 1));
+        json_key(w, "hi");
+        if (k == IOSZ_BUCKETS - 1)
+            json_null(w);
+        else
+            json_u64(w, k == 0 ? 0 : ((uint64_t)1 << k) - 1);
+        json_kv_u64(w, "count", h[k]);
+        json_close(w);
+    }
+    json_close(w);
+}
+
+static void
+io_sizes(struct json_w *w, const struct prog_stats *ps)
+{
+    json_key(w, "io_sizes");
+    json_obj(w);
+    size_hist(w, "read", ps->read_size);
+    size_hist(w, "write", ps->write_size);
+    json_kv_u64(w, "writes_below_max", ps->writes_below_max);
+    json_close(w);
+}
+
 static void
 program(struct json_w *w, const struct prog_stats *ps)
 {
@@ -240,6 +275,7 @@ program(struct json_w *w, const struct prog_stats *ps)
         json_kv_u64(w, "bytes", ps->read_bytes);
         json_kv_u64(w, "eof", ps->read_eof);
         json_close(w);
+        io_sizes(w, ps);
     }
     /* extras */
     json_kv_u64(w, "calls", ps->calls);
@@ -325,6 +361,44 @@ breakdowns(struct json_w *w, const struct stats *s, const struct view_info *vi)
     free(rows);
 }
 
+/* "timeline": calls, replies, bytes and p99 per interval over the capture. */
+static void
+timeline(struct json_w *w, const struct stats *s)
+{
+    const struct timeline *t = &s->tl;
+    uint32_t k;
+
+    if (!t->b)
+        return;
+    json_key(w, "timeline");
+    json_obj(w);
+    json_kv_u64(w, "interval_s", t->interval_s);
+    json_key(w, "start");
+    json_i64(w, (int64_t)t->start);
+    json_key(w, "buckets");
+    json_arr(w);
+    for (k = 0; k < t->used; k++) {
+        const struct tl_bucket *b = &t->b[k];
+
+        json_obj(w);
+        json_key(w, "t");
+        json_i64(w, (int64_t)t->start + (int64_t)k * t->interval_s);
+        json_kv_u64(w, "calls", b->calls);
+        json_kv_u64(w, "replies", b->replies);
+        json_kv_u64(w, "errors", b->errors);
+        json_kv_u64(w, "read_bytes", b->read_bytes);
+        json_kv_u64(w, "write_bytes", b->write_bytes);
+        json_key(w, "p99_us");
+        if (b->latency.count)
+            json_u64(w, histo_small_percentile(&b->latency, 99));
+        else
+            json_null(w);
+        json_close(w);
+    }
+    json_close(w);
+    json_close(w);
+}
+
 static int
 write_report(FILE *out, const struct stats *s, const struct view_info *vi,
              const struct timespec *now, bool pretty)
@@ -345,6 +419,8 @@ write_report(FILE *out, const struct stats *s, const struct view_info *vi,
     for (i = 0; i < s->nprogs; i++)
         program(&w, &s->progs[i]);
     breakdowns(&w, s, vi);
+    if (pretty) /* the per-line live output stays small */
+        timeline(&w, s);
     json_key(&w, "anomalies");
     json_obj(&w);
     for (a = 0; a < ANOM__COUNT; a++)

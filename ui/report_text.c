@@ -389,6 +389,42 @@ breakdowns(FILE *out, const struct stats *s, const struct view_info *vi)
     free(rows);
 }
 
+/* The busiest interval of the timeline, and the READ/WRITE size spread. */
+static void
+throughput(FILE *out, const struct stats *s)
+{
+    const struct timeline *t = &s->tl;
+    const struct prog_stats *ps = NULL;
+    uint32_t k, best = 0;
+    size_t i;
+
+    for (i = 0; i < s->nprogs; i++)
+        if (is_nfs3(s->progs[i].pg))
+            ps = &s->progs[i];
+    if (!t->b || t->used == 0 || !ps || (ps->read_bytes == 0 && ps->write.bytes == 0))
+        return;
+    for (k = 1; k < t->used; k++)
+        if (t->b[k].read_bytes + t->b[k].write_bytes > t->b[best].read_bytes + t->b[best].write_bytes)
+            best = k;
+    {
+        char rd[24], wr[24];
+        const struct tl_bucket *b = &t->b[best];
+
+        fmt_bytes(rd, sizeof rd, b->read_bytes / t->interval_s);
+        fmt_bytes(wr, sizeof wr, b->write_bytes / t->interval_s);
+        fprintf(out, "busiest %" PRIu32 " s: read %s/s, written %s/s, %" PRIu64 " calls"
+                     " (at +%" PRIu32 " s)\n",
+                t->interval_s, rd, wr, b->calls, best * t->interval_s);
+    }
+    if (ps->write.bytes) {
+        uint64_t n = 0;
+        for (k = 0; k < IOSZ_BUCKETS; k++)
+            n += ps->write_size[k];
+        fprintf(out, "writes smaller than an earlier write on their connection: %" PRIu64
+                     " of %" PRIu64 "\n", ps->writes_below_max, n);
+    }
+}
+
 static int
 text_report(FILE *out, const struct stats *s, const struct view_info *vi)
 {
@@ -397,6 +433,7 @@ text_report(FILE *out, const struct stats *s, const struct view_info *vi)
     header(out, s, vi);
     for (i = 0; i < s->nprogs; i++)
         program(out, &s->progs[i]);
+    throughput(out, s);
     breakdowns(out, s, vi);
     footer(out, s);
     if (fflush(out) != 0 || ferror(out))

@@ -1,0 +1,76 @@
+/* timeline.c: auto-coarsening per-interval counters; see timeline.h. */
+#include "timeline.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int
+timeline_init(struct timeline *t, uint32_t interval_s)
+{
+    memset(t, 0, sizeof *t);
+    t->b = calloc(TIMELINE_BUCKETS, sizeof *t->b);
+    if (!t->b)
+        return -1;
+    t->interval_s = interval_s ? interval_s : 1;
+    return 0;
+}
+
+void
+timeline_fini(struct timeline *t)
+{
+    free(t->b);
+    t->b = NULL;
+}
+
+static void
+add(struct tl_bucket *d, const struct tl_bucket *s)
+{
+    d->calls += s->calls;
+    d->replies += s->replies;
+    d->errors += s->errors;
+    d->read_bytes += s->read_bytes;
+    d->write_bytes += s->write_bytes;
+    histo_small_merge(&d->latency, &s->latency);
+}
+
+/* Merge buckets pairwise: 2k and 2k+1 become k; the interval doubles. */
+static void
+coarsen(struct timeline *t)
+{
+    uint32_t k;
+
+    for (k = 0; k < TIMELINE_BUCKETS / 2; k++) {
+        struct tl_bucket m = t->b[2 * k];
+        add(&m, &t->b[2 * k + 1]);
+        t->b[k] = m;
+    }
+    memset(&t->b[TIMELINE_BUCKETS / 2], 0, (TIMELINE_BUCKETS / 2) * sizeof *t->b);
+    t->used = (t->used + 1) / 2;
+    t->interval_s *= 2;
+}
+
+struct tl_bucket *
+timeline_at(struct timeline *t, const struct timespec *ts)
+{
+    uint64_t idx;
+
+    if (!t->b)
+        return NULL;
+    if (t->used == 0 && t->start == 0)
+        t->start = ts->tv_sec;
+    if (ts->tv_sec < t->start) {
+        t->before++;
+        return NULL;
+    }
+    for (;;) {
+        idx = (uint64_t)(ts->tv_sec - t->start) / t->interval_s;
+        if (idx < TIMELINE_BUCKETS)
+            break;
+        if (t->interval_s >= (1u << 30))
+            return NULL; /* beyond any real capture: 2^30 s buckets */
+        coarsen(t);
+    }
+    if (idx + 1 > t->used)
+        t->used = (uint32_t)idx + 1;
+    return &t->b[idx];
+}

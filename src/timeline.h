@@ -1,0 +1,37 @@
+/* timeline.h: calls, bytes and latency per time interval over the whole
+ * capture (issue 4: the seed of a throughput graph for bonnie-style runs).
+ *
+ * A fixed array of buckets starting at the first packet's second. When time
+ * runs past the last bucket, adjacent buckets are merged pairwise and the
+ * interval doubles, so any capture fits in the same memory: a short capture
+ * keeps 1 s resolution, a day-long one ends with ~3-minute buckets. */
+#ifndef NFSSCOPE_TIMELINE_H
+#define NFSSCOPE_TIMELINE_H
+
+#include <stdint.h>
+#include <time.h>
+
+#include "histo.h"
+
+#define TIMELINE_BUCKETS 512
+
+struct tl_bucket {
+    uint64_t calls, replies, errors, read_bytes, write_bytes;
+    struct histo_small latency;
+};
+
+struct timeline {
+    struct tl_bucket *b; /* TIMELINE_BUCKETS entries */
+    time_t start;        /* second of bucket 0 */
+    uint32_t interval_s; /* width of a bucket */
+    uint32_t used;       /* buckets [0, used) have been reached */
+    uint64_t before;     /* events older than start (timestamps going backwards) */
+};
+
+int timeline_init(struct timeline *t, uint32_t interval_s); /* 0 or -1 */
+void timeline_fini(struct timeline *t);
+/* The bucket for time `ts` (the first call fixes the start), or NULL for a
+ * time before the start. */
+struct tl_bucket *timeline_at(struct timeline *t, const struct timespec *ts);
+
+#endif
