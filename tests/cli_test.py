@@ -137,6 +137,15 @@ def main():
     rows = p.stdout.decode().splitlines()
     check(p.returncode == 0 and rows[0].startswith("program,procedure,calls"), "csv header")
     check(sum(1 for r in rows if r.startswith("nfs3,")) == 22, "csv has 22 nfs3 rows")
+    # CSV with --by: breakdown rows, every row as wide as the header (strict parse).
+    import csv as csvmod
+    import io
+    p = run(["-r", src, "-o", "csv", "--by", "client,file"])
+    rows = list(csvmod.reader(io.StringIO(p.stdout.decode(), newline=""), strict=True))
+    check(p.returncode == 0 and rows[0][:3] == ["dimension", "key", "calls"], "csv --by header")
+    check(all(len(r) == len(rows[0]) for r in rows), "csv --by rows as wide as the header")
+    check(sum(int(r[2]) for r in rows[1:] if r[0] == "client") == base["rpc"]["calls"],
+          "csv --by client calls add up")
     # Text: the table and the footer.
     p = run(["-r", src])
     check(p.returncode == 0 and b"getattr" in p.stdout and b"capture quality" in p.stdout, "text")
