@@ -179,6 +179,28 @@ latency_small(struct json_w *w, const struct histo_small *h)
     json_close(w);
 }
 
+/* The latency histogram itself, [[bucket_lo_us, count], ...] for non-empty
+ * buckets (histo.h layout), with its exact sum: enough to merge reports
+ * from several capture points exactly (nfsscope merge). */
+static void
+histogram(struct json_w *w, const struct histo *h)
+{
+    unsigned i;
+
+    json_key(w, "histogram");
+    json_arr(w);
+    for (i = 0; i < HISTO_BUCKETS; i++) {
+        if (!h->bucket[i])
+            continue;
+        json_arr(w);
+        json_u64(w, histo_bucket_lo(i));
+        json_u64(w, h->bucket[i]);
+        json_close(w);
+    }
+    json_close(w);
+    json_kv_u64(w, "latency_sum_us", h->sum);
+}
+
 static void
 stable3(struct json_w *w, const char *key, const uint64_t v[3])
 {
@@ -252,6 +274,7 @@ program(struct json_w *w, const struct prog_stats *ps)
         json_kv_u64(w, "errors", p->errors);
         status_map(w, pg, p);
         latency(w, &p->latency);
+        histogram(w, &p->latency);
         /* extras */
         json_kv_u64(w, "retransmissions", p->retrans);
         json_kv_u64(w, "unanswered", p->unanswered);
