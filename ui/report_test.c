@@ -384,7 +384,8 @@ test_json(void)
     /* zero row: null latency, empty status */
     HAS(compact, "\"null\":{\"calls\":0,\"replies\":0,\"errors\":0,\"status\":{},"
                  "\"latency_us\":{\"count\":0,\"min\":null,\"mean\":null,\"p50\":null,"
-                 "\"p90\":null,\"p99\":null,\"max\":null},\"retransmissions\":0,"
+                 "\"p90\":null,\"p99\":null,\"max\":null},\"histogram\":[],"
+                 "\"latency_sum_us\":0,\"retransmissions\":0,"
                  "\"unanswered\":0,\"bytes\":0,\"rpc_errors\":0,\"partial\":0}");
     /* status: errors only, value order, unknown(N) */
     HAS(compact, "\"lookup\":{\"calls\":9,\"replies\":9,\"errors\":4,"
@@ -404,8 +405,13 @@ test_json(void)
     HAS(compact, "\"commit\":{\"calls\":0,");
     HAS(compact, "\"write\":{\"stable\":{\"UNSTABLE\":1,\"DATA_SYNC\":0,\"FILE_SYNC\":1},"
                  "\"committed\":{\"UNSTABLE\":0,\"DATA_SYNC\":0,\"FILE_SYNC\":1},\"bytes\":8192},"
-                 "\"read\":{\"bytes\":1572864,\"eof\":1},"
+                 "\"read\":{\"bytes\":1572864,\"eof\":1},\"io_sizes\":{");
+    HAS(compact, "\"writes_below_max\":0},"
                  "\"calls\":25,\"replies\":24,\"unknown_procedure_calls\":0}");
+    /* the latency histogram: [bucket_lo_us, count] pairs that add up to the count */
+    snprintf(frag, sizeof frag, "\"histogram\":[[%llu,1]],\"latency_sum_us\":2500000,",
+             (unsigned long long)histo_bucket_lo(histo_index(2500000)));
+    HAS(compact, frag);
     /* the second program: own object, escaped key, no NFS-only sections */
     HAS(compact, ",\"mnt,\\\"x\\\"\":{\"ops\":{\"null\":{");
     HAS(compact, "\"umnt\":{\"calls\":0,");
