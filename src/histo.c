@@ -72,8 +72,25 @@ histo_mean(const struct histo *h)
     return h->count ? (double)h->sum / (double)h->count : 0.0;
 }
 
-/* Nearest rank: the smallest value with at least pct % of samples at or below
- * it. Reported as the bucket's midpoint, clamped to the exact min and max. */
+/* Nearest rank: the 1-based rank of the pct-th percentile of count samples. */
+static uint64_t
+rank_of(uint64_t count, double pct)
+{
+    uint64_t rank = (uint64_t)((pct / 100.0) * (double)count + 0.999999999);
+
+    return rank ? rank : 1;
+}
+
+/* A bucket [lo, hi] reported as its midpoint, clamped to the exact min and max. */
+static uint64_t
+clamp_mid(uint64_t lo, uint64_t hi, uint64_t min, uint64_t max)
+{
+    uint64_t mid = lo + (hi - lo) / 2;
+
+    return mid < min ? min : mid > max ? max : mid;
+}
+
+/* The smallest value with at least pct % of samples at or below it. */
 uint64_t
 histo_percentile(const struct histo *h, double pct)
 {
@@ -82,25 +99,14 @@ histo_percentile(const struct histo *h, double pct)
 
     if (h->count == 0)
         return 0;
-    if (pct <= 0)
-        return h->min;
-    if (pct >= 100)
-        return h->max;
-    rank = (uint64_t)((pct / 100.0) * (double)h->count + 0.999999999);
-    if (rank == 0)
-        rank = 1;
+    if (pct <= 0 || pct >= 100)
+        return pct <= 0 ? h->min : h->max;
+    rank = rank_of(h->count, pct);
     for (i = 0; i < HISTO_BUCKETS; i++) {
         seen += h->bucket[i];
         if (seen >= rank) {
-            uint64_t lo = histo_bucket_lo(i), hi = histo_bucket_hi(i), mid;
-            if (hi == UINT64_MAX)
-                hi = h->max;
-            mid = lo + (hi - lo) / 2;
-            if (mid < h->min)
-                mid = h->min;
-            if (mid > h->max)
-                mid = h->max;
-            return mid;
+            uint64_t hi = histo_bucket_hi(i);
+            return clamp_mid(histo_bucket_lo(i), hi == UINT64_MAX ? h->max : hi, h->min, h->max);
         }
     }
     return h->max;
@@ -180,21 +186,15 @@ histo_small_percentile(const struct histo_small *h, double pct)
 
     if (h->count == 0)
         return 0;
-    if (pct <= 0)
-        return h->min;
-    if (pct >= 100)
-        return h->max;
-    rank = (uint64_t)((pct / 100.0) * (double)h->count + 0.999999999);
-    if (rank == 0)
-        rank = 1;
+    if (pct <= 0 || pct >= 100)
+        return pct <= 0 ? h->min : h->max;
+    rank = rank_of(h->count, pct);
     for (i = 0; i < HISTO_SMALL_BUCKETS; i++) {
         seen += h->bucket[i];
-        if (seen >= rank) {
-            uint64_t lo = small_lo(i), hi, mid;
-            hi = i + 1 < HISTO_SMALL_BUCKETS ? small_lo(i + 1) - 1 : h->max;
-            mid = lo + (hi - lo) / 2;
-            return mid < h->min ? h->min : mid > h->max ? h->max : mid;
-        }
+        if (seen >= rank)
+            return clamp_mid(small_lo(i),
+                             i + 1 < HISTO_SMALL_BUCKETS ? small_lo(i + 1) - 1 : h->max, h->min,
+                             h->max);
     }
     return h->max;
 }

@@ -126,57 +126,58 @@ status_map(struct json_w *w, const struct rpc_program *pg, const struct proc_sta
     json_close(w);
 }
 
+/* "latency_us": count, min, mean, p50, p90, p99, max; all null when empty.
+ * pctl reads a percentile from whichever histogram h is. */
 static void
-latency(struct json_w *w, const struct histo *h)
+latency_obj(struct json_w *w, uint64_t count, uint64_t min, uint64_t sum, uint64_t max,
+            const void *h, uint64_t (*pctl)(const void *h, double pct))
 {
+    static const char *const keys[] = { "min", "mean", "p50", "p90", "p99", "max" };
+    size_t i;
+
     json_key(w, "latency_us");
     json_obj(w);
-    json_kv_u64(w, "count", h->count);
-    if (h->count == 0) {
-        static const char *const keys[] = { "min", "mean", "p50", "p90", "p99", "max" };
-        size_t i;
-
+    json_kv_u64(w, "count", count);
+    if (count == 0) {
         for (i = 0; i < sizeof keys / sizeof keys[0]; i++) {
             json_key(w, keys[i]);
             json_null(w);
         }
     } else {
-        json_kv_u64(w, "min", h->min);
+        json_kv_u64(w, "min", min);
         json_key(w, "mean");
-        json_fixed(w, histo_mean(h), 1);
-        json_kv_u64(w, "p50", histo_percentile(h, 50));
-        json_kv_u64(w, "p90", histo_percentile(h, 90));
-        json_kv_u64(w, "p99", histo_percentile(h, 99));
-        json_kv_u64(w, "max", h->max);
+        json_fixed(w, (double)sum / (double)count, 1);
+        json_kv_u64(w, "p50", pctl(h, 50));
+        json_kv_u64(w, "p90", pctl(h, 90));
+        json_kv_u64(w, "p99", pctl(h, 99));
+        json_kv_u64(w, "max", max);
     }
     json_close(w);
+}
+
+static uint64_t
+pctl_full(const void *h, double pct)
+{
+    return histo_percentile(h, pct);
+}
+
+static uint64_t
+pctl_small(const void *h, double pct)
+{
+    return histo_small_percentile(h, pct);
+}
+
+static void
+latency(struct json_w *w, const struct histo *h)
+{
+    latency_obj(w, h->count, h->min, h->sum, h->max, h, pctl_full);
 }
 
 /* The same object for a breakdown row's compact histogram. */
 static void
 latency_small(struct json_w *w, const struct histo_small *h)
 {
-    json_key(w, "latency_us");
-    json_obj(w);
-    json_kv_u64(w, "count", h->count);
-    if (h->count == 0) {
-        static const char *const keys[] = { "min", "mean", "p50", "p90", "p99", "max" };
-        size_t i;
-
-        for (i = 0; i < sizeof keys / sizeof keys[0]; i++) {
-            json_key(w, keys[i]);
-            json_null(w);
-        }
-    } else {
-        json_kv_u64(w, "min", h->min);
-        json_key(w, "mean");
-        json_fixed(w, (double)h->sum / (double)h->count, 1);
-        json_kv_u64(w, "p50", histo_small_percentile(h, 50));
-        json_kv_u64(w, "p90", histo_small_percentile(h, 90));
-        json_kv_u64(w, "p99", histo_small_percentile(h, 99));
-        json_kv_u64(w, "max", h->max);
-    }
-    json_close(w);
+    latency_obj(w, h->count, h->min, h->sum, h->max, h, pctl_small);
 }
 
 /* The latency histogram itself, [[bucket_lo_us, count], ...] for non-empty
