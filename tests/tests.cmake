@@ -30,3 +30,9 @@ set_tests_properties(e2e_derived PROPERTIES TIMEOUT 600)
 add_test(NAME e2e_breakdowns COMMAND Python3::Interpreter ${CMAKE_SOURCE_DIR}/tests/e2e_breakdowns.py
          $<TARGET_FILE:nfsscope> ${CMAKE_SOURCE_DIR}/samples)
 set_tests_properties(e2e_breakdowns PROPERTIES TIMEOUT 600)
+
+# Packaging (issue 9): build the .deb with CPack, install it with apt, run it,
+# read its man page, purge it. Root only (skipped otherwise); one at a time.
+add_test(NAME deb COMMAND ${CMAKE_SOURCE_DIR}/tests/deb_test.sh ${CMAKE_SOURCE_DIR}
+         ${CMAKE_BINARY_DIR}/deb_work)
+set_tests_properties(deb PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300 RESOURCE_LOCK dpkg)
