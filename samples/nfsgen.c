@@ -7,7 +7,8 @@
  * It uses libnfs's raw RPC API (nfsc/libnfs-raw*.h, rpc_*_async) and never
  * the libnfs mount helpers, so every RPC on the wire is one this program
  * queued and counted: portmap GETPORT (or rpcbind GETADDR over IPv6), MOUNT
- * MNT/UMNT and every NFSv3 procedure. Connections are opened with
+ * MNT/UMNT, every NFSv3 procedure and (nlm-locks) NLM v4 NULL, TEST, LOCK,
+ * CANCEL and UNLOCK. Connections are opened with
  * rpc_connect_async(), which sends no RPC of its own (rpc_connect_port_async
  * would send a NULL call behind our back).
  *
@@ -22,6 +23,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <inttypes.h>
+#include <arpa/inet.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <stdarg.h>
@@ -39,6 +41,7 @@
 #include <nfsc/libnfs-raw.h>
 #include <nfsc/libnfs-raw-mount.h>
 #include <nfsc/libnfs-raw-nfs.h>
+#include <nfsc/libnfs-raw-nlm.h>
 #include <nfsc/libnfs-raw-portmap.h>
 
 /* Exported by libnfs 4.0 but not declared in its public headers. */
@@ -49,6 +52,7 @@ int rpc_set_udp_destination(struct rpc_context *rpc, char *addr, int port, int i
 #define PROG_PMAP 100000
 #define PROG_MOUNT 100005
 #define PROG_NFS 100003
+#define PROG_NLM 100021
 
 /* ------------------------------------------------------------------ */
 /* Names                                                                */
@@ -114,6 +118,16 @@ static const char *const mnt3_proc_names[6] = {"null", "mnt", "dump", "umnt", "u
 enum { PM_GETPORT, PM_GETADDR, PM_N };
 static const char *const pmap_names[PM_N] = {"getport", "getaddr"};
 
+/* NLM v4 procedures nfsgen sends (synchronous ones; XNFS 3W chapter 14) */
+#define NLM_NPROC 5
+enum { L_NULL, L_TEST, L_LOCK, L_CANCEL, L_UNLOCK };
+static const char *const nlm4_proc_names[NLM_NPROC] = {"null", "test", "lock", "cancel", "unlock"};
+#define NLM_NSTAT 10
+static const char *const nlm4_status_names[NLM_NSTAT] = {
+    "NLM4_GRANTED", "NLM4_DENIED", "NLM4_DENIED_NOLOCKS", "NLM4_BLOCKED",
+    "NLM4_DENIED_GRACE_PERIOD", "NLM4_DEADLCK", "NLM4_ROFS", "NLM4_STALE_FH",
+    "NLM4_FBIG", "NLM4_FAILED"};
+
 static const char *const stable_names[3] = {"UNSTABLE", "DATA_SYNC", "FILE_SYNC"};
 
 static int stat_slot(const struct statname *t, int n, int code)
@@ -134,6 +148,8 @@ struct counters {
     uint64_t read_bytes, write_bytes;
     uint64_t mnt_calls[6], mnt_replies[6], mnt_status[6][NMSTAT + 1];
     uint64_t pm_calls[PM_N], pm_replies[PM_N];
+    uint64_t nlm_calls[NLM_NPROC], nlm_replies[NLM_NPROC];
+    uint64_t nlm_status[NLM_NPROC][NLM_NSTAT + 1]; /* last slot: unknown code */
     uint64_t rpc_calls, rpc_replies;
 };
 static struct counters *C;
@@ -275,6 +291,14 @@ static void on_reply(struct rpc_context *rpc, int status, void *data, void *priv
         }
     } else if (p->prog == PROG_PMAP) {
         ADD(C->pm_replies[p->proc], 1);
+    } else if (p->prog == PROG_NLM) {
+        ADD(C->nlm_replies[p->proc], 1);
+        if (p->proc != L_NULL) {
+            /* every result is a cookie then nlm4_stats (TEST: inside its test_stat) */
+            unsigned st = p->proc == L_TEST ? (unsigned)((NLM4_TESTres *)data)->reply.status
+                                            : (unsigned)((NLM4_LOCKres *)data)->status;
+            ADD(C->nlm_status[p->proc][st < NLM_NSTAT ? st : NLM_NSTAT], 1);
+        }
     }
     if (p->hook)
         p->hook(data, p->ctx);
@@ -598,12 +622,12 @@ struct session {
     struct fsinfo_out fsi;
 };
 
-static void pmap_lookup(struct session *s, struct conn *pm, int prog, int *port)
+static void pmap_lookup_vers(struct session *s, struct conn *pm, int prog, int vers, int *port)
 {
     struct opts *o = s->o;
     if (o->ipv6) {
         /* portmap v2 is IPv4 only; over IPv6 clients ask rpcbind v3 GETADDR */
-        struct pmap3_mapping m = {.prog = prog, .vers = 3, .netid = "tcp6", .addr = "",
+        struct pmap3_mapping m = {.prog = prog, .vers = vers, .netid = "tcp6", .addr = "",
                                   .owner = ""};
         struct pend *p = mkpend(pm, PROG_PMAP, PM_GETADDR, hook_uaddr, port);
         sent(p, rpc_pmap3_getaddr_async(pm->rpc, &m, on_reply, p), "rpcbind getaddr");
@@ -611,11 +635,15 @@ static void pmap_lookup(struct session *s, struct conn *pm, int prog, int *port)
     } else {
         struct pend *p = mkpend(pm, PROG_PMAP, PM_GETPORT, hook_port, port);
         sent(p,
-             rpc_pmap2_getport_async(pm->rpc, prog, 3, o->udp ? IPPROTO_UDP : IPPROTO_TCP,
+             rpc_pmap2_getport_async(pm->rpc, prog, vers, o->udp ? IPPROTO_UDP : IPPROTO_TCP,
                                      on_reply, p),
              "portmap getport");
         ADD(C->pm_calls[PM_GETPORT], 1);
     }
+}
+static void pmap_lookup(struct session *s, struct conn *pm, int prog, int *port)
+{
+    pmap_lookup_vers(s, pm, prog, 3, port);
 }
 
 static void q_mnt(struct conn *c, const char *path, struct fh *out)
@@ -1163,6 +1191,154 @@ static void wl_mixed(struct session *s, int id)
     free(buf);
 }
 
+/* nlm-locks: NLM v4 byte-range locks on one file by two lock owners.
+ * Only synchronous procedures, and no blocked lock is ever granted later
+ * (that needs a GRANTED callback to the client's own NLM service, which
+ * nfsgen does not run): the one blocking LOCK that gets NLM4_BLOCKED is
+ * cancelled while the conflicting lock is still held. */
+struct nlm_owner {
+    const char *oh; /* owner handle */
+    unsigned svid;  /* "process id" */
+};
+static char nlm_host[256];
+static uint32_t nlm_cookie_seq;
+
+static void hook_nlmstat(void *res, void *ctx) { *(int *)ctx = (int)((NLM4_LOCKres *)res)->status; }
+static void hook_nlmtest(void *res, void *ctx)
+{
+    *(int *)ctx = (int)((NLM4_TESTres *)res)->reply.status;
+}
+
+static void nlm_fill(nlm4_lock *l, struct fh *f, const struct nlm_owner *o, uint64_t off,
+                     uint64_t len)
+{
+    l->caller_name = nlm_host;
+    l->fh.data.data_len = f->len;
+    l->fh.data.data_val = f->data;
+    l->oh = (char *)o->oh;
+    l->svid = o->svid;
+    l->l_offset = off;
+    l->l_len = len;
+}
+
+/* Queue one NLM v4 call and wait for its reply; returns its nlm4_stats
+ * (or -1 for NULL). Every argument is encoded before the call returns. */
+static int nlm_call(struct conn *c, int proc, const struct nlm_owner *o, struct fh *f,
+                    int exclusive, int block, uint64_t off, uint64_t len)
+{
+    char cookie[4];
+    uint32_t ck = htonl(++nlm_cookie_seq);
+    memcpy(cookie, &ck, 4);
+    nlm_cookie ck_obj = {.data = {.data_len = 4, .data_val = cookie}};
+    int st = -1, rc;
+    struct pend *p;
+    switch (proc) {
+    case L_NULL:
+        p = mkpend(c, PROG_NLM, proc, NULL, NULL);
+        rc = rpc_nlm4_null_async(c->rpc, on_reply, p);
+        break;
+    case L_TEST: {
+        NLM4_TESTargs a = {.cookie = ck_obj, .exclusive = exclusive};
+        nlm_fill(&a.lock, f, o, off, len);
+        p = mkpend(c, PROG_NLM, proc, hook_nlmtest, &st);
+        rc = rpc_nlm4_test_async(c->rpc, on_reply, &a, p);
+        break;
+    }
+    case L_LOCK: {
+        NLM4_LOCKargs a = {.cookie = ck_obj, .block = block, .exclusive = exclusive,
+                           .reclaim = 0, .state = 1};
+        nlm_fill(&a.lock, f, o, off, len);
+        p = mkpend(c, PROG_NLM, proc, hook_nlmstat, &st);
+        rc = rpc_nlm4_lock_async(c->rpc, on_reply, &a, p);
+        break;
+    }
+    case L_CANCEL: {
+        NLM4_CANCargs a = {.cookie = ck_obj, .block = block, .exclusive = exclusive};
+        nlm_fill(&a.lock, f, o, off, len);
+        p = mkpend(c, PROG_NLM, proc, hook_nlmstat, &st);
+        rc = rpc_nlm4_cancel_async(c->rpc, on_reply, &a, p);
+        break;
+    }
+    case L_UNLOCK: {
+        NLM4_UNLOCKargs a = {.cookie = ck_obj};
+        nlm_fill(&a.lock, f, o, off, len);
+        p = mkpend(c, PROG_NLM, proc, hook_nlmstat, &st);
+        rc = rpc_nlm4_unlock_async(c->rpc, on_reply, &a, p);
+        break;
+    }
+    default: die("bad NLM procedure %d", proc); return -1;
+    }
+    sent(p, rc, nlm4_proc_names[proc]);
+    ADD(C->nlm_calls[proc], 1);
+    drain(c);
+    if (proc != L_NULL)
+        fprintf(stderr, "nfsgen: nlm %-6s %s %s%s [%" PRIu64 ", +%" PRIu64 ") -> %s\n",
+                nlm4_proc_names[proc], o->oh, exclusive ? "exclusive" : "shared",
+                block ? " block" : "", off, len,
+                st >= 0 && st < NLM_NSTAT ? nlm4_status_names[st] : "?");
+    return st;
+}
+
+static void nlm_expect(int got, int want, const char *what)
+{
+    if (got != want)
+        die("%s: %s, expected %s", what,
+            got >= 0 && got < NLM_NSTAT ? nlm4_status_names[got] : "?", nlm4_status_names[want]);
+}
+
+static void wl_nlm_locks(struct session *s)
+{
+    static const struct nlm_owner A = {"nfsgen-owner-A", 1001}, B = {"nfsgen-owner-B", 1002};
+    struct conn *c = s->nfs;
+    struct fh f = {0};
+    if (gethostname(nlm_host, sizeof nlm_host - 1) != 0)
+        strcpy(nlm_host, "nfsgen");
+    q_lookup(c, &s->root, "locked.dat", NULL); /* NOENT */
+    q_create(c, &s->root, "locked.dat", GUARDED, &f);
+    drain(c);
+    if (!f.ok)
+        die("create locked.dat failed");
+    char *buf = pattern(16384, "nlm-locks");
+    q_write(c, &f, 0, 16384, FILE_SYNC, buf);
+    drain(c);
+
+    /* what a kernel's lockd does before its first lock: ask portmap for NLM v4 */
+    int nlm_port = 0;
+    struct conn *pm = conn_tcp(s->o->server, 111);
+    pmap_lookup_vers(s, pm, PROG_NLM, 4, &nlm_port);
+    drain(pm);
+    conn_close(pm);
+    if (nlm_port <= 0)
+        die("portmap has no NLM v4 (is ganesha's Enable_NLM on and rpc.statd running?)");
+    struct conn *n = conn_tcp(s->o->server, nlm_port);
+
+    nlm_expect(nlm_call(n, L_LOCK, &A, &f, 1, 0, 0, 4096), NLM4_GRANTED, "A locks [0,4096)");
+    nlm_expect(nlm_call(n, L_TEST, &B, &f, 1, 0, 0, 4096), NLM4_DENIED, "B tests [0,4096)");
+    nlm_expect(nlm_call(n, L_TEST, &B, &f, 1, 0, 8192, 4096), NLM4_GRANTED, "B tests [8192,12288)");
+    nlm_expect(nlm_call(n, L_LOCK, &B, &f, 1, 0, 1024, 4096), NLM4_DENIED, "B locks [1024,5120)");
+    /* a blocking request: queued by the server, then cancelled while A still holds */
+    nlm_expect(nlm_call(n, L_LOCK, &B, &f, 1, 1, 1024, 4096), NLM4_BLOCKED, "B block-locks");
+    nlm_expect(nlm_call(n, L_CANCEL, &B, &f, 1, 1, 1024, 4096), NLM4_GRANTED, "B cancels");
+    nlm_expect(nlm_call(n, L_UNLOCK, &A, &f, 1, 0, 0, 4096), NLM4_GRANTED, "A unlocks");
+    nlm_expect(nlm_call(n, L_LOCK, &B, &f, 1, 0, 1024, 4096), NLM4_GRANTED, "B locks again");
+    nlm_expect(nlm_call(n, L_TEST, &A, &f, 1, 0, 0, 0), NLM4_DENIED, "A tests the whole file");
+    nlm_expect(nlm_call(n, L_UNLOCK, &B, &f, 1, 0, 1024, 4096), NLM4_GRANTED, "B unlocks");
+    /* shared locks coexist; an exclusive one conflicts with the other owner's */
+    nlm_expect(nlm_call(n, L_LOCK, &A, &f, 0, 0, 0, 0), NLM4_GRANTED, "A read-locks");
+    nlm_expect(nlm_call(n, L_LOCK, &B, &f, 0, 0, 0, 0), NLM4_GRANTED, "B read-locks");
+    nlm_expect(nlm_call(n, L_LOCK, &A, &f, 1, 0, 0, 0), NLM4_DENIED, "A upgrades");
+    nlm_expect(nlm_call(n, L_UNLOCK, &A, &f, 0, 0, 0, 0), NLM4_GRANTED, "A unlocks all");
+    nlm_expect(nlm_call(n, L_UNLOCK, &B, &f, 0, 0, 0, 0), NLM4_GRANTED, "B unlocks all");
+    /* unlocking what is not held is granted too */
+    nlm_expect(nlm_call(n, L_UNLOCK, &A, &f, 1, 0, 0, 4096), NLM4_GRANTED, "A unlocks again");
+    nlm_call(n, L_NULL, NULL, NULL, 0, 0, 0, 0);
+    conn_close(n);
+
+    q_remove(c, &s->root, "locked.dat");
+    drain(c);
+    free(buf);
+}
+
 /* ------------------------------------------------------------------ */
 /* JSON expect file                                                     */
 
@@ -1231,7 +1407,32 @@ static void write_expect(struct opts *o)
                 C->pm_replies[p]);
         firstop = 0;
     }
-    fprintf(fp, "\n    }\n  }\n}\n");
+    fprintf(fp, "\n    }\n  }");
+    uint64_t nlm_total = 0;
+    for (int p = 0; p < NLM_NPROC; p++)
+        nlm_total += C->nlm_calls[p];
+    if (nlm_total) { /* only nlm-locks: the other expect files stay as they were */
+        fprintf(fp, ",\n  \"nlm4\": {\n    \"ops\": {\n");
+        firstop = 1;
+        for (int p = 0; p < NLM_NPROC; p++) {
+            if (!C->nlm_calls[p])
+                continue;
+            fprintf(fp, "%s      \"%s\": { \"calls\": %" PRIu64 ", \"replies\": %" PRIu64 ", \"status\": {",
+                    firstop ? "" : ",\n", nlm4_proc_names[p], C->nlm_calls[p], C->nlm_replies[p]);
+            firstop = 0;
+            int first = 1;
+            for (int k = 0; k <= NLM_NSTAT; k++) {
+                if (!C->nlm_status[p][k])
+                    continue;
+                fprintf(fp, "%s\"%s\": %" PRIu64, first ? " " : ", ",
+                        k < NLM_NSTAT ? nlm4_status_names[k] : "UNKNOWN", C->nlm_status[p][k]);
+                first = 0;
+            }
+            fprintf(fp, "%s} }", first ? "" : " ");
+        }
+        fprintf(fp, "\n    }\n  }");
+    }
+    fprintf(fp, "\n}\n");
     if (fclose(fp) != 0)
         die("write %s failed", o->expect);
 }
@@ -1261,6 +1462,8 @@ static void run_one(struct opts *o, int id)
         wl_udp_frag(&s);
     else if (!strcmp(o->workload, "mixed"))
         wl_mixed(&s, id);
+    else if (!strcmp(o->workload, "nlm-locks"))
+        wl_nlm_locks(&s);
     else
         die("unknown workload %s", o->workload);
     do_umount(&s);
@@ -1272,7 +1475,7 @@ static void usage(void)
             "usage: nfsgen --workload NAME --server ADDR --export PATH --expect FILE [--name SAMPLE]\n"
             "              [--ro-export PATH] [--udp] [--ipv6] [--clients N] [--depth N]\n"
             "workloads: all-ops ls-storm cms-page stable-writes unstable-writes bulk-io\n"
-            "           udp-frag mixed\n");
+            "           udp-frag mixed nlm-locks\n");
     exit(2);
 }
 

@@ -10,9 +10,9 @@ stable_how and committed counts, READ/WRITE bytes must equal both; its
 latency count, min and max must equal tshark's rpc.time (to the microsecond),
 its mean to rounding, and its p50/p90/p99 must lie within the histogram's
 error (3.2 %) of tshark's exact nearest-rank percentiles.
-The other programs are checked the same way: the MOUNT and portmap/rpcbind
-calls the generator recorded ("mount" -> mount3, "portmap" version 2 ->
-portmap2, version 3 -> rpcbind3) and every program tshark lists that
+The other programs are checked the same way: the MOUNT, portmap/rpcbind and
+NLM calls the generator recorded ("mount" -> mount3, "portmap" version 2 ->
+portmap2, version 3 -> rpcbind3, "nlm4" -> nlm4) and every program tshark lists that
 nfsscope decodes (calls, replies, error statuses, latency; a program tshark
 does not list must have no calls).
 
@@ -85,12 +85,16 @@ OTHER_PROGRAMS = {
     ("100021", "1"): "nlm1", ("100021", "3"): "nlm3", ("100021", "4"): "nlm4",
     ("100024", "1"): "nsm1", ("100227", "2"): "nfsacl2", ("100227", "3"): "nfsacl3",
 }
-# The generator's record: "mount" is MOUNT v3; portmap ops carry their version.
+# The generator's record: "mount" is MOUNT v3; portmap ops carry their version;
+# "nlm4" is NLM v4.
 GEN_PORTMAP = {2: "portmap2", 3: "rpcbind3", 4: "rpcbind4"}
+GEN_PROGRAMS = {"nlm4": "nlm4"}
+# success statuses, which nfsscope does not list among a procedure's statuses
+SUCCESS = ("MNT3_OK", "NFS_OK", "NFS3_OK", "NLM4_GRANTED", "LCK_GRANTED")
 
 
 def other_errors_only(status):
-    return {k: v for k, v in (status or {}).items() if k not in ("MNT3_OK", "NFS_OK", "NFS3_OK")}
+    return {k: v for k, v in (status or {}).items() if k not in SUCCESS}
 
 
 def compare_other_generator(name, rep, expect):
@@ -103,6 +107,9 @@ def compare_other_generator(name, rep, expect):
             fail(f"{name}: generator portmap {proc} version {r.get('version')} is not decoded")
             continue
         want.setdefault(prog, {})[proc] = r
+    for sect, prog in GEN_PROGRAMS.items():
+        for proc, r in ((expect.get(sect) or {}).get("ops") or {}).items():
+            want.setdefault(prog, {})[proc] = r
     for prog, procs in want.items():
         ops = rep[prog]["ops"]
         for proc, r in procs.items():
