@@ -333,23 +333,37 @@ slot_decode(const struct slot *s, uint32_t len, uint32_t wirelen, bool partial,
 }
 
 /* Give up on a datagram: count it once and hand its first bytes to the lost
- * callback if the offset-0 fragment was seen. DONE slots go silently. */
+ * callback if the offset-0 fragment was seen. DONE slots go silently.
+ * The slot leaves the table before the callback runs, keeping only its
+ * buffer (the segment points into it): the callback may call back in through
+ * ipfrag_give_up_between() (a lost UDP reply is an orphan, and the orphan
+ * hook gives up the calls going the other way), and a datagram still in the
+ * table would be found again -- between equal addresses (loopback) that
+ * recursed until the stack overflowed. */
 static void
 give_up(struct ipfrag *fr, uint32_t i, enum anomaly why)
 {
     struct slot *s = &fr->slots[i];
+    struct l4_seg seg;
+    struct timespec t_last = s->t_last;
+    uint8_t *buf = NULL;
 
     if (s->state == SLOT_BUSY) {
         anomaly_add(fr->an, why, 1);
         if (s->have_first && fr->lost_cb) {
-            struct l4_seg seg;
             uint32_t n = prefix_len(s);
 
-            if (slot_decode(s, n, s->have_last ? s->total : n, true, NULL, &seg) == DECODE_OK)
-                fr->lost_cb(fr->lost_ctx, &seg, &s->t_last);
+            if (slot_decode(s, n, s->have_last ? s->total : n, true, NULL, &seg) == DECODE_OK) {
+                buf = s->buf;
+                s->buf = NULL;
+            }
         }
     }
     slot_release(fr, i);
+    if (buf) {
+        fr->lost_cb(fr->lost_ctx, &seg, &t_last);
+        buf_put(fr, buf);
+    }
 }
 
 /* Take a free slot, making room by expiring or evicting the oldest. */
@@ -566,8 +580,13 @@ ipfrag_give_up_between(struct ipfrag *fr, uint8_t af, uint8_t proto, const uint8
         uint32_t next = s->newer;
 
         if (s->state == SLOT_BUSY && s->af == af && s->proto == proto &&
-            memcmp(s->saddr, src, 16) == 0 && memcmp(s->daddr, dst, 16) == 0)
+            memcmp(s->saddr, src, 16) == 0 && memcmp(s->daddr, dst, 16) == 0) {
             give_up(fr, i, ANOM_IPFRAG_EXPIRED);
+            /* The lost callback may have given up `next` too: start over
+             * (every restart follows a removal, so this ends). */
+            if (next != NIL && fr->slots[next].state == SLOT_FREE)
+                next = fr->oldest;
+        }
         i = next;
     }
 }

@@ -29,7 +29,8 @@ void ipfrag_free(struct ipfrag *fr); /* NULL is a no-op */
  * known. Lets the RPC layer still count a call whose tail fragments were lost. */
 typedef void ipfrag_lost_fn(void *ctx, const struct l4_seg *seg, const struct timespec *ts);
 /* (`seg` and its payload are valid only during the callback; `ts` is the time
- * of the last fragment seen. The callback must not call into the ipfrag.
+ * of the last fragment seen. The datagram has already left the table: the
+ * callback may call ipfrag_give_up_between(), nothing else of the ipfrag.
  * Given-up datagrams count ANOM_IPFRAG_EXPIRED (expired or flushed) or
  * ANOM_IPFRAG_EVICTED whether or not the callback runs.) */
 
