@@ -29,6 +29,9 @@ struct rpc_program {
     uint32_t nprocs;                /* procedures 0..nprocs-1 */
     const char *const *proc_names;  /* lower-case RFC names, nprocs entries */
     const char *(*status_name)(uint32_t status); /* NULL if the program has no status word */
+    /* Is this status a failure? NULL: every status but 0. (NLM's BLOCKED is a
+     * lock wait, not an error.) */
+    bool (*status_error)(uint32_t status);
     /* Decode call arguments (x positioned after the RPC call header). */
     enum decode_rc (*call)(struct xdr_cur *x, struct pending_call *pc);
     /* Decode reply results (x positioned after an accepted reply header). */

@@ -51,6 +51,7 @@ const struct rpc_program nlm1_program = {
     .nprocs = NLM1_NPROCS,
     .proc_names = nlm1_proc_names,
     .status_name = nlm1_status_name,
+    .status_error = nlm_status_error,
     .call = nlm1_call,
     .reply = nlm1_reply,
 };

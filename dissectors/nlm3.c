@@ -53,6 +53,7 @@ const struct rpc_program nlm3_program = {
     .nprocs = NLM3_NPROCS,
     .proc_names = nlm3_proc_names,
     .status_name = nlm3_status_name,
+    .status_error = nlm_status_error,
     .call = nlm3_call,
     .reply = nlm3_reply,
 };

@@ -52,6 +52,7 @@ const struct rpc_program nlm4_program = {
     .nprocs = NLM4_NPROCS,
     .proc_names = nlm4_proc_names,
     .status_name = nlm4_status_name,
+    .status_error = nlm_status_error,
     .call = nlm4_call,
     .reply = nlm4_reply,
 };

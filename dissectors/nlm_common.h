@@ -119,4 +119,12 @@ nlm_common_reply(struct xdr_cur *x, const struct pending_call *pc, struct op_eve
     }
 }
 
+/* GRANTED (0) and BLOCKED (3: the server will call back when the lock is
+ * free, a wait) are not failures; every other nlm_stats value is. */
+static inline bool
+nlm_status_error(uint32_t status)
+{
+    return status != 0 && status != 3;
+}
+
 #endif

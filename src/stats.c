@@ -161,6 +161,12 @@ stats_call(struct stats *s, const struct rpc_program *pg, uint32_t proc, uint8_t
 
 static void record_by(struct stats *s, const struct op_event *ev, bool error);
 
+static bool
+status_is_error(const struct rpc_program *pg, uint32_t status)
+{
+    return pg && pg->status_error ? pg->status_error(status) : status != 0;
+}
+
 static void
 count_status(struct proc_stats *p, uint32_t status)
 {
@@ -215,7 +221,7 @@ stats_record(struct stats *s, const struct op_event *ev)
     s->rpc.replies++;
     if (ps)
         ps->replies++;
-    record_by(s, ev, ev->has_status && ev->status != 0);
+    record_by(s, ev, ev->has_status && status_is_error(ev->pg, ev->status));
     if (!p)
         return;
     p->replies++;
@@ -224,7 +230,7 @@ stats_record(struct stats *s, const struct op_event *ev)
     histo_record(&p->latency, stats_latency_us(&ev->t_call, &ev->t_reply));
     if (ev->has_status) {
         count_status(p, ev->status);
-        if (ev->status != 0)
+        if (status_is_error(ev->pg, ev->status))
             p->errors++;
     }
     if (ev->read_bytes) {
