@@ -53,8 +53,9 @@ nfs3_status_name(uint32_t status)
 
 /* What a call leaves for its reply and for later analysis (in pc->priv). */
 struct nfs3_priv {
-    uint64_t offset;
+    uint64_t offset; /* READ/WRITE/COMMIT offset, READDIR(PLUS) cookie */
     uint32_t count;
+    uint32_t access; /* ACCESS3args access mask */
 };
 
 _Static_assert(sizeof(struct nfs3_priv) <= PC_PRIV_SIZE, "nfs3_priv fits the pending call");
@@ -63,6 +64,12 @@ static struct nfs3_priv *
 priv(struct pending_call *pc)
 {
     return (struct nfs3_priv *)(void *)pc->priv;
+}
+
+static const struct nfs3_priv *
+cpriv(const struct pending_call *pc)
+{
+    return (const struct nfs3_priv *)(const void *)pc->priv;
 }
 
 /* nfs_fh3 (RFC 1813 §2.5): opaque<NFS3_FHSIZE>, kept in the pending call. */
@@ -120,6 +127,13 @@ nfs3_call(struct xdr_cur *x, struct pending_call *pc)
         pv->offset = xdr_cur_u64(x);
         pv->count = xdr_cur_u32(x);
         break;
+    case NFSPROC3_ACCESS: /* §3.3.4 ACCESS3args: object, access */
+        pv->access = xdr_cur_u32(x);
+        break;
+    case NFSPROC3_READDIR:     /* §3.3.16 READDIR3args: dir, cookie, cookieverf, count */
+    case NFSPROC3_READDIRPLUS: /* §3.3.17 READDIRPLUS3args: dir, cookie, ... */
+        pv->offset = xdr_cur_u64(x);
+        break;
     case NFSPROC3_WRITE: { /* §3.3.7 WRITE3args: file, offset, count, stable, data */
         uint32_t stable;
         pv->offset = xdr_cur_u64(x);
@@ -157,6 +171,168 @@ wcc_data(struct xdr_cur *x)
     post_op_attr(x);
 }
 
+/* A 64-bit FNV-1a digest of n bytes, continued from h. Not seeded: it only
+ * compares two attribute sets of one handle, never indexes a table. */
+static uint64_t
+fnv1a(uint64_t h, const uint8_t *p, size_t n)
+{
+    size_t i;
+
+    for (i = 0; i < n; i++) {
+        h ^= p[i];
+        h *= 0x100000001b3ULL;
+    }
+    return h;
+}
+
+/* fattr3 (RFC 1813 §2.6): type, mode, nlink, uid, gid (4 bytes each), size,
+ * used, rdev, fsid, fileid, atime, mtime, ctime (8 each) = 84 bytes. The
+ * digest covers everything but atime (bytes 60..67): reading a file changes
+ * its atime, not what a client caches about it. */
+static void
+fattr3(struct xdr_cur *x, struct op_attr *a)
+{
+    uint32_t at = xdr_cur_pos(x);
+    const uint8_t *p;
+    uint64_t h = 0xcbf29ce484222325ULL;
+    unsigned i;
+
+    xdr_cur_skip(x, 84);
+    if (!xdr_cur_ok(x))
+        return;
+    p = x->base + at;
+    h = fnv1a(h, p, 60);
+    h = fnv1a(h, p + 68, 16);
+    a->valid = true;
+    a->type = p[0] | p[1] | p[2] ? 0 : p[3];
+    a->digest = h;
+    a->fileid = 0;
+    for (i = 52; i < 60; i++)
+        a->fileid = a->fileid << 8 | p[i];
+}
+
+/* post_op_attr into a (when present). */
+static void
+post_op_attr_d(struct xdr_cur *x, struct op_attr *a)
+{
+    if (xdr_cur_bool(x))
+        fattr3(x, a);
+}
+
+/* wcc_data: pre_op_attr skipped, post_op_attr into a. */
+static void
+wcc_data_d(struct xdr_cur *x, struct op_attr *a)
+{
+    if (xdr_cur_bool(x))
+        xdr_cur_skip(x, 24);
+    post_op_attr_d(x, a);
+}
+
+/* dirlist3 / dirlistplus3 (§3.3.16, §3.3.17): the entries that fit in the
+ * kept head; a cut inside an entry just ends the list (eof unknown). */
+static void
+dirlist(struct xdr_cur *x, struct op_event *ev, bool plus)
+{
+    uint32_t n = 0;
+
+    while (xdr_cur_bool(x)) {
+        struct op_dirent e;
+
+        memset(&e, 0, sizeof e);
+        e.fileid = xdr_cur_u64(x);
+        xdr_cur_opaque(x, UINT32_MAX, &e.name); /* filename3 */
+        xdr_cur_u64(x);                         /* cookie */
+        if (plus) {
+            post_op_attr_d(x, &e.attr);
+            if (xdr_cur_bool(x))
+                xdr_cur_opaque(x, NFS3_FHSIZE, &e.fh);
+        }
+        if (!xdr_cur_ok(x) || n == UINT32_MAX)
+            return;
+        if (ev->ndirent < OP_DIRENT_MAX)
+            ev->dirent[ev->ndirent++] = e;
+        ev->dir_entries = ++n;
+    }
+    if (xdr_cur_ok(x))
+        ev->dir_eof = xdr_cur_bool(x) && xdr_cur_ok(x);
+}
+
+/* The detail the findings need (issue 5), decoded on a copy of the cursor
+ * after an NFS3_OK status: best effort, never changes the decode result (a
+ * head cut short by rpc_head_max or the snaplen just leaves fields unset). */
+static void
+nfs3_reply_detail(struct xdr_cur x, const struct pending_call *pc, struct op_event *ev)
+{
+    switch (pc->proc) {
+    case NFSPROC3_GETATTR: /* §3.3.1 GETATTR3resok: obj_attributes (fattr3) */
+        fattr3(&x, &ev->attr);
+        break;
+    case NFSPROC3_SETATTR: /* §3.3.2 SETATTR3resok: obj_wcc */
+    case NFSPROC3_REMOVE:  /* §3.3.12 REMOVE3resok: dir_wcc */
+    case NFSPROC3_RMDIR:   /* §3.3.13 */
+    case NFSPROC3_RENAME:  /* §3.3.14 RENAME3resok: fromdir_wcc, todir_wcc */
+        wcc_data_d(&x, &ev->attr);
+        break;
+    case NFSPROC3_LOOKUP: { /* §3.3.3 LOOKUP3resok: object, obj_attributes, dir_attributes */
+        struct bytes fh;
+        xdr_cur_opaque(&x, NFS3_FHSIZE, &fh);
+        post_op_attr_d(&x, &ev->obj_attr);
+        post_op_attr_d(&x, &ev->attr);
+        break;
+    }
+    case NFSPROC3_ACCESS: { /* §3.3.4 ACCESS3resok: obj_attributes, access */
+        uint32_t granted;
+        post_op_attr_d(&x, &ev->attr);
+        granted = xdr_cur_u32(&x);
+        if (xdr_cur_ok(&x))
+            ev->access_granted = granted;
+        break;
+    }
+    case NFSPROC3_READLINK: /* §3.3.5 READLINK3resok: symlink_attributes, data */
+    case NFSPROC3_READ:     /* §3.3.6 READ3resok: file_attributes, ... */
+    case NFSPROC3_LINK:     /* §3.3.15 LINK3resok: file_attributes, linkdir_wcc */
+    case NFSPROC3_FSSTAT:   /* §3.3.18-20: obj_attributes, ... */
+    case NFSPROC3_FSINFO:
+    case NFSPROC3_PATHCONF:
+        post_op_attr_d(&x, &ev->attr);
+        break;
+    case NFSPROC3_WRITE: /* §3.3.7 WRITE3resok: file_wcc, count, committed, verf */
+    case NFSPROC3_COMMIT: { /* §3.3.21 COMMIT3resok: file_wcc, verf */
+        uint8_t verf[8];
+        wcc_data_d(&x, &ev->attr);
+        if (pc->proc == NFSPROC3_WRITE) {
+            xdr_cur_u32(&x);
+            xdr_cur_u32(&x);
+        }
+        xdr_cur_fixed(&x, verf, 8);
+        if (xdr_cur_ok(&x)) {
+            ev->has_verf = true;
+            memcpy(ev->verf, verf, 8);
+        }
+        break;
+    }
+    case NFSPROC3_CREATE: /* §3.3.8 CREATE3resok: obj, obj_attributes, dir_wcc */
+    case NFSPROC3_MKDIR:
+    case NFSPROC3_SYMLINK:
+    case NFSPROC3_MKNOD: {
+        struct bytes fh;
+        if (xdr_cur_bool(&x))
+            xdr_cur_opaque(&x, NFS3_FHSIZE, &fh);
+        post_op_attr_d(&x, &ev->obj_attr);
+        wcc_data_d(&x, &ev->attr);
+        break;
+    }
+    case NFSPROC3_READDIR:     /* §3.3.16 READDIR3resok: dir_attributes, cookieverf, reply */
+    case NFSPROC3_READDIRPLUS: /* §3.3.17 */
+        post_op_attr_d(&x, &ev->attr);
+        xdr_cur_skip(&x, 8);
+        dirlist(&x, ev, pc->proc == NFSPROC3_READDIRPLUS);
+        break;
+    default:
+        break;
+    }
+}
+
 static enum decode_rc
 nfs3_reply(struct xdr_cur *x, const struct pending_call *pc, struct op_event *ev,
            const struct op_sink *sub)
@@ -171,8 +347,16 @@ nfs3_reply(struct xdr_cur *x, const struct pending_call *pc, struct op_event *ev
         return xdr_cur_status(x);
     ev->has_status = true;
     ev->status = status;
-    if (status != 0)
+    ev->offset = cpriv(pc)->offset;
+    ev->access_req = cpriv(pc)->access;
+    if (status != 0) {
+        if (pc->proc == NFSPROC3_LOOKUP) { /* LOOKUP3resfail: dir_attributes */
+            struct xdr_cur y = *x;
+            post_op_attr_d(&y, &ev->attr);
+        }
         return DECODE_OK;
+    }
+    nfs3_reply_detail(*x, pc, ev);
     switch (pc->proc) {
     case NFSPROC3_LOOKUP: /* §3.3.3 LOOKUP3resok: object, ... */
         xdr_cur_opaque(x, NFS3_FHSIZE, &ev->obj_fh);

@@ -1,13 +1,21 @@
 /* capture.c: libpcap input. Several files are read as one capture: each
  * handle keeps its next packet, and the earliest is taken first (a k-way
- * merge, k = number of files). */
+ * merge, k = number of files). A live interface is read in immediate mode
+ * through poll() on its selectable descriptor, so periodic reports, the
+ * --duration deadline and the stop flag are served on time. */
 #include "capture.h"
 
 #include <errno.h>
+#include <grp.h>
+#include <net/if.h>
 #include <pcap/pcap.h>
+#include <poll.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "decode_link.h"
 
@@ -18,12 +26,17 @@ struct source {
     struct pcap_pkthdr *hdr; /* next packet, valid until the next read */
     const u_char *data;
     int done;
+    int nano; /* timestamps in nanoseconds (files always; live when supported) */
 };
 
 struct capture {
     struct source src[NFSSCOPE_MAX_FILES];
     size_t n;
     int live;
+    int primed;  /* files: every source holds its next packet */
+    int nonblock; /* live: handle switched to non-blocking */
+    int snaplen;
+    char warning[PCAP_ERRBUF_SIZE + 64]; /* pcap_activate's warning, if any */
 };
 
 static int
@@ -68,25 +81,45 @@ open_live(struct capture *c, const struct nfsscope_config *cfg, char *err, size_
     s->name = cfg->iface;
     s->p = pcap_create(cfg->iface, ebuf);
     if (!s->p) {
-        snprintf(err, errlen, "%s: %s", cfg->iface, ebuf);
+        snprintf(err, errlen, "%s: cannot capture: %s", cfg->iface, ebuf);
         return 1;
     }
     c->n = 1;
     c->live = 1;
-    pcap_set_snaplen(s->p, 262144);
-    pcap_set_promisc(s->p, 1);
+    c->snaplen = cfg->snaplen > 0 ? cfg->snaplen : 262144;
+    pcap_set_snaplen(s->p, c->snaplen);
+    pcap_set_promisc(s->p, !cfg->no_promisc);
+    if (cfg->buffer_kib > 0)
+        pcap_set_buffer_size(s->p, cfg->buffer_kib * 1024);
     pcap_set_timeout(s->p, 100);
-    pcap_set_immediate_mode(s->p, 1);
-    pcap_set_tstamp_precision(s->p, PCAP_TSTAMP_PRECISION_NANO);
+    pcap_set_immediate_mode(s->p, 1); /* a live view wants packets as they come */
+    (void)pcap_set_tstamp_precision(s->p, PCAP_TSTAMP_PRECISION_NANO); /* else micro */
     st = pcap_activate(s->p);
     if (st < 0) {
-        const char *hint = (st == PCAP_ERROR_PERM_DENIED)
-                               ? " (run as root or grant CAP_NET_RAW and CAP_NET_ADMIN)"
-                               : "";
-        snprintf(err, errlen, "%s: %s: %s%s", cfg->iface, pcap_statustostr(st),
-                 pcap_geterr(s->p), hint);
+        switch (st) {
+        case PCAP_ERROR_NO_SUCH_DEVICE:
+            snprintf(err, errlen, "%s: no such interface (see 'ip link'; -i any captures on all)",
+                     cfg->iface);
+            break;
+        case PCAP_ERROR_PERM_DENIED:
+            snprintf(err, errlen, "%s: no permission to capture: run as root, or give nfsscope"
+                                  " CAP_NET_RAW and CAP_NET_ADMIN (setcap"
+                                  " cap_net_raw,cap_net_admin=eip nfsscope)",
+                     cfg->iface);
+            break;
+        case PCAP_ERROR_IFACE_NOT_UP:
+            snprintf(err, errlen, "%s: interface is down", cfg->iface);
+            break;
+        default:
+            snprintf(err, errlen, "%s: cannot capture: %s: %s", cfg->iface, pcap_statustostr(st),
+                     pcap_geterr(s->p));
+        }
         return 1;
     }
+    if (st > 0) /* a warning, not an error (libpcap's capturetest) */
+        snprintf(c->warning, sizeof c->warning, "%s: %s", pcap_statustostr(st),
+                 pcap_geterr(s->p));
+    s->nano = pcap_get_tstamp_precision(s->p) == PCAP_TSTAMP_PRECISION_NANO;
     st = check_link(s, err, errlen);
     if (st == 0)
         st = apply_filter(s, cfg->filter, err, errlen);
@@ -134,6 +167,7 @@ capture_open(struct capture **out, const struct nfsscope_config *cfg, char *err,
             return 1;
         }
         c->n = i + 1;
+        s->nano = 1;
         st = check_link(s, err, errlen);
         if (st == 0)
             st = apply_filter(s, cfg->filter, err, errlen);
@@ -163,7 +197,8 @@ feed(struct nfsscope_ctx *ctx, const struct source *s)
     struct pkt p;
 
     p.ts.tv_sec = s->hdr->ts.tv_sec;
-    p.ts.tv_nsec = s->hdr->ts.tv_usec; /* nanoseconds: opened with NANO precision */
+    /* nanoseconds when opened with NANO precision */
+    p.ts.tv_nsec = s->nano ? s->hdr->ts.tv_usec : s->hdr->ts.tv_usec * 1000;
     p.data = s->data;
     p.caplen = s->hdr->caplen;
     p.wirelen = s->hdr->len;
@@ -178,42 +213,304 @@ earlier(const struct pcap_pkthdr *a, const struct pcap_pkthdr *b)
            (a->ts.tv_sec == b->ts.tv_sec && a->ts.tv_usec < b->ts.tv_usec);
 }
 
-int
-capture_run(struct capture *c, struct nfsscope_ctx *ctx, uint64_t max_packets,
-            volatile sig_atomic_t *stop, char *err, size_t errlen)
+static double
+mono_now(void)
 {
-    uint64_t n = 0;
-    size_t i;
+    struct timespec t;
 
-    if (c->live) {
-        struct source *s = &c->src[0];
-        while (!*stop && (max_packets == 0 || n < max_packets)) {
-            int r = pcap_next_ex(s->p, &s->hdr, &s->data);
-            if (r == 0)
-                continue; /* timeout: check the stop flag */
-            if (r < 0) {
-                if (r == PCAP_ERROR_BREAK)
-                    break;
-                snprintf(err, errlen, "%s: capture failed: %s", s->name, pcap_geterr(s->p));
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+static double
+ts_sec(const struct pcap_pkthdr *h, int nano)
+{
+    return (double)h->ts.tv_sec + (double)h->ts.tv_usec / (nano ? 1e9 : 1e6);
+}
+
+struct dispatch_arg {
+    struct nfsscope_ctx *ctx;
+    struct source *s;
+};
+
+static void
+on_packet(u_char *user, const struct pcap_pkthdr *h, const u_char *bytes)
+{
+    struct dispatch_arg *a = (struct dispatch_arg *)(void *)user;
+    struct pcap_pkthdr hdr = *h;
+
+    a->s->hdr = &hdr;
+    a->s->data = bytes;
+    feed(a->ctx, a->s);
+    a->s->hdr = NULL;
+    a->s->data = NULL;
+}
+
+/* A live read failed: say whether the interface went away, which is the
+ * usual reason (libpcap's own words vary by version). */
+static void
+live_error(struct source *s, char *err, size_t errlen)
+{
+    if (strcmp(s->name, "any") != 0 && if_nametoindex(s->name) == 0)
+        snprintf(err, errlen, "%s: the interface went away: %s", s->name, pcap_geterr(s->p));
+    else
+        snprintf(err, errlen, "%s: capture failed: %s", s->name, pcap_geterr(s->p));
+}
+
+static int
+set_nonblock(struct capture *c, char *err, size_t errlen)
+{
+    char ebuf[PCAP_ERRBUF_SIZE] = "";
+
+    if (c->nonblock)
+        return 0;
+    if (pcap_setnonblock(c->src[0].p, 1, ebuf) != 0) {
+        snprintf(err, errlen, "%s: %s", c->src[0].name, ebuf);
+        return 1;
+    }
+    c->nonblock = 1;
+    return 0;
+}
+
+static int
+run_live(struct capture *c, struct nfsscope_ctx *ctx, const struct capture_run_opts *o, char *err,
+         size_t errlen)
+{
+    struct source *s = &c->src[0];
+    struct dispatch_arg a = { ctx, s };
+    int fd = pcap_get_selectable_fd(s->p);
+    double t0 = mono_now(), next_tick = t0 + o->interval_s;
+    uint64_t n = 0;
+
+    if (fd >= 0 && set_nonblock(c, err, errlen) != 0)
+        return 1;
+    while (!*o->stop && (o->max_packets == 0 || n < o->max_packets)) {
+        double now = mono_now(), wait = 0.25; /* at most: the stop flag is looked at */
+        int cnt = -1, r;
+
+        if (o->duration_s > 0 && now - t0 >= o->duration_s)
+            break;
+        if (o->interval_s > 0 && o->tick && now >= next_tick) {
+            struct timespec wall;
+
+            ctx->stats.cap.kernel_drops = capture_kernel_drops(c);
+            clock_gettime(CLOCK_REALTIME, &wall);
+            o->tick(o->tick_arg, ctx, &wall);
+            while (next_tick <= now)
+                next_tick += o->interval_s;
+        }
+        if (o->interval_s > 0 && o->tick && next_tick - now < wait)
+            wait = next_tick - now;
+        if (o->duration_s > 0 && t0 + o->duration_s - now < wait)
+            wait = t0 + o->duration_s - now;
+        if (fd >= 0) {
+            struct pollfd pfd = { .fd = fd, .events = POLLIN };
+            int ms = wait > 0 ? (int)(wait * 1000) + 1 : 0;
+
+            if (poll(&pfd, 1, ms) < 0 && errno != EINTR) {
+                snprintf(err, errlen, "%s: poll: %s", s->name, strerror(errno));
                 return 1;
             }
-            feed(ctx, s);
-            n++;
         }
-        return 0;
+        if (o->max_packets)
+            cnt = (int)(o->max_packets - n < 4096 ? o->max_packets - n : 4096);
+        r = pcap_dispatch(s->p, cnt, on_packet, (u_char *)&a);
+        if (r == PCAP_ERROR_BREAK)
+            break;
+        if (r < 0) {
+            live_error(s, err, errlen);
+            ctx->stats.cap.kernel_drops = capture_kernel_drops(c);
+            return 1;
+        }
+        n += (uint64_t)r;
     }
+    ctx->stats.cap.kernel_drops = capture_kernel_drops(c);
+    return 0;
+}
+
+static void
+prime(struct capture *c, struct nfsscope_ctx *ctx)
+{
+    size_t i;
+
+    if (c->primed)
+        return;
     for (i = 0; i < c->n; i++)
         advance(&c->src[i], ctx);
-    while (!*stop && (max_packets == 0 || n < max_packets)) {
-        struct source *best = NULL;
-        for (i = 0; i < c->n; i++)
-            if (!c->src[i].done && (!best || earlier(c->src[i].hdr, best->hdr)))
-                best = &c->src[i];
+    c->primed = 1;
+}
+
+static struct source *
+next_source(struct capture *c)
+{
+    struct source *best = NULL;
+    size_t i;
+
+    for (i = 0; i < c->n; i++)
+        if (!c->src[i].done && (!best || earlier(c->src[i].hdr, best->hdr)))
+            best = &c->src[i];
+    return best;
+}
+
+int
+capture_run(struct capture *c, struct nfsscope_ctx *ctx, const struct capture_run_opts *o,
+            char *err, size_t errlen)
+{
+    uint64_t n = 0;
+    double first = -1;
+
+    if (c->live)
+        return run_live(c, ctx, o, err, errlen);
+    prime(c, ctx);
+    while (!*o->stop && (o->max_packets == 0 || n < o->max_packets)) {
+        struct source *best = next_source(c);
+
         if (!best)
             break;
+        if (o->duration_s > 0) { /* packet time */
+            double t = ts_sec(best->hdr, best->nano);
+            if (first < 0)
+                first = t;
+            if (t - first >= o->duration_s)
+                break;
+        }
         feed(ctx, best);
         n++;
         advance(best, ctx);
+    }
+    return 0;
+}
+
+bool
+capture_is_live(const struct capture *c)
+{
+    return c && c->live;
+}
+
+int
+capture_selectable_fd(struct capture *c)
+{
+    char err[PCAP_ERRBUF_SIZE + 64];
+    int fd;
+
+    if (!c->live)
+        return -1;
+    fd = pcap_get_selectable_fd(c->src[0].p);
+    if (fd >= 0 && set_nonblock(c, err, sizeof err) != 0)
+        return -1;
+    return fd;
+}
+
+int
+capture_poll(struct capture *c, struct nfsscope_ctx *ctx, int max, const struct timespec *until,
+             char *err, size_t errlen)
+{
+    int n = 0;
+
+    if (c->live) {
+        struct dispatch_arg a = { ctx, &c->src[0] };
+        int r;
+
+        /* Without a selectable descriptor the handle stays blocking and the
+         * 100 ms read timeout bounds the wait. */
+        (void)capture_selectable_fd(c);
+        r = pcap_dispatch(c->src[0].p, max > 0 ? max : -1, on_packet, (u_char *)&a);
+        if (r == PCAP_ERROR_BREAK)
+            return 0;
+        if (r < 0) {
+            live_error(&c->src[0], err, errlen);
+            return CAPTURE_ERR;
+        }
+        return r;
+    }
+    prime(c, ctx);
+    while (max <= 0 || n < max) {
+        struct source *best = next_source(c);
+
+        if (!best)
+            return n > 0 ? n : CAPTURE_EOF;
+        if (until) {
+            struct timespec t;
+            t.tv_sec = best->hdr->ts.tv_sec;
+            t.tv_nsec = best->nano ? best->hdr->ts.tv_usec : best->hdr->ts.tv_usec * 1000;
+            if (t.tv_sec > until->tv_sec || (t.tv_sec == until->tv_sec && t.tv_nsec > until->tv_nsec))
+                break;
+        }
+        feed(ctx, best);
+        n++;
+        advance(best, ctx);
+    }
+    return n;
+}
+
+bool
+capture_next_ts(struct capture *c, struct nfsscope_ctx *ctx, struct timespec *ts)
+{
+    struct source *best;
+
+    if (c->live)
+        return false;
+    prime(c, ctx);
+    best = next_source(c);
+    if (!best)
+        return false;
+    ts->tv_sec = best->hdr->ts.tv_sec;
+    ts->tv_nsec = best->nano ? best->hdr->ts.tv_usec : best->hdr->ts.tv_usec * 1000;
+    return true;
+}
+
+void
+capture_describe(const struct capture *c, char *buf, size_t len)
+{
+    const struct source *s = &c->src[0];
+
+    if (!len)
+        return;
+    buf[0] = '\0';
+    if (!c->live)
+        return;
+    snprintf(buf, len, "listening on %s, link type %s, snapshot length %d bytes%s%s", s->name,
+             link_name(s->dlt), c->snaplen, c->warning[0] ? "; warning: " : "", c->warning);
+}
+
+/* tcpdump -Z: the capture is open, so root is no longer needed. */
+int
+capture_drop_privileges(const struct capture *c, const char *user, char *err, size_t errlen)
+{
+    const char *name = user;
+    struct passwd *pw;
+
+    if (!name) {
+        if (!c || !c->live || geteuid() != 0)
+            return 0;
+        name = "nobody";
+    }
+    errno = 0;
+    pw = getpwnam(name);
+    if (!pw) {
+        if (user)
+            snprintf(err, errlen, "-Z: no user \"%s\"", name);
+        else
+            snprintf(err, errlen, "cannot give up root: no user \"nobody\" (name one with -Z USER,"
+                                  " or keep root with -Z root)");
+        return user ? 2 : 1;
+    }
+    if (pw->pw_uid == 0)
+        return 0; /* -Z root: asked to keep the privileges */
+    if (geteuid() != 0) {
+        if (pw->pw_uid == geteuid())
+            return 0;
+        snprintf(err, errlen, "-Z %s: only root can change to another user", name);
+        return 1;
+    }
+    if (initgroups(pw->pw_name, pw->pw_gid) != 0 || setgid(pw->pw_gid) != 0 ||
+        setuid(pw->pw_uid) != 0) {
+        snprintf(err, errlen, "cannot change to user %s: %s", name, strerror(errno));
+        return 1;
+    }
+    if (setuid(0) == 0 || geteuid() == 0) {
+        snprintf(err, errlen, "cannot change to user %s: root could be regained", name);
+        return 1;
     }
     return 0;
 }

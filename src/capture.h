@@ -1,29 +1,79 @@
 /* capture.h: packets in, from capture files (merged in time order) or a live
- * interface, through libpcap, into pipeline_packet(). */
+ * interface, through libpcap, into pipeline_packet().
+ *
+ * Two ways to drive it: capture_run() reads until the end (files) or until
+ * stopped (live), calling a tick every interval; capture_poll() reads what is
+ * there now without blocking, for the ncurses view's own loop. */
 #ifndef NFSSCOPE_CAPTURE_H
 #define NFSSCOPE_CAPTURE_H
 
 #include <signal.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "config.h"
 #include "pipeline.h"
 
 struct capture;
 
-/* Open every -r file, or the -i interface, and apply the BPF filter.
+/* Open every -r file, or the -i interface (snaplen, buffer, promiscuous
+ * mode and immediate mode from cfg), and apply the BPF filter.
  * Returns 0 on success; 1 for a run-time failure (missing or unreadable file,
- * not a capture, unsupported link type, no permission); 2 for a usage error
- * (bad filter expression). On failure, `err` holds one line for the user. */
+ * not a capture, unsupported link type, no such interface, no permission);
+ * 2 for a usage error (bad filter expression). On failure, `err` holds one
+ * line for the user. */
 int capture_open(struct capture **out, const struct nfsscope_config *cfg, char *err, size_t errlen);
 
-/* Feed packets into the pipeline until the input ends, max_packets have been
- * read (0 = no limit) or *stop becomes non-zero. Returns 0, or 1 with `err`
- * set when reading fails part way (a truncated file is not a failure: the
- * packets read so far count, and the cut is reported as an anomaly). */
-int capture_run(struct capture *c, struct nfsscope_ctx *ctx, uint64_t max_packets,
-                volatile sig_atomic_t *stop, char *err, size_t errlen);
+/* Give up root once the capture is open (tcpdump -Z). `user` NULL means the
+ * default: "nobody" for a live capture started as root, nothing otherwise.
+ * A user whose uid is 0 ("-Z root") keeps the privileges. Not root: nothing
+ * to do unless a user was named, which is then an error. Returns 0; 1 with
+ * `err` set when the switch failed (never continues half-switched); 2 for an
+ * unknown user. */
+int capture_drop_privileges(const struct capture *c, const char *user, char *err, size_t errlen);
+
+/* One line for stderr when a live capture starts: "listening on IFACE, link
+ * type ..., snapshot length N bytes" (tcpdump's). Empty for files. */
+void capture_describe(const struct capture *c, char *buf, size_t len);
+
+struct capture_run_opts {
+    uint64_t max_packets;          /* 0 = no limit */
+    double duration_s;             /* live: wall clock; files: packet time. 0 = no limit */
+    double interval_s;             /* live: call tick this often (0 = never) */
+    void (*tick)(void *arg, struct nfsscope_ctx *ctx, const struct timespec *now);
+    void *tick_arg;
+    volatile sig_atomic_t *stop;   /* set from a signal handler */
+};
+
+/* Feed packets into the pipeline until the input ends, a limit is reached
+ * or *stop becomes non-zero. Returns 0, or 1 with `err` set when reading
+ * fails part way (a truncated file is not a failure: the packets read so far
+ * count, and the cut is reported as an anomaly; an interface that goes away
+ * is, with a message saying so). Live: stats->cap.kernel_drops is kept
+ * current at every tick and at the end. */
+int capture_run(struct capture *c, struct nfsscope_ctx *ctx, const struct capture_run_opts *o,
+                char *err, size_t errlen);
+
+/* --- Stepwise reading (the ncurses view) --- */
+
+bool capture_is_live(const struct capture *c);
+/* Live: a descriptor that polls readable when packets may be there (the
+ * handle is non-blocking from then on). Files: -1. */
+int capture_selectable_fd(struct capture *c);
+
+#define CAPTURE_EOF (-1) /* input ended (files) */
+#define CAPTURE_ERR (-2) /* reading failed; err is set */
+
+/* Feed what can be had without waiting: live, what the kernel holds (at most
+ * `max` packets); files, at most `max` packets whose time is no later than
+ * *until (NULL: no time limit). Returns how many were fed (0: none ready),
+ * CAPTURE_EOF or CAPTURE_ERR. */
+int capture_poll(struct capture *c, struct nfsscope_ctx *ctx, int max,
+                 const struct timespec *until, char *err, size_t errlen);
+/* Files: the time of the next packet; false at the end (or live). */
+bool capture_next_ts(struct capture *c, struct nfsscope_ctx *ctx, struct timespec *ts);
 
 /* Kernel drops for live captures (pcap_stats), or -1. */
 int64_t capture_kernel_drops(struct capture *c);

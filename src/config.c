@@ -13,7 +13,7 @@ config_defaults(struct nfsscope_config *cfg)
     cfg->call_timeout_s = 120;
     cfg->answered_keep_s = 10; /* UDP only: client retransmission window */
     cfg->flow_idle_s = 600;
-    cfg->rpc_head_max = 1024;
+    cfg->rpc_head_max = 4096; /* READDIRPLUS entries for the findings (issue 5) */
     cfg->rpc_head_pool = 4096;
     cfg->rpc_max_msg = 16u << 20;
     cfg->tcp_ooo_pool = 8u << 20;
@@ -23,4 +23,7 @@ config_defaults(struct nfsscope_config *cfg)
     cfg->bd_rows = 1024;
     cfg->names_max = 65536;
     cfg->top_n = 10;
+    cfg->window_s = 3; /* findings (issue 5): like acregmin */
+    cfg->tui = -1;
+    cfg->speed = 1.0;
 }

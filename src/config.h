@@ -36,6 +36,17 @@ struct nfsscope_config {
     unsigned by_mask; /* breakdowns shown in the text report (1 << enum bd_dim) */
     int order;        /* enum bd_order of the top-N lists */
     uint64_t hash_seed; /* 0: from getrandom() */
+    unsigned window_s;  /* findings: repeats within this many seconds are redundant */
+    /* live capture and the view (issue 6) */
+    int snaplen;          /* -s: bytes kept per packet, 0 = 262144 */
+    int buffer_kib;       /* -B: kernel buffer in KiB, 0 = libpcap's default */
+    bool no_promisc;      /* -p */
+    const char *user;     /* -Z: run as this user once the capture is open;
+                           * NULL = "nobody" for -i started as root */
+    double duration_s;    /* --duration: stop after this long (0 = no limit) */
+    double interval_s;    /* --interval: periodic reports without the view (0 = none) */
+    int tui;              /* --tui 1, --no-tui 0, -1 = the view for -i on a terminal */
+    double speed;         /* --speed: replay speed of -r in the view (0 = fastest) */
 };
 
 /* Defaults for every field. */

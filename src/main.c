@@ -7,14 +7,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "capture.h"
 #include "config.h"
 #include "pipeline.h"
 #include "breakdown.h"
+#include "tui.h"
 #include "view.h"
 
 static volatile sig_atomic_t stop_requested;
+
+#define PCAP_LINE_MAX 512
 
 static void
 on_signal(int sig)
@@ -31,10 +35,24 @@ static const char usage_text[] =
     "                     analyse several files as one capture, in timestamp order\n"
     "  -i IFACE           capture live from IFACE ('any' allowed)\n"
     "  -c COUNT           stop after COUNT packets\n"
+    "  --duration SECONDS stop after SECONDS (live: wall clock; files: packet time)\n"
     "  BPF expression     a libpcap filter, as in tcpdump (default: none; NFS is\n"
     "                     recognised by validating RPC headers, not by port)\n"
+    "Live capture (as in tcpdump)\n"
+    "  -s SNAPLEN         bytes kept per packet (default 262144)\n"
+    "  -B KIB             kernel capture buffer in KiB (default: libpcap's)\n"
+    "  -p                 do not put the interface in promiscuous mode\n"
+    "  -Z USER            run as USER once the capture is open; started as root,\n"
+    "                     -i runs as 'nobody' unless -Z names another user\n"
+    "                     (-Z root keeps root)\n"
     "Output\n"
     "  -o text|json|csv   report format on standard output (default: text)\n"
+    "  --tui, --no-tui    the interactive view (default for -i on a terminal); with\n"
+    "                     -r it replays the file; the final report follows on exit\n"
+    "  --speed X          replay speed in the view: 1 = the file's own pace\n"
+    "                     (default), 10 = ten times faster, 0 = as fast as possible\n"
+    "  --interval SECONDS with -i and no view: a report every SECONDS (JSON: one\n"
+    "                     object per line), then the final report\n"
     "Breakdowns (who and what)\n"
     "  --by DIM[,DIM...]  top-N tables in the text report per client, server, pair,\n"
     "                     export, file or user (JSON always has all of them)\n"
@@ -95,6 +113,35 @@ bad:
     exit(2);
 }
 
+/* A number of seconds (or a speed factor): decimal, at least min, at most a
+ * year. */
+static double
+parse_seconds(const char *opt, const char *arg, double min)
+{
+    char *end;
+    double v;
+
+    errno = 0;
+    v = strtod(arg, &end);
+    if (errno || end == arg || *end || !(v >= min) || v > 31536000.0)
+        usage_error("%s: \"%s\" is not a number from %g to 31536000", opt, arg, min);
+    return v;
+}
+
+/* --interval: a periodic report from the live loop. */
+struct tick_arg {
+    const struct view_ops *view;
+    const struct view_info *vi;
+};
+
+static void
+on_tick(void *arg, struct nfsscope_ctx *ctx, const struct timespec *now)
+{
+    const struct tick_arg *t = arg;
+
+    t->view->tick(stdout, &ctx->stats, t->vi, now);
+}
+
 /* The BPF expression: the remaining arguments joined with spaces (tcpdump). */
 static char *
 join_args(int argc, char **argv)
@@ -131,6 +178,11 @@ enum {
     OPT_SORT,
     OPT_MAX_ROWS,
     OPT_MAX_NAMES,
+    OPT_TUI,
+    OPT_NO_TUI,
+    OPT_INTERVAL,
+    OPT_DURATION,
+    OPT_SPEED,
 };
 
 /* --by client,file: a mask of enum bd_dim bits. */
@@ -169,6 +221,11 @@ main(int argc, char **argv)
         { "sort", required_argument, NULL, OPT_SORT },
         { "max-rows", required_argument, NULL, OPT_MAX_ROWS },
         { "max-names", required_argument, NULL, OPT_MAX_NAMES },
+        { "tui", no_argument, NULL, OPT_TUI },
+        { "no-tui", no_argument, NULL, OPT_NO_TUI },
+        { "interval", required_argument, NULL, OPT_INTERVAL },
+        { "duration", required_argument, NULL, OPT_DURATION },
+        { "speed", required_argument, NULL, OPT_SPEED },
         { NULL, 0, NULL, 0 },
     };
     struct nfsscope_config cfg;
@@ -176,13 +233,16 @@ main(int argc, char **argv)
     struct nfsscope_ctx ctx;
     struct capture *cap = NULL;
     struct view_info vi;
+    struct capture_run_opts ro;
+    struct tick_arg ta;
+    struct sigaction sa;
     char err[512] = "";
     char *filter;
-    int opt, st;
+    int opt, st, use_tui, finished = 0;
 
     config_defaults(&cfg);
     opterr = 0;
-    while ((opt = getopt_long(argc, argv, "r:i:o:c:h", longopts, NULL)) != -1) {
+    while ((opt = getopt_long(argc, argv, "r:i:o:c:hs:B:pZ:", longopts, NULL)) != -1) {
         switch (opt) {
         case 'r':
             if (cfg.nfiles >= NFSSCOPE_MAX_FILES)
@@ -226,6 +286,33 @@ main(int argc, char **argv)
         case OPT_MAX_NAMES:
             cfg.names_max = parse_count("--max-names", optarg, 16, 1u << 24);
             break;
+        case 's': /* tcpdump: 0 means the default */
+            cfg.snaplen = (int)parse_count("-s", optarg, 0, 262144);
+            break;
+        case 'B':
+            cfg.buffer_kib = (int)parse_count("-B", optarg, 1, 1u << 21);
+            break;
+        case 'p':
+            cfg.no_promisc = true;
+            break;
+        case 'Z':
+            cfg.user = optarg;
+            break;
+        case OPT_TUI:
+            cfg.tui = 1;
+            break;
+        case OPT_NO_TUI:
+            cfg.tui = 0;
+            break;
+        case OPT_INTERVAL:
+            cfg.interval_s = parse_seconds("--interval", optarg, 0.01);
+            break;
+        case OPT_DURATION:
+            cfg.duration_s = parse_seconds("--duration", optarg, 0.001);
+            break;
+        case OPT_SPEED:
+            cfg.speed = parse_seconds("--speed", optarg, 0);
+            break;
         case 'h':
             fputs(usage_text, stdout);
             return 0;
@@ -246,6 +333,12 @@ main(int argc, char **argv)
     view = view_find(cfg.format);
     if (!view)
         usage_error("-o: \"%s\" is not one of text, json, csv", cfg.format);
+    if (cfg.interval_s > 0 && !view->tick)
+        usage_error("--interval: -o %s has no periodic report", cfg.format);
+    use_tui = cfg.tui == 1 || (cfg.tui == -1 && cfg.iface && isatty(STDIN_FILENO) &&
+                               isatty(STDOUT_FILENO));
+    if (use_tui && !tui_usable(err, sizeof err))
+        usage_error("--tui: %s", err);
     filter = join_args(argc - optind, argv + optind);
     cfg.filter = filter;
 
@@ -265,19 +358,56 @@ main(int argc, char **argv)
         free(filter);
         return st;
     }
-    signal(SIGINT, on_signal);
-    signal(SIGTERM, on_signal);
-    st = capture_run(cap, &ctx, cfg.max_packets, &stop_requested, err, sizeof err);
-    ctx.stats.cap.kernel_drops = capture_kernel_drops(cap);
-    pipeline_finish(&ctx);
-    if (st != 0)
+    st = capture_drop_privileges(cap, cfg.user, err, sizeof err);
+    if (st != 0) {
+        if (st == 2)
+            usage_error("%s", err);
         fprintf(stderr, "nfsscope: %s\n", err);
+        capture_close(cap);
+        pipeline_fini(&ctx);
+        free(filter);
+        return st;
+    }
+    /* No SA_RESTART: a signal wakes poll() so the run ends at once. */
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
 
     vi.sources = cfg.iface ? (const char *const[]){ cfg.iface, NULL } : cfg.files;
     vi.filter = cfg.filter;
     vi.top_n = cfg.top_n;
     vi.by_mask = cfg.by_mask;
     vi.order = cfg.order;
+    if (use_tui) {
+        st = tui_run(cap, &ctx, &cfg, &vi, &stop_requested, &finished, err, sizeof err);
+    } else {
+        if (capture_is_live(cap)) {
+            char line[PCAP_LINE_MAX];
+            capture_describe(cap, line, sizeof line);
+            fprintf(stderr, "nfsscope: %s\n", line);
+        }
+        memset(&ro, 0, sizeof ro);
+        ta.view = view;
+        ta.vi = &vi;
+        ro.max_packets = cfg.max_packets;
+        ro.duration_s = cfg.duration_s;
+        ro.interval_s = cfg.interval_s;
+        ro.tick = on_tick;
+        ro.tick_arg = &ta;
+        ro.stop = &stop_requested;
+        st = capture_run(cap, &ctx, &ro, err, sizeof err);
+    }
+    if (capture_is_live(cap)) {
+        int64_t drops = capture_kernel_drops(cap); /* -1 once the interface is gone */
+        if (drops >= 0)
+            ctx.stats.cap.kernel_drops = drops;
+    }
+    if (!finished)
+        pipeline_finish(&ctx);
+    if (st != 0)
+        fprintf(stderr, "nfsscope: %s\n", err);
     if (view->report(stdout, &ctx.stats, &vi) != 0 || fflush(stdout) != 0) {
         fprintf(stderr, "nfsscope: standard output: write failed: %s\n", strerror(errno));
         st = 1;

@@ -6,6 +6,7 @@
 
 #include "decode_ip.h"
 #include "decode_link.h"
+#include "findings.h"
 #include "rpc.h"
 
 static void
@@ -106,6 +107,11 @@ pipeline_init(struct nfsscope_ctx *ctx, const struct nfsscope_config *cfg)
     if (stats_init(&ctx->stats) != 0)
         return -1;
     if (stats_breakdowns_init(&ctx->stats, cfg->bd_rows, cfg->names_max, seed) != 0) {
+        stats_fini(&ctx->stats);
+        return -1;
+    }
+    ctx->stats.findings = findings_new(0, cfg->window_s, seed ^ 0x66696e64ULL); /* issue 5 */
+    if (!ctx->stats.findings) {
         stats_fini(&ctx->stats);
         return -1;
     }

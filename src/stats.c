@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "findings.h"
 #include "xid_table.h"
 
 int
@@ -63,6 +64,8 @@ stats_fini(struct stats *s)
             bd_table_fini(&s->bd[d]);
     names_free(s->names);
     s->names = NULL;
+    findings_free(s->findings);
+    s->findings = NULL;
     timeline_fini(&s->tl);
     s->bd_on = false;
 
@@ -192,6 +195,7 @@ stats_record(struct stats *s, const struct op_event *ev)
     struct prog_stats *ps;
     struct proc_stats *p = proc_of(s, ev->pg, ev->proc, &ps);
 
+    findings_record(s->findings, s, ev); /* issue 5; a no-op when NULL */
     switch (ev->outcome) {
     case OP_NO_REPLY:
         s->rpc.unanswered_calls++;

@@ -30,6 +30,24 @@ enum op_outcome {
 /* NFSv3 stable_how (RFC 1813 §3.3.7); STABLE_NONE when not a WRITE. */
 enum { STABLE_UNSTABLE = 0, STABLE_DATA_SYNC = 1, STABLE_FILE_SYNC = 2, STABLE_NONE = 0xff };
 
+/* Attributes a reply carried (RFC 1813 §2.6 fattr3), reduced to a digest of
+ * every field but atime (issue 5: "attributes identical"). */
+struct op_attr {
+    bool valid;
+    uint8_t type;    /* ftype3: 1 NF3REG, 2 NF3DIR, ... */
+    uint64_t digest; /* type mode nlink uid gid size used rdev fsid fileid mtime ctime */
+    uint64_t fileid;
+};
+
+/* One READDIR/READDIRPLUS entry found in the kept head of the reply. */
+#define OP_DIRENT_MAX 32
+struct op_dirent {
+    struct bytes name;   /* filename3 (borrowed from the head) */
+    struct bytes fh;     /* READDIRPLUS name_handle, else empty */
+    uint64_t fileid;
+    struct op_attr attr; /* READDIRPLUS name_attributes */
+};
+
 /* One finished operation. Filled by the RPC layer (times, outcome) and by the
  * program's dissector (status, bytes, stable_how). */
 struct op_event {
@@ -56,6 +74,19 @@ struct op_event {
     struct bytes name;          /* the name it gave in that directory (from the call) */
     struct bytes obj_fh;        /* the handle the reply returned for that name (dissector) */
     const uint32_t *bd_idx, *bd_gen; /* the call's breakdown rows, or NULL */
+    /* What the findings need (issue 5), from the NFSv3 dissector. Borrowed
+     * views are valid only during stats_record(). */
+    struct op_attr attr;     /* fh's attributes after the op (fattr3, post_op_attr, wcc after) */
+    struct op_attr obj_attr; /* obj_fh's (LOOKUP obj_attributes, CREATE ...) */
+    uint32_t access_req;     /* ACCESS call mask */
+    uint32_t access_granted; /* ACCESS reply mask */
+    bool has_verf;           /* WRITE/COMMIT reply verifier present */
+    uint8_t verf[8];
+    uint64_t offset;         /* READ/WRITE/COMMIT offset; READDIR(PLUS) cookie */
+    bool dir_eof;            /* READDIR(PLUS) reply said eof (seen in the head) */
+    uint32_t dir_entries;    /* READDIR(PLUS) entries decoded from the head */
+    uint8_t ndirent;         /* of those, the first ones kept in dirent[] */
+    struct op_dirent dirent[OP_DIRENT_MAX];
 };
 
 #define STATS_MAX_STATUS 24 /* distinct status values tracked per procedure */
@@ -132,6 +163,7 @@ struct stats {
     struct bd_table bd[BD__COUNT];
     struct names *names;
     struct timeline tl; /* per-interval calls, bytes and latency */
+    struct findings *findings; /* issue 5 (src/findings.h); NULL: not analysed */
 };
 
 /* Allocate per-program tables for every registered program. 0 or -1 (ENOMEM). */

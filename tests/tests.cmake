@@ -36,3 +36,13 @@ set_tests_properties(e2e_breakdowns PROPERTIES TIMEOUT 600)
 add_test(NAME deb COMMAND ${CMAKE_SOURCE_DIR}/tests/deb_test.sh ${CMAKE_SOURCE_DIR}
          ${CMAKE_BINARY_DIR}/deb_work)
 set_tests_properties(deb PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300 RESOURCE_LOCK dpkg)
+
+# Live capture and the ncurses view (issue 6). tui: the view driven in tmux
+# (skipped without tmux); live: capture on lo while tcpreplay sends samples
+# (root only; skipped otherwise).
+add_test(NAME tui COMMAND Python3::Interpreter ${CMAKE_SOURCE_DIR}/tests/tui_test.py
+         $<TARGET_FILE:nfsscope> ${CMAKE_SOURCE_DIR}/samples ${CMAKE_BINARY_DIR}/tui_work)
+set_tests_properties(tui PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
+add_test(NAME live COMMAND Python3::Interpreter ${CMAKE_SOURCE_DIR}/tests/live_test.py
+         $<TARGET_FILE:nfsscope> ${CMAKE_SOURCE_DIR}/samples ${CMAKE_BINARY_DIR}/live_work)
+set_tests_properties(live PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300 RESOURCE_LOCK loopback)

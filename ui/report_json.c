@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "json.h"
+#include "report_findings.h"
 #include "stats.h"
 #include "view.h"
 
@@ -451,8 +452,7 @@ write_report(FILE *out, const struct stats *s, const struct view_info *vi,
         json_kv_u64(&w, anomaly_key((enum anomaly)a), s->anom.n[a]);
     json_close(&w);
     json_key(&w, "findings");
-    json_arr(&w);
-    json_close(&w);
+    findings_json(&w, s); /* ui/report_findings.c (issue 5) */
     json_close(&w);
     return json_end(&w);
 }

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report_findings.h"
 #include "stats.h"
 #include "term_escape.h"
 #include "view.h"
@@ -435,6 +436,7 @@ text_report(FILE *out, const struct stats *s, const struct view_info *vi)
         program(out, &s->progs[i]);
     throughput(out, s);
     breakdowns(out, s, vi);
+    findings_text(out, s); /* ui/report_findings.c (issue 5) */
     footer(out, s);
     if (fflush(out) != 0 || ferror(out))
         return -1;

@@ -1,0 +1,910 @@
+/* findings.c: the findings engine (issue 5); see findings.h.
+ *
+ * RFC 1813 gives the meaning of every field used here (stable_how §3.3.7,
+ * ACCESS bits §3.3.4, fattr3 §2.6, READDIRPLUS §3.3.17). The Linux client
+ * model (what-if) follows fs/nfs: attribute cache timeouts (acregmin,
+ * acdirmin), close-to-open revalidation on open (nfs_lookup_verify_inode),
+ * dentry and negative-dentry caching (lookupcache), the access cache, and
+ * READDIRPLUS priming dentries and attributes; its simplifications are listed
+ * in report_findings.c (FINDINGS_ASSUMPTIONS), which prints them. */
+#include "findings.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "hashtab.h"
+#include "names.h"
+#include "stats.h"
+
+enum { /* RFC 1813 §3.3 procedure numbers */
+    P_NULL, P_GETATTR, P_SETATTR, P_LOOKUP, P_ACCESS, P_READLINK, P_READ, P_WRITE, P_CREATE,
+    P_MKDIR, P_SYMLINK, P_MKNOD, P_REMOVE, P_RMDIR, P_RENAME, P_LINK, P_READDIR,
+    P_READDIRPLUS, P_FSSTAT, P_FSINFO, P_PATHCONF, P_COMMIT
+};
+
+#define NF3DIR 2
+#define SEC 1000000000LL
+
+const struct fscen_params fscen_params[SC__COUNT] = {
+    [SC_DEFAULTS] = { "defaults", "acregmin=3,acdirmin=30,cto,lookupcache=all,rdirplus",
+                      3 * SEC, 30 * SEC, true, true, true, true },
+    [SC_ACTIMEO60] = { "actimeo=60", "actimeo=60 (acregmin=acdirmin=60)", 60 * SEC, 60 * SEC,
+                       true, true, true, true },
+    [SC_NOCTO] = { "nocto", "nocto", 3 * SEC, 30 * SEC, false, true, true, true },
+    [SC_LC_POS] = { "lookupcache=positive", "lookupcache=positive", 3 * SEC, 30 * SEC, true,
+                    false, true, true },
+    [SC_LC_NONE] = { "lookupcache=none", "lookupcache=none", 3 * SEC, 30 * SEC, true, false,
+                     false, true },
+    [SC_NOAC] = { "noac", "noac (no attribute or access caching)", 0, 0, true, true, true,
+                  true },
+    [SC_NORDIRPLUS] = { "nordirplus", "nordirplus", 3 * SEC, 30 * SEC, true, true, true,
+                        false },
+};
+
+static const char *const kind_keys[FK__COUNT] = {
+    [FK_STABLE_WRITES] = "stable_writes",
+    [FK_VERIFIER] = "write_verifier_changed",
+    [FK_REDUNDANT_GETATTR] = "redundant_getattr",
+    [FK_REDUNDANT_ACCESS] = "redundant_access",
+    [FK_FANOUT] = "directory_fanout",
+};
+
+const char *
+findings_kind_key(enum fkind k)
+{
+    return k < FK__COUNT ? kind_keys[k] : "unknown";
+}
+
+/* ---- a bounded table: 64-bit keys, fixed-size values ----------------------
+ *
+ * Open addressing over a power-of-two array; a key lives in one of the
+ * FTAB_PROBE slots after its home. Entries are never deleted, only replaced:
+ * a new key takes the first empty slot of its window, else the one touched
+ * longest ago (counted in *evicted). So lookups stop at an empty slot, and
+ * both operations touch at most FTAB_PROBE slots. */
+#define FTAB_PROBE 8
+
+struct ftab {
+    uint64_t *key; /* 0 = empty */
+    int64_t *stamp;
+    uint8_t *val;
+    size_t vsize;
+    uint32_t mask;
+    uint64_t *evicted;
+};
+
+static struct ftab *
+ftab_new(size_t cap, size_t vsize, uint64_t *evicted)
+{
+    struct ftab *t = calloc(1, sizeof *t);
+    size_t n = 16;
+
+    if (!t)
+        return NULL;
+    while (n < cap && n < ((size_t)1 << 30))
+        n <<= 1;
+    t->key = calloc(n, sizeof *t->key);
+    t->stamp = calloc(n, sizeof *t->stamp);
+    t->val = calloc(n, vsize);
+    t->vsize = vsize;
+    t->mask = (uint32_t)(n - 1);
+    t->evicted = evicted;
+    if (!t->key || !t->stamp || !t->val) {
+        free(t->key);
+        free(t->stamp);
+        free(t->val);
+        free(t);
+        return NULL;
+    }
+    return t;
+}
+
+static void
+ftab_free(struct ftab *t)
+{
+    if (!t)
+        return;
+    free(t->key);
+    free(t->stamp);
+    free(t->val);
+    free(t);
+}
+
+static void *
+ftab_get(const struct ftab *t, uint64_t key)
+{
+    uint32_t i, j;
+
+    key |= 1;
+    for (i = 0; i < FTAB_PROBE; i++) {
+        j = (uint32_t)(key + i) & t->mask;
+        if (t->key[j] == key)
+            return t->val + (size_t)j * t->vsize;
+        if (t->key[j] == 0)
+            return NULL;
+    }
+    return NULL;
+}
+
+/* Find or add `key` (a new value is zeroed); `now` marks it recently used. */
+static void *
+ftab_put(struct ftab *t, uint64_t key, int64_t now, bool *fresh)
+{
+    uint32_t i, j, victim = UINT32_MAX;
+
+    key |= 1;
+    for (i = 0; i < FTAB_PROBE; i++) {
+        j = (uint32_t)(key + i) & t->mask;
+        if (t->key[j] == key) {
+            if (t->stamp[j] < now)
+                t->stamp[j] = now;
+            if (fresh)
+                *fresh = false;
+            return t->val + (size_t)j * t->vsize;
+        }
+        if (t->key[j] == 0) {
+            victim = j;
+            break;
+        }
+        if (victim == UINT32_MAX || t->stamp[j] < t->stamp[victim])
+            victim = j;
+    }
+    if (t->key[victim] != 0)
+        (*t->evicted)++;
+    t->key[victim] = key;
+    t->stamp[victim] = now;
+    memset(t->val + (size_t)victim * t->vsize, 0, t->vsize);
+    if (fresh)
+        *fresh = true;
+    return t->val + (size_t)victim * t->vsize;
+}
+
+/* ---- table values ---------------------------------------------------------- */
+
+struct held { /* attributes a client holds for a handle: the latest two, since
+               * replies of pipelined calls arrive after later calls went out */
+    uint64_t digest, digest_prev;
+    int64_t t, t_prev;
+};
+
+struct modv { /* last change to a handle, by any client */
+    int64_t t_mod, t_setattr;
+    /* The latest GETATTR of it found redundant: withdrawn if a modifying
+     * call that was already in flight when it was sent turns up later. */
+    int64_t red_call;
+    uint64_t red_lat;
+    struct fnd_client *red_client;
+    struct fnd_file *red_file;
+};
+
+struct accv { /* ACCESS answered: (client, uid, handle, mask) */
+    uint32_t granted;
+    int64_t t;
+};
+
+struct parentv {
+    uint64_t dir;
+};
+
+struct connv {
+    uint64_t max_write;
+};
+
+struct serverv {
+    uint8_t verf[8];
+};
+
+struct lstv { /* a client's listings of one directory */
+    uint32_t dir1;   /* dirs[] index + 1; 0 = none (table full) */
+    uint32_t cur;    /* listing index in dir->l[] (FND_LISTINGS = not kept) */
+    int64_t t_last;  /* last call of the episode */
+    int64_t t_plus;  /* last READDIRPLUS reply with entry attributes, 0 = none */
+};
+
+struct mval { /* what-if model entry (one table per scenario) */
+    int64_t t;           /* ATTR: refreshed; ACC: answered; DENT/LIST: learned */
+    uint64_t digest;     /* ATTR: current; ACC/DENT/LIST: the object's when learned */
+    uint64_t read_digest, read_end;
+    int64_t pending;     /* ATTR: call time of an undecided close-to-open GETATTR */
+    int64_t last_data;   /* ATTR: latest READ/WRITE/READDIR call */
+    uint8_t type, pos, plus, sending;
+};
+
+enum { MK_ATTR = 1, MK_ACC, MK_DENT, MK_LIST };
+
+static int64_t
+ns_of(const struct timespec *t)
+{
+    return (int64_t)t->tv_sec * SEC + t->tv_nsec;
+}
+
+struct findings *
+findings_new(size_t cap, unsigned window_s, uint64_t seed)
+{
+    struct findings *f = calloc(1, sizeof *f);
+    unsigned i;
+    bool ok;
+
+    if (!f)
+        return NULL;
+    if (!cap)
+        cap = 65536;
+    f->window_ns = (int64_t)(window_s ? window_s : 3) * SEC;
+    f->seed = seed;
+    histo_init(&f->lat_stable);
+    histo_init(&f->lat_unstable);
+    histo_init(&f->lat_commit);
+    f->files = calloc(FND_TOP_FILES, sizeof *f->files);
+    f->attr = ftab_new(cap, sizeof(struct held), &f->evicted);
+    f->mod = ftab_new(cap, sizeof(struct modv), &f->evicted);
+    f->acc = ftab_new(cap, sizeof(struct accv), &f->evicted);
+    f->parent = ftab_new(cap, sizeof(struct parentv), &f->evicted);
+    f->conn = ftab_new(4096, sizeof(struct connv), &f->evicted);
+    f->server = ftab_new(1024, sizeof(struct serverv), &f->evicted);
+    f->lst = ftab_new(4096, sizeof(struct lstv), &f->evicted);
+    f->filex = ftab_new(FND_TOP_FILES * 2, sizeof(uint32_t), &f->evicted);
+    ok = f->files && f->attr && f->mod && f->acc && f->parent && f->conn && f->server &&
+         f->lst && f->filex;
+    for (i = 0; i < SC__COUNT; i++) {
+        f->model[i] = ftab_new(cap, sizeof(struct mval), &f->evicted);
+        ok = ok && f->model[i];
+    }
+    if (!ok) {
+        findings_free(f);
+        return NULL;
+    }
+    return f;
+}
+
+void
+findings_free(struct findings *f)
+{
+    unsigned i;
+
+    if (!f)
+        return;
+    ftab_free(f->attr);
+    ftab_free(f->mod);
+    ftab_free(f->acc);
+    ftab_free(f->parent);
+    ftab_free(f->conn);
+    ftab_free(f->server);
+    ftab_free(f->lst);
+    ftab_free(f->filex);
+    for (i = 0; i < SC__COUNT; i++)
+        ftab_free(f->model[i]);
+    free(f->files);
+    free(f);
+}
+
+uint64_t
+findings_estimate(const struct findings *f, enum fscen sc, unsigned proc)
+{
+    return sc < SC__COUNT && proc < FND_NPROC ? f->est[sc][proc] : 0;
+}
+
+bool
+findings_dir_reported(const struct fnd_dir *d)
+{
+    return d->listings && d->lookup + d->getattr + d->access >= FND_FANOUT_MIN;
+}
+
+/* ---- who and what ---------------------------------------------------------- */
+
+struct who { /* the parts of an operation every finding needs */
+    uint64_t ck;           /* client key */
+    const uint8_t *caddr;  /* client address */
+    uint8_t af;
+    int64_t t_call, t_reply;
+    uint64_t lat;
+};
+
+static struct fnd_client *
+client_row(struct findings *f, const struct who *w)
+{
+    size_t alen = w->af == 6 ? 16 : 4, i;
+
+    for (i = 0; i < FND_TOP_CLIENTS; i++) {
+        struct fnd_client *c = &f->clients[i];
+        if (c->af == 0) {
+            c->af = w->af;
+            memcpy(c->addr, w->caddr, alen);
+            return c;
+        }
+        if (c->af == w->af && memcmp(c->addr, w->caddr, alen) == 0)
+            return c;
+    }
+    return &f->client_other;
+}
+
+static struct fnd_file *
+file_row(struct findings *f, struct bytes fh, int64_t now)
+{
+    uint64_t k;
+    uint32_t *ix;
+    bool fresh;
+
+    if (!fh.len || fh.len > FND_FH_MAX)
+        return &f->file_other;
+    k = hash_bytes(fh.p, fh.len, f->seed ^ 0x66696c65ULL);
+    ix = ftab_get(f->filex, k);
+    if (ix && *ix && f->files[*ix - 1].fh_len == fh.len &&
+        memcmp(f->files[*ix - 1].fh, fh.p, fh.len) == 0)
+        return &f->files[*ix - 1];
+    if (f->nfiles >= FND_TOP_FILES)
+        return &f->file_other;
+    ix = ftab_put(f->filex, k, now, &fresh);
+    *ix = (uint32_t)++f->nfiles;
+    f->files[*ix - 1].fh_len = (uint8_t)fh.len;
+    memcpy(f->files[*ix - 1].fh, fh.p, fh.len);
+    return &f->files[*ix - 1];
+}
+
+/* One instance of a finding: counted, costed and attributed. */
+static void
+credit(struct findings *f, enum fkind k, const struct who *w, struct bytes fh,
+       struct modv *remember)
+{
+    struct fnd_client *c = client_row(f, w);
+    struct fnd_file *fl = file_row(f, fh, w->t_call);
+
+    f->n[k]++;
+    f->cost_us[k] += w->lat;
+    c->n[k]++;
+    c->cost_us[k] += w->lat;
+    fl->n[k]++;
+    fl->cost_us[k] += w->lat;
+    if (remember) {
+        remember->red_call = w->t_call;
+        remember->red_lat = w->lat;
+        remember->red_client = c;
+        remember->red_file = fl;
+    }
+}
+
+/* Take back the remembered instance (see struct modv). */
+static void
+uncredit(struct findings *f, enum fkind k, struct modv *m)
+{
+    f->n[k]--;
+    f->cost_us[k] -= m->red_lat;
+    m->red_client->n[k]--;
+    m->red_client->cost_us[k] -= m->red_lat;
+    m->red_file->n[k]--;
+    m->red_file->cost_us[k] -= m->red_lat;
+    m->red_call = 0;
+}
+
+static uint64_t
+fh_key(const struct findings *f, struct bytes fh)
+{
+    return hash_bytes(fh.p, fh.len, f->seed);
+}
+
+static uint64_t
+pair_key(const struct findings *f, uint64_t a, uint64_t b, unsigned kind)
+{
+    return hash_u64x2(a, b, f->seed + kind);
+}
+
+/* ---- stable writes, COMMIT, verifiers --------------------------------------- */
+
+static void
+writes(struct findings *f, const struct op_event *ev, const struct who *w, bool replied)
+{
+    if (ev->proc == P_COMMIT) {
+        f->commits++;
+        if (replied)
+            histo_record(&f->lat_commit, w->lat);
+    }
+    if (ev->proc == P_WRITE && ev->stable <= STABLE_FILE_SYNC) {
+        struct connv *cv;
+        uint64_t ck = hash_bytes(ev->key, sizeof *ev->key, f->seed ^ 0x636f6e6eULL);
+
+        f->writes++;
+        if (!replied)
+            f->writes_unanswered++;
+        cv = ftab_put(f->conn, ck, w->t_call, NULL);
+        if (ev->stable == STABLE_UNSTABLE) {
+            if (replied)
+                histo_record(&f->lat_unstable, w->lat);
+        } else {
+            struct fnd_file *fl;
+
+            f->stable[ev->stable]++;
+            f->stable_bytes += ev->write_bytes;
+            f->stable_size[iosz_bucket(ev->write_bytes)]++;
+            if (ev->write_bytes < cv->max_write)
+                f->small_stable++;
+            if (replied)
+                histo_record(&f->lat_stable, w->lat);
+            credit(f, FK_STABLE_WRITES, w, ev->fh, NULL);
+            fl = file_row(f, ev->fh, w->t_call);
+            fl->stable[ev->stable]++;
+        }
+        if (ev->write_bytes > cv->max_write)
+            cv->max_write = ev->write_bytes;
+    }
+    if (replied && ev->has_verf && ev->key) {
+        const uint8_t *srv = ev->call_dir == 0 ? ev->key->daddr : ev->key->saddr;
+        uint64_t sk = hash_bytes(srv, 16, f->seed ^ ev->key->af);
+        bool fresh;
+        struct serverv *sv = ftab_put(f->server, sk, w->t_call, &fresh);
+
+        f->verf_seen++;
+        if (!fresh && memcmp(sv->verf, ev->verf, 8) != 0)
+            credit(f, FK_VERIFIER, w, ev->fh, NULL);
+        memcpy(sv->verf, ev->verf, 8);
+        f->verf_changes = f->n[FK_VERIFIER];
+    }
+}
+
+/* ---- redundancy -------------------------------------------------------------- */
+
+static bool
+modifies(uint32_t proc)
+{
+    switch (proc) {
+    case P_SETATTR: case P_WRITE: case P_CREATE: case P_MKDIR: case P_SYMLINK:
+    case P_MKNOD: case P_REMOVE: case P_RMDIR: case P_RENAME: case P_LINK:
+    case P_COMMIT: /* may change `used` (space allocated as data reaches the disk) */
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* Attributes a reply gives the client; FSSTAT/FSINFO/PATHCONF are left out:
+ * a client asks them while mounting, before it caches the root's inode. */
+static bool
+attr_counts(uint32_t proc)
+{
+    return proc != P_FSSTAT && proc != P_FSINFO && proc != P_PATHCONF;
+}
+
+static void
+hold(struct findings *f, uint64_t ck, struct bytes fh, const struct op_attr *a, int64_t t)
+{
+    struct held *h;
+
+    if (!a->valid || !fh.len)
+        return;
+    h = ftab_put(f->attr, pair_key(f, ck, fh_key(f, fh), 1), t, NULL);
+    if (h->t && h->t < t) {
+        h->t_prev = h->t;
+        h->digest_prev = h->digest;
+    }
+    h->digest = a->digest;
+    h->t = t;
+}
+
+/* ---- directory fan-out -------------------------------------------------------- */
+
+static struct fnd_dir *
+dir_row(struct findings *f, struct bytes fh, const struct who *w)
+{
+    size_t i;
+    struct fnd_dir *d;
+
+    for (i = 0; i < f->ndirs; i++)
+        if (f->dirs[i].fh_len == fh.len && memcmp(f->dirs[i].fh, fh.p, fh.len) == 0)
+            return &f->dirs[i];
+    if (f->ndirs >= FND_DIRS || !fh.len || fh.len > FND_FH_MAX) {
+        f->dirs_dropped++;
+        return NULL;
+    }
+    d = &f->dirs[f->ndirs++];
+    d->fh_len = (uint8_t)fh.len;
+    memcpy(d->fh, fh.p, fh.len);
+    d->af = w->af;
+    memcpy(d->addr, w->caddr, w->af == 6 ? 16 : 4);
+    d->t_first = w->t_call;
+    return d;
+}
+
+/* "." and ".." name the directory itself and its parent, not children. */
+static bool
+dot(struct bytes name)
+{
+    return (name.len == 1 && name.p[0] == '.') ||
+           (name.len == 2 && name.p[0] == '.' && name.p[1] == '.');
+}
+
+static void
+listing_call(struct findings *f, struct stats *s, const struct op_event *ev, const struct who *w)
+{
+    uint64_t dk = fh_key(f, ev->fh);
+    struct lstv *l = ftab_put(f->lst, pair_key(f, w->ck, dk, 2), w->t_call, NULL);
+    struct fnd_dir *d;
+    struct fnd_listing *li = NULL;
+    bool plus = ev->proc == P_READDIRPLUS, attrs = false;
+    unsigned i;
+
+    if (!l->dir1) {
+        d = dir_row(f, ev->fh, w);
+        if (!d)
+            return;
+        l->dir1 = (uint32_t)(d - f->dirs) + 1;
+        l->cur = FND_LISTINGS;
+    }
+    d = &f->dirs[l->dir1 - 1];
+    if (ev->offset == 0 || l->t_last == 0 || w->t_call - l->t_last > f->window_ns) {
+        d->listings++;
+        l->cur = d->nl < FND_LISTINGS ? d->nl++ : FND_LISTINGS;
+        l->t_plus = 0;
+        if (l->cur < FND_LISTINGS)
+            d->l[l->cur].t_first = w->t_call;
+    }
+    if (l->cur < FND_LISTINGS)
+        li = &d->l[l->cur];
+    for (i = 0; i < ev->ndirent; i++) {
+        const struct op_dirent *e = &ev->dirent[i];
+        if (e->fh.len && !dot(e->name)) {
+            struct parentv *pv = ftab_put(f->parent, fh_key(f, e->fh), w->t_reply, NULL);
+            pv->dir = dk;
+            hold(f, w->ck, e->fh, &e->attr, w->t_reply);
+            if (s && s->names)
+                names_learn(s->names, ev->fh, e->name, e->fh);
+        }
+        attrs = attrs || e->attr.valid;
+    }
+    if (plus && attrs)
+        l->t_plus = w->t_reply;
+    l->t_last = w->t_call;
+    d->t_last = w->t_reply;
+    d->cost_us += w->lat;
+    if (plus)
+        d->readdirplus++;
+    else
+        d->readdir++;
+    if (li) {
+        li->t_last = w->t_reply;
+        li->entries_seen += ev->dir_entries;
+        if (plus)
+            li->readdirplus++;
+        else
+            li->readdir++;
+    }
+}
+
+/* A LOOKUP in a directory, or a GETATTR/ACCESS of one of its children, while
+ * a listing of it by the same client is going on. */
+static void
+child_call(struct findings *f, const struct op_event *ev, const struct who *w, bool redundant)
+{
+    uint64_t dk;
+    struct lstv *l;
+    struct fnd_dir *d;
+    struct fnd_listing *li;
+
+    if (ev->proc == P_LOOKUP) {
+        dk = fh_key(f, ev->fh);
+    } else {
+        const struct parentv *pv = ftab_get(f->parent, fh_key(f, ev->fh));
+        if (!pv)
+            return;
+        dk = pv->dir;
+    }
+    l = ftab_get(f->lst, pair_key(f, w->ck, dk, 2));
+    if (!l || !l->dir1 || l->t_last == 0 || w->t_call - l->t_last > f->window_ns)
+        return;
+    d = &f->dirs[l->dir1 - 1];
+    li = l->cur < FND_LISTINGS ? &d->l[l->cur] : NULL;
+    l->t_last = w->t_call;
+    d->t_last = w->t_reply;
+    d->cost_us += w->lat;
+    switch (ev->proc) {
+    case P_LOOKUP:
+        d->lookup++;
+        if (li)
+            li->lookup++;
+        break;
+    case P_GETATTR: {
+        bool after_plus = l->t_plus && l->t_plus <= w->t_call &&
+                          w->t_call - l->t_plus <= f->window_ns;
+        d->getattr++;
+        d->getattr_after_plus += after_plus;
+        d->getattr_redundant += redundant;
+        if (li) {
+            li->getattr++;
+            li->getattr_after_plus += after_plus;
+        }
+        break;
+    }
+    default:
+        d->access++;
+        if (li)
+            li->access++;
+        break;
+    }
+    if (li)
+        li->t_last = w->t_reply;
+}
+
+/* ---- the what-if model --------------------------------------------------------- */
+
+static uint64_t
+mkey(const struct findings *f, unsigned kind, uint64_t ck, uint64_t k)
+{
+    return hash_u64x2(ck, k, f->seed + 16 + kind);
+}
+
+static int64_t
+ac_of(const struct fscen_params *P, const struct mval *a)
+{
+    return a->type == NF3DIR ? P->ac_dir_ns : P->ac_reg_ns;
+}
+
+/* The client's view of fh's attributes, with READDIRPLUS of its directory
+ * counted as a refresh (its entries carry attributes); NULL if none. */
+static struct mval *
+m_attr(struct findings *f, unsigned sc, uint64_t ck, uint64_t fk, int64_t now)
+{
+    struct ftab *t = f->model[sc];
+    struct mval *a = ftab_get(t, mkey(f, MK_ATTR, ck, fk));
+
+    if (fscen_params[sc].rdirplus) {
+        const struct parentv *pv = ftab_get(f->parent, fk);
+        const struct mval *l = pv ? ftab_get(t, mkey(f, MK_LIST, ck, pv->dir)) : NULL;
+        if (l && l->plus && (!a || l->t > a->t)) {
+            if (!a)
+                a = ftab_put(t, mkey(f, MK_ATTR, ck, fk), now, NULL);
+            a->t = l->t;
+        }
+    }
+    return a;
+}
+
+static bool
+m_valid(const struct fscen_params *P, const struct mval *a, int64_t now)
+{
+    return a && a->t <= now && now - a->t < ac_of(P, a);
+}
+
+static void
+m_refresh(struct findings *f, unsigned sc, uint64_t ck, struct bytes fh, const struct op_attr *at,
+          int64_t t)
+{
+    struct mval *a;
+
+    if (!at->valid || !fh.len)
+        return;
+    a = ftab_put(f->model[sc], mkey(f, MK_ATTR, ck, fh_key(f, fh)), t, NULL);
+    a->t = t;
+    a->digest = at->digest;
+    a->type = at->type;
+}
+
+/* Would a Linux client with scenario sc's options have sent this call?
+ * Updates the scenario's caches as if it had (or had not). */
+static bool
+m_sent(struct findings *f, unsigned sc, const struct op_event *ev, const struct who *w)
+{
+    const struct fscen_params *P = &fscen_params[sc];
+    struct ftab *t = f->model[sc];
+    uint64_t fk = fh_key(f, ev->fh);
+    int64_t now = w->t_call;
+    struct mval *a = ev->fh.len ? m_attr(f, sc, w->ck, fk, now) : NULL;
+    bool sent = true;
+
+    /* Close-to-open: a GETATTR answered from the cache is an open()
+     * revalidation when the file's data (or the directory's entries) is
+     * read next, within the window; the client then sends it anyway. */
+    if (a && (ev->proc == P_READ || ev->proc == P_WRITE || ev->proc == P_READDIR ||
+              ev->proc == P_READDIRPLUS)) {
+        if (a->pending && now > a->pending && now - a->pending <= f->window_ns) {
+            f->est[sc][P_GETATTR]++;
+            f->cto_kept[sc]++;
+            a->pending = 0;
+        }
+        if (now > a->last_data)
+            a->last_data = now;
+    }
+    switch (ev->proc) {
+    case P_GETATTR:
+        sent = !m_valid(P, a, now);
+        if (!sent && a) {
+            a->pending = 0;
+            if (P->cto && a->last_data > now && a->last_data - now <= f->window_ns) {
+                sent = true;
+                f->cto_kept[sc]++;
+            } else if (P->cto) {
+                a->pending = now;
+            }
+        }
+        break;
+    case P_ACCESS: {
+        struct mval *x = ftab_get(t, mkey(f, MK_ACC, w->ck, hash_u64x2(fk, ev->uid, f->seed)));
+        sent = !(x && a && x->digest == a->digest && now - x->t < ac_of(P, a));
+        if (sent && ev->attr.valid) {
+            x = ftab_put(t, mkey(f, MK_ACC, w->ck, hash_u64x2(fk, ev->uid, f->seed)), now, NULL);
+            x->t = w->t_reply;
+            x->digest = ev->attr.digest;
+        }
+        break;
+    }
+    case P_LOOKUP: {
+        uint64_t nk = hash_u64x2(fk, hash_bytes(ev->name.p, ev->name.len, f->seed), f->seed);
+        struct mval *e = ftab_get(t, mkey(f, MK_DENT, w->ck, nk));
+        const struct mval *l = ftab_get(t, mkey(f, MK_LIST, w->ck, fk));
+        bool dir_ok = m_valid(P, a, now);
+
+        if (!P->dentries)
+            break;
+        if (dir_ok && e && e->digest == a->digest && (e->pos || P->neg_dentries))
+            sent = false;
+        if (dir_ok && P->rdirplus && ev->status == 0 && l && l->plus && l->digest == a->digest)
+            sent = false; /* READDIRPLUS primed the dentry */
+        if (sent && ev->attr.valid) {
+            e = ftab_put(t, mkey(f, MK_DENT, w->ck, nk), now, NULL);
+            e->t = w->t_reply;
+            e->digest = ev->attr.digest;
+            e->pos = ev->status == 0;
+        }
+        break;
+    }
+    case P_READDIR:
+    case P_READDIRPLUS: {
+        struct mval *l = ftab_put(t, mkey(f, MK_LIST, w->ck, fk), now, NULL);
+
+        if (ev->offset == 0)
+            l->sending = !(l->t && a && l->digest == a->digest && m_valid(P, a, now));
+        sent = l->t == 0 || l->sending;
+        if (sent) {
+            l->sending = 1;
+            l->t = w->t_reply;
+            if (ev->attr.valid)
+                l->digest = ev->attr.digest;
+            l->plus = ev->proc == P_READDIRPLUS && P->rdirplus;
+        }
+        break;
+    }
+    case P_READ:
+        if (a && a->read_end && a->read_digest == a->digest &&
+            ev->offset + ev->read_bytes <= a->read_end)
+            sent = false;
+        break;
+    default:
+        break;
+    }
+    if (!sent)
+        return false;
+    if (ev->has_status && attr_counts(ev->proc)) {
+        m_refresh(f, sc, w->ck, ev->fh, &ev->attr, w->t_reply);
+        m_refresh(f, sc, w->ck, ev->obj_fh, &ev->obj_attr, w->t_reply);
+        if (P->rdirplus && ev->proc == P_READDIRPLUS) {
+            unsigned i;
+            for (i = 0; i < ev->ndirent; i++)
+                if (!dot(ev->dirent[i].name))
+                    m_refresh(f, sc, w->ck, ev->dirent[i].fh, &ev->dirent[i].attr, w->t_reply);
+        }
+    }
+    if (ev->proc == P_READ && ev->fh.len) {
+        a = ftab_put(t, mkey(f, MK_ATTR, w->ck, fk), now, NULL);
+        if (a->read_digest != a->digest)
+            a->read_end = 0;
+        a->read_digest = a->digest;
+        if (ev->offset + ev->read_bytes > a->read_end)
+            a->read_end = ev->offset + ev->read_bytes;
+    }
+    return true;
+}
+
+static void
+whatif(struct findings *f, const struct op_event *ev, const struct who *w, bool replied)
+{
+    unsigned sc;
+
+    for (sc = 0; sc < SC__COUNT; sc++) {
+        unsigned p = ev->proc;
+        if (replied && !m_sent(f, sc, ev, w))
+            continue;
+        if (p == P_READDIRPLUS && !fscen_params[sc].rdirplus)
+            p = P_READDIR;
+        f->est[sc][p]++;
+    }
+}
+
+/* ---- the entry point -------------------------------------------------------------- */
+
+void
+findings_record(struct findings *f, struct stats *s, const struct op_event *ev)
+{
+    struct who w;
+    bool replied;
+
+    if (!f || !ev->pg || ev->prog != 100003 || ev->vers != 3 || ev->proc >= FND_NPROC ||
+        !ev->key || ev->outcome == OP_ORPHAN_REPLY)
+        return;
+    replied = ev->outcome == OP_REPLIED;
+    memset(&w, 0, sizeof w);
+    w.af = ev->key->af;
+    w.caddr = ev->call_dir == 0 ? ev->key->saddr : ev->key->daddr;
+    w.ck = hash_bytes(w.caddr, w.af == 6 ? 16 : 4, f->seed ^ w.af);
+    w.t_call = ns_of(&ev->t_call);
+    w.t_reply = replied || ev->outcome == OP_RPC_ERROR ? ns_of(&ev->t_reply) : w.t_call;
+    if (w.t_reply < w.t_call)
+        w.t_reply = w.t_call;
+    w.lat = (uint64_t)(w.t_reply - w.t_call + 500) / 1000;
+    f->nfs3_calls++;
+    f->now[ev->proc]++;
+
+    writes(f, ev, &w, replied);
+    whatif(f, ev, &w, replied);
+    if (!replied || !ev->has_status)
+        return;
+
+    if (modifies(ev->proc) && ev->fh.len) {
+        struct modv *m = ftab_put(f->mod, fh_key(f, ev->fh), w.t_reply, NULL);
+        if (m->red_call && w.t_call < m->red_call && w.t_reply > m->red_call)
+            uncredit(f, FK_REDUNDANT_GETATTR, m);
+        m->t_mod = w.t_reply;
+        if (ev->proc == P_SETATTR)
+            m->t_setattr = w.t_reply;
+    }
+    if (ev->status != 0) {
+        if (ev->proc == P_LOOKUP)
+            child_call(f, ev, &w, false);
+        return;
+    }
+
+    switch (ev->proc) {
+    case P_GETATTR: {
+        const struct held *h = ftab_get(f->attr, pair_key(f, w.ck, fh_key(f, ev->fh), 1));
+        struct modv *m = ftab_get(f->mod, fh_key(f, ev->fh));
+        bool red = false;
+        int64_t ht = 0;
+        uint64_t hd = 0;
+
+        f->getattr++;
+        if (h && h->t && h->t <= w.t_call) { /* what the client held when it asked */
+            ht = h->t;
+            hd = h->digest;
+        } else if (h && h->t_prev && h->t_prev <= w.t_call) {
+            ht = h->t_prev;
+            hd = h->digest_prev;
+        }
+        if (ht && ev->attr.valid && w.t_call - ht <= f->window_ns && (!m || m->t_mod <= ht) &&
+            hd == ev->attr.digest) {
+            red = true;
+            if (!m)
+                m = ftab_put(f->mod, fh_key(f, ev->fh), w.t_reply, NULL);
+            credit(f, FK_REDUNDANT_GETATTR, &w, ev->fh, m);
+        }
+        child_call(f, ev, &w, red);
+        break;
+    }
+    case P_ACCESS: {
+        uint64_t k = pair_key(f, w.ck, hash_u64x2(fh_key(f, ev->fh), (uint64_t)ev->uid << 32 |
+                                                                     ev->access_req, f->seed), 3);
+        struct accv *a = ftab_put(f->acc, k, w.t_reply, NULL);
+        const struct modv *m = ftab_get(f->mod, fh_key(f, ev->fh));
+
+        f->access++;
+        if (a->t && a->t <= w.t_call && w.t_call - a->t <= f->window_ns &&
+            a->granted == ev->access_granted && (!m || m->t_setattr <= a->t))
+            credit(f, FK_REDUNDANT_ACCESS, &w, ev->fh, NULL);
+        a->t = w.t_reply;
+        a->granted = ev->access_granted;
+        child_call(f, ev, &w, false);
+        break;
+    }
+    case P_LOOKUP:
+        child_call(f, ev, &w, false);
+        break;
+    case P_READDIR:
+    case P_READDIRPLUS:
+        listing_call(f, s, ev, &w);
+        break;
+    default:
+        break;
+    }
+    if (ev->obj_fh.len && ev->fh.len && ev->proc != P_READDIRPLUS) {
+        struct parentv *pv = ftab_put(f->parent, fh_key(f, ev->obj_fh), w.t_reply, NULL);
+        pv->dir = fh_key(f, ev->fh);
+    }
+    if (attr_counts(ev->proc)) {
+        hold(f, w.ck, ev->fh, &ev->attr, w.t_reply);
+        hold(f, w.ck, ev->obj_fh, &ev->obj_attr, w.t_reply);
+    }
+}

@@ -1,0 +1,155 @@
+/* findings.h: why NFS is slow (issue 5): stable writes, redundant GETATTR and
+ * ACCESS, directory fan-out (`ls -l` storms), a mount-option what-if model of
+ * the Linux client's caches, and what the capture's quality does to the
+ * numbers.
+ *
+ * Fed every finished operation (findings_record, right after stats_record).
+ * All state is bounded: fixed-capacity tables allocated once, touched as they
+ * fill; when a table is full the oldest entry in the probed window is
+ * replaced and counted in `evicted` (an evicted entry can only hide a
+ * repeat, never invent one). Time is packet time (the call's timestamp), so
+ * results do not depend on how fast the capture is read. Views read the
+ * public fields through `const struct findings *` (ui/report_findings.c). */
+#ifndef NFSSCOPE_FINDINGS_H
+#define NFSSCOPE_FINDINGS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "histo.h"
+
+struct op_event;
+struct stats;
+
+/* Finding kinds, in report order. */
+enum fkind {
+    FK_STABLE_WRITES,     /* "stable_writes" */
+    FK_VERIFIER,          /* "write_verifier_changed" */
+    FK_REDUNDANT_GETATTR, /* "redundant_getattr" */
+    FK_REDUNDANT_ACCESS,  /* "redundant_access" */
+    FK_FANOUT,            /* "directory_fanout" */
+    FK__COUNT
+};
+
+#define FND_TOP_CLIENTS 64   /* clients with their own counters; the rest is "other" */
+#define FND_TOP_FILES 2048   /* files with their own counters; the rest is "other" */
+#define FND_DIRS 256         /* directories with fan-out counters */
+#define FND_LISTINGS 8       /* listings kept per directory, for evidence */
+#define FND_FH_MAX 64
+#define FND_NPROC 22         /* NFSv3 procedures */
+#define FND_FANOUT_MIN 16    /* per-entry calls after a listing that make a finding */
+#define FND_MIN_REPEATS 2    /* redundant calls that make a finding: one is not a pattern */
+
+/* The what-if scenarios: each replays the same calls through its own model. */
+enum fscen {
+    SC_DEFAULTS,   /* acregmin=3,acdirmin=30,cto,lookupcache=all,rdirplus, access cache */
+    SC_ACTIMEO60,  /* actimeo=60 */
+    SC_NOCTO,      /* nocto */
+    SC_LC_POS,     /* lookupcache=positive */
+    SC_LC_NONE,    /* lookupcache=none */
+    SC_NOAC,       /* noac */
+    SC_NORDIRPLUS, /* nordirplus */
+    SC__COUNT
+};
+
+struct fscen_params {
+    const char *name;    /* "defaults", "actimeo=60", ... */
+    const char *options; /* the mount options the scenario stands for */
+    int64_t ac_reg_ns, ac_dir_ns;
+    bool cto, neg_dentries, dentries, rdirplus;
+};
+extern const struct fscen_params fscen_params[SC__COUNT];
+
+struct fnd_client {
+    uint8_t af, addr[16]; /* FLOW_AF_*; 0 = unused */
+    uint64_t n[FK__COUNT], cost_us[FK__COUNT];
+};
+
+struct fnd_file {
+    uint8_t fh_len, fh[FND_FH_MAX]; /* fh_len 0 = unused */
+    uint64_t n[FK__COUNT], cost_us[FK__COUNT];
+    uint64_t stable[3]; /* WRITEs by stable_how */
+};
+
+struct fnd_listing { /* one READDIR/READDIRPLUS listing and what followed it */
+    int64_t t_first, t_last; /* ns: listing's first call .. last child op */
+    uint32_t readdir, readdirplus, lookup, getattr, access;
+    uint32_t entries_seen;   /* entries decoded from the kept heads */
+    uint32_t getattr_after_plus; /* child GETATTRs within the window of a READDIRPLUS
+                                  * reply that carried attributes */
+};
+
+struct fnd_dir {
+    uint8_t fh_len, fh[FND_FH_MAX];
+    uint8_t af, addr[16];   /* the client (first seen) */
+    uint32_t listings;      /* listings started (cookie 0, or first call) */
+    uint64_t readdir, readdirplus, lookup, getattr, access;
+    uint64_t getattr_after_plus;
+    uint64_t getattr_redundant; /* of the child GETATTRs, proven redundant */
+    uint64_t cost_us;
+    int64_t t_first, t_last;
+    unsigned nl;            /* listings kept */
+    struct fnd_listing l[FND_LISTINGS];
+};
+
+struct ftab; /* bounded hash table (findings.c) */
+
+struct findings {
+    /* config */
+    int64_t window_ns;
+    uint64_t seed;
+    /* totals */
+    uint64_t nfs3_calls;          /* NFSv3 calls seen (replied or not) */
+    uint64_t n[FK__COUNT];        /* finding counts */
+    uint64_t cost_us[FK__COUNT];  /* sum of their latencies */
+    /* stable writes */
+    uint64_t writes, stable[3], stable_bytes, small_stable, writes_unanswered;
+    uint64_t stable_size[22];     /* iosz buckets (stats.h IOSZ_BUCKETS) */
+    struct histo lat_stable, lat_unstable, lat_commit;
+    uint64_t commits;
+    uint64_t verf_changes, verf_seen;
+    /* redundancy */
+    uint64_t getattr, access;     /* replied GETATTR / ACCESS considered */
+    /* fan-out */
+    size_t ndirs;
+    uint64_t dirs_dropped;        /* directories beyond FND_DIRS */
+    struct fnd_dir dirs[FND_DIRS];
+    /* what-if */
+    uint64_t now[FND_NPROC];      /* calls per procedure, as captured */
+    uint64_t est[SC__COUNT][FND_NPROC];
+    uint64_t cto_kept[SC__COUNT]; /* GETATTRs kept as close-to-open revalidations */
+    /* who and what */
+    struct fnd_client clients[FND_TOP_CLIENTS];
+    struct fnd_client client_other;
+    struct fnd_file *files;       /* FND_TOP_FILES */
+    size_t nfiles;
+    struct fnd_file file_other;
+    /* bounded state */
+    struct ftab *attr, *mod, *acc, *parent, *conn, *server, *lst, *filex;
+    struct ftab *model[SC__COUNT];
+    uint64_t evicted;             /* entries replaced in any table */
+};
+
+/* Allocate the tables: `cap` entries per table (rounded up to a power of two;
+ * 0: 65536), window in seconds (0: 3). NULL on allocation failure. */
+struct findings *findings_new(size_t cap, unsigned window_s, uint64_t seed);
+void findings_free(struct findings *f); /* NULL is a no-op */
+
+/* One finished operation (any program; only NFSv3 is analysed). `s` gives the
+ * names cache (READDIRPLUS entries teach it names) and may be NULL. */
+void findings_record(struct findings *f, struct stats *s, const struct op_event *ev);
+
+/* A directory whose listings were followed by at least FND_FANOUT_MIN
+ * per-entry calls (reported as a fan-out). */
+bool findings_dir_reported(const struct fnd_dir *d);
+
+/* The JSON key of a kind. */
+const char *findings_kind_key(enum fkind k);
+
+/* Calls scenario sc estimates for NFSv3 procedure `proc`. A GETATTR the
+ * model answered from its cache and is still waiting to call an open()
+ * (close-to-open) counts as not sent. */
+uint64_t findings_estimate(const struct findings *f, enum fscen sc, unsigned proc);
+
+#endif

@@ -1,0 +1,223 @@
+#!/usr/bin/env python3
+"""live_test: live capture on loopback (issue 6).
+
+    live_test.py NFSSCOPE SAMPLES_DIR WORK_DIR
+
+As root, with tcpreplay: rewrites two samples captured on a veth pair
+(198.18.0.0/24) to a subnet of its own (so concurrent runs do not see each
+other's packets), then replays them onto `lo` while
+
+  - `nfsscope -i lo --no-tui -o json --duration N --interval 1 NET` runs, and
+  - `tcpdump -i lo -w FILE NET` records the same traffic,
+
+and checks that nfsscope's final report counts (packets, RPC totals, every
+procedure's calls/replies/errors) equal both `nfsscope -r` of the tcpdump
+file and `nfsscope -r` of the original samples; that periodic JSON lines came
+out; that the process ran as `nobody` (effective uid 65534, from
+/proc/PID/status) once the capture was open, and kept root with -Z root;
+that SIGINT ends a run cleanly with a final report; and the messages for a
+missing interface.
+
+The addresses are rewritten to another non-local subnet: replayed onto lo,
+packets to local addresses would make the kernel answer (RST, ICMP).
+
+Exit 0 pass, 1 fail, 77 skip (not root, no tcpreplay/tcpdump, no permission).
+"""
+import json
+import os
+import random
+import shutil
+import signal
+import subprocess
+import sys
+import time
+
+FAILS = []
+SAMPLES = ("all-ops-udp.pcap", "multi-client.pcapng")
+
+
+def check(cond, what):
+    print(("ok   " if cond else "FAIL ") + what)
+    if not cond:
+        FAILS.append(what)
+    return cond
+
+
+def skip(why):
+    print("SKIP: " + why)
+    sys.exit(77)
+
+
+def report(nfsscope, *args):
+    r = subprocess.run([nfsscope, *args, "-o", "json"], capture_output=True, text=True)
+    if r.returncode != 0:
+        raise RuntimeError("nfsscope %s: %s" % (" ".join(args), r.stderr))
+    return json.loads(r.stdout)
+
+
+def counts(rep):
+    """What must match: packets, RPC totals, per-procedure counts."""
+    out = {"packets": rep["capture"]["packets"]}
+    for k in ("calls", "replies", "retransmissions", "unanswered_calls", "orphan_replies",
+              "rpc_errors"):
+        out["rpc." + k] = rep["rpc"][k]
+    for prog, body in rep.items():
+        if isinstance(body, dict) and "ops" in body:
+            for op, v in body["ops"].items():
+                if v["calls"] or v["replies"]:
+                    out["%s.%s" % (prog, op)] = (v["calls"], v["replies"], v["errors"])
+    return out
+
+
+def merged(a, b):
+    out = dict(a)
+    for k, v in b.items():
+        if k not in out:
+            out[k] = v
+        elif isinstance(v, tuple):
+            out[k] = tuple(x + y for x, y in zip(out[k], v))
+        else:
+            out[k] += v
+    return out
+
+
+def uid_of(pid):
+    with open("/proc/%d/status" % pid) as f:
+        for line in f:
+            if line.startswith("Uid:"):
+                return [int(x) for x in line.split()[1:]]
+    return None
+
+
+def wait_line(path, text, timeout):
+    end = time.time() + timeout
+    while time.time() < end:
+        try:
+            with open(path) as f:
+                if text in f.read():
+                    return True
+        except OSError:
+            pass
+        time.sleep(0.05)
+    return False
+
+
+def final_object(text):
+    """The pretty-printed final report after the one-line periodic ones."""
+    i = text.find("{\n")
+    return json.loads(text[i:]) if i >= 0 else None, text[:max(i, 0)].splitlines()
+
+
+def main():
+    if len(sys.argv) != 4:
+        print(__doc__)
+        return 2
+    nfsscope, samples, work = sys.argv[1:]
+    os.makedirs(work, exist_ok=True)
+
+    # Messages that need no privileges.
+    r = subprocess.run([nfsscope, "-i", "nfsscope-nosuch0", "--no-tui"], capture_output=True,
+                       text=True)
+    check(r.returncode == 1 and "no such interface" in r.stderr,
+          "missing interface: exit 1, says so (%r)" % r.stderr.strip())
+
+    if os.geteuid() != 0:
+        skip("live capture needs root (run the tests as root, or in CI)")
+    for tool in ("tcpreplay", "tcprewrite", "tcpdump"):
+        if not shutil.which(tool):
+            skip("%s is not installed (apt-get install tcpreplay tcpdump)" % tool)
+
+    # A subnet of our own: 198.18.X.0/24, X random (concurrent runs on one host).
+    net = "198.18.%d" % random.randint(20, 250)
+    bpf = "net %s.0/24" % net
+    pcaps = []
+    for name in SAMPLES:
+        out = os.path.join(work, name.replace(".pcapng", ".pcap") + ".rw")
+        r = subprocess.run(["tcprewrite", "--pnat=198.18.0.0/24:%s.0/24" % net,
+                            "--infile=" + os.path.join(samples, name), "--outfile=" + out],
+                           capture_output=True, text=True)
+        if r.returncode != 0:
+            skip("tcprewrite failed: %s" % r.stderr.strip())
+        pcaps.append(out)
+    want = {}
+    for p in pcaps:
+        want = merged(want, counts(report(nfsscope, "-r", p)))
+
+    live_out = os.path.join(work, "live.json")
+    live_err = os.path.join(work, "live.err")
+    dump = os.path.join(work, "tcpdump.pcap")
+    td = subprocess.Popen(["tcpdump", "-i", "lo", "-n", "-s", "0", "-U", "-Z", "root", "-B", "16384",
+                           "--immediate-mode", "-w", dump, bpf],
+                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    with open(live_out, "w") as o, open(live_err, "w") as e:
+        ns = subprocess.Popen([nfsscope, "-i", "lo", "--no-tui", "-o", "json", "--duration", "10",
+                               "--interval", "1", "-B", "16384", bpf], stdout=o, stderr=e)
+    try:
+        if not wait_line(live_err, "listening on lo", 20):
+            ns.wait(timeout=20)
+            with open(live_err) as f:
+                msg = f.read()
+            if "permission" in msg:
+                skip("no permission to capture: " + msg.strip())
+            check(False, "nfsscope starts listening (%s)" % msg.strip())
+            return 1
+        time.sleep(0.5)
+        uid = uid_of(ns.pid)
+        check(uid is not None and uid[1] == 65534 and uid[0] == 65534,
+              "started as root, runs as nobody once open (uid %s)" % uid)
+        time.sleep(1.0)  # tcpdump is up too
+        for p in pcaps:
+            r = subprocess.run(["tcpreplay", "-q", "-i", "lo", "--pps", "400", p],
+                               capture_output=True, text=True)
+            check(r.returncode == 0, "tcpreplay %s" % os.path.basename(p))
+        ns.wait(timeout=60)
+    finally:
+        if ns.poll() is None:
+            ns.kill()
+        time.sleep(0.5)
+        td.send_signal(signal.SIGINT)
+        td.wait(timeout=20)
+    check(ns.returncode == 0, "--duration ends the run, exit 0")
+    with open(live_out) as f:
+        final, ticks = final_object(f.read())
+    check(final is not None, "final JSON report")
+    check(len(ticks) >= 3 and all(json.loads(t)["schema"] for t in ticks),
+          "periodic JSON lines every --interval (%d)" % len(ticks))
+    if final is None:
+        return 1
+    check(final["capture"]["kernel_drops"] == 0,
+          "kernel drops reported (%s)" % final["capture"]["kernel_drops"])
+    live = counts(final)
+    dumped = counts(report(nfsscope, "-r", dump))
+    check(live == dumped, "live counts == nfsscope -r on tcpdump's capture of the same traffic")
+    check(live == want, "live counts == nfsscope -r on what was replayed")
+    for k in sorted(set(live) | set(want)):
+        if live.get(k) != want.get(k) or live.get(k) != dumped.get(k):
+            print("     %-28s live %-16s tcpdump %-16s replayed %s"
+                  % (k, live.get(k), dumped.get(k), want.get(k)))
+    check(final["rpc"]["calls"] > 100, "real traffic seen (%d calls)" % final["rpc"]["calls"])
+
+    # -Z root keeps root; SIGINT ends a run with the final report.
+    err2 = os.path.join(work, "keep.err")
+    with open(os.path.join(work, "keep.out"), "w") as o, open(err2, "w") as e:
+        ns = subprocess.Popen([nfsscope, "-i", "lo", "--no-tui", "-Z", "root", bpf],
+                              stdout=o, stderr=e)
+    try:
+        check(wait_line(err2, "listening on lo", 20), "-Z root: starts")
+        uid = uid_of(ns.pid)
+        check(uid is not None and uid[1] == 0, "-Z root keeps root (uid %s)" % uid)
+        ns.send_signal(signal.SIGINT)
+        ns.wait(timeout=20)
+    finally:
+        if ns.poll() is None:
+            ns.kill()
+    check(ns.returncode == 0, "SIGINT: clean exit 0")
+    with open(os.path.join(work, "keep.out")) as f:
+        check("nfsscope report: lo" in f.read(), "SIGINT: final report")
+
+    print("%d failed" % len(FAILS))
+    return 1 if FAILS else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,277 @@
+#!/usr/bin/env python3
+"""tui_test: drive the ncurses view in tmux (issue 6).
+
+    tui_test.py NFSSCOPE SAMPLES_DIR WORK_DIR
+
+Runs `nfsscope --tui --speed 0 -r samples/ls-storm.pcap` in a detached tmux
+session of fixed size (its own tmux server, no config), sends keys, reads the
+screen with capture-pane and checks: the procedure rows and counts once the
+replay has ended (against `nfsscope -r ... -o json` of the same file), sort,
+filter, hide-zero, panels, reset, help, resize, quit; the terminal is back
+(no alternate screen, cursor visible) and the final report is on stdout after
+quit, after SIGTERM and after a fatal signal; a file name with an escape
+sequence in it is shown escaped.
+
+Exit 0 pass, 1 fail, 77 skip (no tmux).
+"""
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+
+FAILS = []
+
+
+def check(cond, what):
+    if cond:
+        print("ok   " + what)
+    else:
+        print("FAIL " + what)
+        FAILS.append(what)
+    return cond
+
+
+class Tmux:
+    def __init__(self, name, cols, rows, cmd):
+        self.sock = "nfsscope-tui-%d-%s" % (os.getpid(), name)
+        self.base = ["tmux", "-L", self.sock, "-f", "/dev/null"]
+        subprocess.run(self.base + ["new-session", "-d", "-s", "t", "-x", str(cols), "-y",
+                                    str(rows), cmd], check=True)
+
+    def keys(self, *keys, literal=False):
+        args = self.base + ["send-keys", "-t", "t"] + (["-l"] if literal else []) + list(keys)
+        subprocess.run(args, check=True)
+
+    def screen(self):
+        return subprocess.run(self.base + ["capture-pane", "-p", "-t", "t"], check=True,
+                              capture_output=True, text=True).stdout
+
+    def display(self, fmt):
+        return subprocess.run(self.base + ["display", "-p", "-t", "t", fmt], check=True,
+                              capture_output=True, text=True).stdout.strip()
+
+    def wait_for(self, pred, timeout=60.0):
+        end = time.time() + timeout
+        s = self.screen()
+        while time.time() < end:
+            s = self.screen()
+            if pred(s):
+                return s
+            time.sleep(0.1)
+        return s
+
+    def child_pid(self):
+        sh = self.display("#{pane_pid}")
+        try:
+            with open("/proc/%s/task/%s/children" % (sh, sh)) as f:
+                kids = f.read().split()
+            return int(kids[0]) if kids else None
+        except OSError:
+            return None
+
+    def kill(self):
+        subprocess.run(self.base + ["kill-server"], capture_output=True)
+
+
+def rows_of(screen):
+    """Procedure rows: {"nfs3 getattr": calls} in screen order."""
+    out = []
+    for line in screen.splitlines():
+        m = re.match(r"^(\w+ \w+)\s+(\d+)\s+[\d.]+%", line)
+        if m:
+            out.append((m.group(1), int(m.group(2))))
+    return out
+
+
+def shell(cmd, work, tag):
+    """The command in a shell that records its exit status and stays up."""
+    return ("sh -c 'trap \"\" INT TERM; %s > %s/%s.out 2> %s/%s.err; echo $? > %s/%s.rc;"
+            " sleep 600'" % (cmd, work, tag, work, tag, work, tag))
+
+
+def wait_file(path, timeout=30.0):
+    end = time.time() + timeout
+    while time.time() < end:
+        if os.path.exists(path) and os.path.getsize(path) > 0:
+            return True
+        time.sleep(0.1)
+    return False
+
+
+def restored(t):
+    return t.display("#{alternate_on}") == "0" and t.display("#{cursor_flag}") == "1"
+
+
+def main():
+    if len(sys.argv) != 4:
+        print(__doc__)
+        return 2
+    nfsscope, samples, work = sys.argv[1:]
+    if not shutil.which("tmux"):
+        print("SKIP: tmux is not installed (apt-get install tmux; scripts/install-deps has it)")
+        return 77
+    os.makedirs(work, exist_ok=True)
+    for f in os.listdir(work):
+        os.unlink(os.path.join(work, f))
+    pcap = os.path.join(samples, "ls-storm.pcap")
+    truth = json.loads(subprocess.run([nfsscope, "-r", pcap, "-o", "json"], check=True,
+                                      capture_output=True, text=True).stdout)
+    ops = {"nfs3 " + k: v["calls"] for k, v in truth["nfs3"]["ops"].items()}
+
+    # --- the main run: rows, keys, quit -------------------------------------------
+    t = Tmux("main", 132, 45, shell("%s --tui --speed 0 -r %s" % (nfsscope, pcap), work, "main"))
+    try:
+        s = t.wait_for(lambda s: "END OF CAPTURE" in s)
+        check("END OF CAPTURE" in s, "replay reaches the end")
+        check("packets %d" % truth["capture"]["packets"] in s, "header: packets")
+        check("calls %d" % truth["rpc"]["calls"] in s, "header: rpc calls")
+        got = dict(rows_of(s))
+        for name in ("nfs3 getattr", "nfs3 lookup", "nfs3 access", "nfs3 readdirplus"):
+            check(got.get(name) == ops[name] and ops[name] > 0,
+                  "row %s: %s calls (report: %s)" % (name, got.get(name), ops[name]))
+        first = rows_of(s)
+        check(first and first[0][0] == "nfs3 getattr", "default sort: calls, most first")
+        calls = [c for _, c in first]
+        check(calls == sorted(calls, reverse=True), "rows in descending calls")
+
+        t.keys("i")
+        s = t.wait_for(lambda s: "(asc)" in s, 5)
+        calls = [c for _, c in rows_of(s)]
+        check(calls == sorted(calls) and "(asc)" in s, "i inverts the order")
+        t.keys("i", "<")
+        s = t.wait_for(lambda s: "sort: name (desc)" in s, 5)
+        names = [n for n, _ in rows_of(s)]
+        check("sort: name (desc)" in s and names == sorted(names, reverse=True),
+              "< sorts by name")
+        t.keys(">", ">", ">", ">")
+        s = t.wait_for(lambda s: "sort: p50 (desc)" in s, 5)
+        check("sort: p50 (desc)" in s, "> moves the sort column (p50)")
+        t.keys(">", ">", ">", ">", ">", ">")  # wraps around to name, then calls
+        s = t.wait_for(lambda s: "sort: calls (desc)" in s, 5)
+        check("sort: calls (desc)" in s, "sort column wraps around")
+
+        t.keys("/")
+        t.keys("readdir", literal=True)
+        t.keys("Enter")
+        s = t.wait_for(lambda s: 'filter: "readdir"' in s, 5)
+        names = [n for n, _ in rows_of(s)]
+        check(names and all("readdir" in n for n in names) and "nfs3 readdirplus" in names,
+              "filter / readdir: only readdir rows (%s)" % names)
+        check(dict(rows_of(s)).get("nfs3 readdirplus") == ops["nfs3 readdirplus"],
+              "filtered row keeps its count")
+        t.keys("\\", literal=True)
+        s = t.wait_for(lambda s: "filter:" not in s, 5)
+        check(len(rows_of(s)) > 2, "\\ clears the filter")
+
+        t.keys("z")
+        s = t.wait_for(lambda s: "zero rows hidden" in s, 5)
+        check(all(c > 0 for _, c in rows_of(s)) and len(rows_of(s)) >= 4, "z hides zero rows")
+        t.keys("z")
+
+        t.keys("2")
+        s = t.wait_for(lambda s: re.search(r"calls\s.*client", s) is not None, 5)
+        m = re.search(r"^\s*(\d+)\s+100\.0%.*127\.0\.0\.1\s*$", s, re.M)
+        check(m is not None and int(m.group(1)) == truth["rpc"]["calls"],
+              "clients panel: 127.0.0.1 with every call")
+        t.keys("3")
+        s = t.wait_for(lambda s: re.search(r"calls\s.*server", s) is not None, 5)
+        check("127.0.0.1" in s, "servers panel")
+        t.keys("4")
+        s = t.wait_for(lambda s: re.search(r"calls\s.*file", s) is not None, 5)
+        check("lsdir" in s, "files panel shows names from the wire")
+        t.keys("Tab")
+        s = t.wait_for(lambda s: re.search(r"^findings\s*$", s, re.M) is not None, 5)
+        check(re.search(r"^findings\s*$", s, re.M) is not None, "Tab: next panel (findings)")
+        t.keys("1")
+
+        t.keys("h")
+        s = t.wait_for(lambda s: "help (this screen)" in s, 5)
+        check("help (this screen)" in s and "quit" in s and "filter this panel" in s,
+              "h shows the help generated from the key table")
+        t.keys("x")
+        s = t.wait_for(lambda s: "help (this screen)" not in s and "procedure" in s, 5)
+        check("procedure" in s, "any key closes the help")
+
+        t.keys("r")
+        s = t.wait_for(lambda s: "counters reset" in s, 5)
+        got = dict(rows_of(s))
+        check(got.get("nfs3 getattr") == 0, "r resets the counters (view side)")
+
+        subprocess.run(t.base + ["resize-window", "-t", "t", "-x", "90", "-y", "30"],
+                       capture_output=True)
+        s = t.wait_for(lambda s: len(s.splitlines()) <= 30 and "procedure" in s, 5)
+        check(all(len(l) <= 90 for l in s.splitlines()) and "nfsscope" in s,
+              "resize: redrawn to the new size")
+
+        t.keys("q")
+        check(wait_file(os.path.join(work, "main.rc")), "q quits")
+        time.sleep(0.3)
+        check(restored(t), "terminal restored after q (no alternate screen, cursor on)")
+        with open(os.path.join(work, "main.rc")) as f:
+            check(f.read().strip() == "0", "exit status 0")
+        with open(os.path.join(work, "main.out")) as f:
+            out = f.read()
+        check(re.search(r"^getattr\s+%d\b" % ops["nfs3 getattr"], out, re.M) is not None,
+              "final report on stdout after the view")
+        with open(os.path.join(work, "main.err")) as f:
+            err = f.read()
+        check(err == "", "nothing on stderr (%r)" % err[:200])
+    finally:
+        t.kill()
+
+    # --- SIGTERM while replaying slowly: clean end, report -------------------------
+    t = Tmux("term", 100, 30, shell("%s --tui --speed 0.01 -r %s" % (nfsscope, pcap), work,
+                                    "term"))
+    try:
+        t.wait_for(lambda s: "replay x0.01" in s, 30)
+        pid = t.child_pid()
+        check(pid is not None, "found the view's process")
+        if pid:
+            os.kill(pid, signal.SIGTERM)
+        check(wait_file(os.path.join(work, "term.rc")), "SIGTERM ends the view")
+        time.sleep(0.3)
+        check(restored(t), "terminal restored after SIGTERM")
+        with open(os.path.join(work, "term.out")) as f:
+            check("nfsscope report" in f.read(), "final report after SIGTERM")
+    finally:
+        t.kill()
+
+    # --- a fatal signal: the terminal still comes back ------------------------------
+    t = Tmux("abrt", 100, 30, shell("%s --tui --speed 0.01 -r %s" % (nfsscope, pcap), work,
+                                    "abrt"))
+    try:
+        t.wait_for(lambda s: "replay x0.01" in s, 30)
+        pid = t.child_pid()
+        if pid:
+            os.kill(pid, signal.SIGABRT)
+        check(wait_file(os.path.join(work, "abrt.rc")), "SIGABRT ends the process")
+        time.sleep(0.3)
+        check(restored(t), "terminal restored after SIGABRT")
+    finally:
+        t.kill()
+
+    # --- escaping: a file name with an escape sequence ------------------------------
+    evil = os.path.join(work, "x\x1b[2Jy.pcap")
+    shutil.copy(pcap, evil)
+    t = Tmux("esc", 132, 40, shell("%s --tui --speed 0 -r \"%s\"" % (nfsscope, evil), work,
+                                   "esc"))
+    try:
+        s = t.wait_for(lambda s: "END OF CAPTURE" in s, 60)
+        check("x\\x1b[2Jy.pcap" in s, "file name shown escaped (\\x1b)")
+        check("nfs3 getattr" in s, "escape sequence did not clear the screen")
+        t.keys("q")
+        wait_file(os.path.join(work, "esc.rc"))
+    finally:
+        t.kill()
+        os.unlink(evil)
+
+    print("%d failed" % len(FAILS))
+    return 1 if FAILS else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,810 @@
+/* report_findings.c: findings (issue 5) as JSON objects and text paragraphs.
+ *
+ * Every finding is computed once into a `struct item` (kind, count, cost,
+ * summary sentence) so the JSON and the text say the same thing. Paths come
+ * from the names cache (names_path) and are wire bytes: json_str escapes
+ * them for JSON, term_escape for the terminal. */
+#include "report_findings.h"
+
+#include <arpa/inet.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "findings.h"
+#include "names.h"
+#include "term_escape.h"
+
+#define TOP 5
+#define SUMMARY_MAX 1024
+
+static const char *const nfs3_procs[FND_NPROC] = {
+    "null", "getattr", "setattr", "lookup", "access", "readlink", "read", "write",
+    "create", "mkdir", "symlink", "mknod", "remove", "rmdir", "rename", "link",
+    "readdir", "readdirplus", "fsstat", "fsinfo", "pathconf", "commit",
+};
+
+static const char *const stable_names[3] = { "UNSTABLE", "DATA_SYNC", "FILE_SYNC" };
+
+const char *const findings_assumptions[] = {
+    "The captured calls stand for what the applications asked for; the model decides which of "
+    "them a Linux client with the given mount options would have sent. It never adds calls the "
+    "capture does not show (e.g. the LOOKUPs nordirplus would need for entries never looked up).",
+    "Attribute cache: attributes from any reply stay valid for acregmin (files) or acdirmin "
+    "(directories) seconds. Linux stretches this towards acregmax/acdirmax while nothing "
+    "changes, so on long captures the estimate is high.",
+    "Close-to-open: a GETATTR the cache could answer is still sent when the same file's data "
+    "(or the directory's entries) is read within the window after it, as for an open(); nocto "
+    "drops those.",
+    "Access cache: one ACCESS per client, user and file answers later checks while the file's "
+    "attributes are valid and unchanged (the kernel asks for every access bit at once).",
+    "Dentries: a LOOKUP is answered from the cache while its directory's attributes are valid "
+    "and unchanged; negative results too, unless lookupcache=positive; lookupcache=none sends "
+    "every LOOKUP.",
+    "READDIRPLUS fills the attribute and dentry caches of its entries (all of them, also those "
+    "beyond the bytes nfsscope keeps of each reply); a listing is read again only when the "
+    "directory changed or its attributes expired; nordirplus lists with READDIR.",
+    "Page cache: a READ of a range already read is served from memory while the file's "
+    "attributes are unchanged (memory assumed large enough).",
+    "WRITE, COMMIT and other calls are unchanged; a client's cache never sees another "
+    "client's changes; noac also makes Linux writes synchronous, which is not modelled.",
+    NULL,
+};
+
+struct item {
+    enum fkind kind;
+    uint64_t count, cost_us;
+    char summary[SUMMARY_MAX];
+};
+
+static void
+say(char *buf, size_t sz, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* Append to a NUL-terminated buffer, cutting at its end. */
+static void
+say(char *buf, size_t sz, const char *fmt, ...)
+{
+    size_t n = strlen(buf);
+    va_list ap;
+
+    if (n + 1 >= sz)
+        return;
+    va_start(ap, fmt);
+    vsnprintf(buf + n, sz - n, fmt, ap);
+    va_end(ap);
+}
+
+static void
+fmt_dur(char *buf, size_t sz, uint64_t us)
+{
+    if (us < 1000)
+        snprintf(buf, sz, "%" PRIu64 " us", us);
+    else if (us < 1000000)
+        snprintf(buf, sz, "%.1f ms", (double)us / 1e3);
+    else
+        snprintf(buf, sz, "%.2f s", (double)us / 1e6);
+}
+
+static double
+pct(uint64_t part, uint64_t whole)
+{
+    return whole ? 100.0 * (double)part / (double)whole : 0.0;
+}
+
+static void
+addr_str(uint8_t af, const uint8_t *a, char *buf, size_t sz)
+{
+    char tmp[INET6_ADDRSTRLEN] = "?";
+
+    if (af == 4)
+        inet_ntop(AF_INET, a, tmp, sizeof tmp);
+    else if (af == 6)
+        inet_ntop(AF_INET6, a, tmp, sizeof tmp);
+    snprintf(buf, sz, "%s", tmp);
+}
+
+static void
+path_of(const struct stats *s, const uint8_t *fh, size_t len, char *buf, size_t sz)
+{
+    struct bytes b = { fh, len };
+
+    if (!len)
+        snprintf(buf, sz, "(other)");
+    else
+        names_path(s->names, b, buf, sz);
+}
+
+/* The indexes of the TOP files with the most instances of k, most first
+ * (ties: first seen first). */
+static size_t
+top_files(const struct findings *f, enum fkind k, size_t *idx)
+{
+    size_t n = 0, i, j;
+
+    for (i = 0; i < f->nfiles; i++) {
+        uint64_t v = f->files[i].n[k];
+        if (!v)
+            continue;
+        if (n == TOP && f->files[idx[TOP - 1]].n[k] >= v)
+            continue;
+        j = n < TOP ? n++ : TOP - 1;
+        for (; j > 0 && f->files[idx[j - 1]].n[k] < v; j--)
+            idx[j] = idx[j - 1];
+        idx[j] = i;
+    }
+    return n;
+}
+
+static size_t
+top_clients(const struct findings *f, enum fkind k, size_t *idx)
+{
+    size_t n = 0, i, j;
+
+    for (i = 0; i < FND_TOP_CLIENTS && f->clients[i].af; i++) {
+        uint64_t v = f->clients[i].n[k];
+        if (!v)
+            continue;
+        if (n == TOP && f->clients[idx[TOP - 1]].n[k] >= v)
+            continue;
+        j = n < TOP ? n++ : TOP - 1;
+        for (; j > 0 && f->clients[idx[j - 1]].n[k] < v; j--)
+            idx[j] = idx[j - 1];
+        idx[j] = i;
+    }
+    return n;
+}
+
+static uint64_t
+est_total(const struct findings *f, enum fscen sc)
+{
+    uint64_t t = 0;
+    unsigned p;
+
+    for (p = 0; p < FND_NPROC; p++)
+        t += findings_estimate(f, sc, p);
+    return t;
+}
+
+static uint64_t
+now_total(const struct findings *f)
+{
+    uint64_t t = 0;
+    unsigned p;
+
+    for (p = 0; p < FND_NPROC; p++)
+        t += f->now[p];
+    return t;
+}
+
+/* "calls 5026 -> ~1014 (getattr 3004 -> ~4, ...)" */
+static void
+scenario_line(const struct findings *f, enum fscen sc, char *buf, size_t sz)
+{
+    unsigned p, shown = 0;
+
+    buf[0] = '\0';
+    say(buf, sz, "calls %" PRIu64 " -> ~%" PRIu64, now_total(f), est_total(f, sc));
+    for (p = 0; p < FND_NPROC; p++) {
+        uint64_t e = findings_estimate(f, sc, p);
+        if (e == f->now[p])
+            continue;
+        say(buf, sz, "%s%s %" PRIu64 " -> ~%" PRIu64, shown++ ? ", " : " (", nfs3_procs[p],
+            f->now[p], e);
+    }
+    if (shown)
+        say(buf, sz, ")");
+}
+
+static const struct histo *
+hnull(const struct histo *h)
+{
+    return h->count ? h : NULL;
+}
+
+static uint64_t
+fanout_calls(const struct fnd_dir *d)
+{
+    return d->lookup + d->getattr + d->access;
+}
+
+/* Compute the findings that fired, in report order. Returns how many. */
+static size_t
+collect(const struct stats *s, struct item *it, size_t max)
+{
+    const struct findings *f = s->findings;
+    size_t n = 0, i;
+    char a[32], b[32];
+
+    if (!f)
+        return 0;
+    if (f->n[FK_STABLE_WRITES] && n < max) {
+        struct item *x = &it[n++];
+        const struct histo *hs = hnull(&f->lat_stable), *hu = hnull(&f->lat_unstable);
+
+        x->kind = FK_STABLE_WRITES;
+        x->count = f->n[FK_STABLE_WRITES];
+        x->cost_us = f->cost_us[FK_STABLE_WRITES];
+        x->summary[0] = '\0';
+        fmt_dur(a, sizeof a, x->cost_us);
+        say(x->summary, SUMMARY_MAX,
+            "%" PRIu64 " of %" PRIu64 " WRITEs (%.1f %%) were stable (FILE_SYNC %" PRIu64
+            ", DATA_SYNC %" PRIu64 "): each waits until the server has the data on stable "
+            "storage; together they took %s",
+            x->count, f->writes, pct(x->count, f->writes), f->stable[STABLE_FILE_SYNC],
+            f->stable[STABLE_DATA_SYNC], a);
+        if (hs && hu) {
+            fmt_dur(a, sizeof a, histo_percentile(hs, 50));
+            fmt_dur(b, sizeof b, histo_percentile(hu, 50));
+            say(x->summary, SUMMARY_MAX, "; median latency %s stable vs %s UNSTABLE", a, b);
+        } else if (hs) {
+            fmt_dur(a, sizeof a, histo_percentile(hs, 50));
+            say(x->summary, SUMMARY_MAX, "; median latency %s (no UNSTABLE writes to compare)",
+                a);
+        }
+        if (f->small_stable)
+            say(x->summary, SUMMARY_MAX,
+                "; %" PRIu64 " were smaller than the largest write before them on their "
+                "connection (a client forcing small synchronous writes: O_SYNC/O_DIRECT, "
+                "fsync-heavy code or the sync mount option)",
+                f->small_stable);
+        say(x->summary, SUMMARY_MAX, "; %" PRIu64 " COMMITs", f->commits);
+        say(x->summary, SUMMARY_MAX, ".");
+    }
+    if (f->n[FK_VERIFIER] && n < max) {
+        struct item *x = &it[n++];
+
+        x->kind = FK_VERIFIER;
+        x->count = f->n[FK_VERIFIER];
+        x->cost_us = f->cost_us[FK_VERIFIER];
+        x->summary[0] = '\0';
+        say(x->summary, SUMMARY_MAX,
+            "The server's write verifier changed %" PRIu64 " times: it restarted or lost "
+            "uncommitted data, so every UNSTABLE write since the last COMMIT had to be sent "
+            "again.",
+            x->count);
+    }
+    if (f->n[FK_REDUNDANT_GETATTR] >= FND_MIN_REPEATS && n < max) {
+        struct item *x = &it[n++];
+
+        x->kind = FK_REDUNDANT_GETATTR;
+        x->count = f->n[FK_REDUNDANT_GETATTR];
+        x->cost_us = f->cost_us[FK_REDUNDANT_GETATTR];
+        x->summary[0] = '\0';
+        fmt_dur(a, sizeof a, x->cost_us);
+        say(x->summary, SUMMARY_MAX,
+            "%" PRIu64 " of %" PRIu64 " GETATTRs (%.1f %%) asked for attributes the client "
+            "already held from a reply less than %" PRId64 " s old, with no modifying call from "
+            "any client in between, and got the same attributes back; they took %s.",
+            x->count, f->getattr, pct(x->count, f->getattr), f->window_ns / 1000000000, a);
+    }
+    if (f->n[FK_REDUNDANT_ACCESS] >= FND_MIN_REPEATS && n < max) {
+        struct item *x = &it[n++];
+
+        x->kind = FK_REDUNDANT_ACCESS;
+        x->count = f->n[FK_REDUNDANT_ACCESS];
+        x->cost_us = f->cost_us[FK_REDUNDANT_ACCESS];
+        x->summary[0] = '\0';
+        fmt_dur(a, sizeof a, x->cost_us);
+        say(x->summary, SUMMARY_MAX,
+            "%" PRIu64 " of %" PRIu64 " ACCESS calls (%.1f %%) repeated one the same client "
+            "and user made for the same file and mask less than %" PRId64 " s before, with the "
+            "same answer and no SETATTR in between; they took %s.",
+            x->count, f->access, pct(x->count, f->access), f->window_ns / 1000000000, a);
+    }
+    {
+        uint64_t calls = 0, cost = 0, ndir = 0;
+
+        for (i = 0; i < f->ndirs; i++)
+            if (findings_dir_reported(&f->dirs[i])) {
+                ndir++;
+                calls += fanout_calls(&f->dirs[i]);
+                cost += f->dirs[i].cost_us;
+            }
+        if (ndir && n < max) {
+            struct item *x = &it[n++];
+            const struct fnd_dir *d = NULL;
+
+            for (i = 0; i < f->ndirs; i++)
+                if (findings_dir_reported(&f->dirs[i]) &&
+                    (!d || fanout_calls(&f->dirs[i]) > fanout_calls(d)))
+                    d = &f->dirs[i];
+            x->kind = FK_FANOUT;
+            x->count = calls;
+            x->cost_us = cost;
+            x->summary[0] = '\0';
+            fmt_dur(a, sizeof a, (uint64_t)(d->t_last - d->t_first) / 1000);
+            say(x->summary, SUMMARY_MAX,
+                "%" PRIu64 " directory listing%s followed by per-entry calls (an `ls -l` "
+                "storm): %" PRIu64 " calls. The largest: %u listing%s (%" PRIu64
+                " READDIRPLUS + %" PRIu64 " READDIR) + %" PRIu64 " LOOKUP + %" PRIu64
+                " GETATTR + %" PRIu64 " ACCESS in %s",
+                ndir, ndir == 1 ? " was" : "s were", calls, d->listings,
+                d->listings == 1 ? "" : "s", d->readdirplus, d->readdir, d->lookup, d->getattr,
+                d->access, a);
+            if (d->getattr_after_plus)
+                say(x->summary, SUMMARY_MAX,
+                    "; %" PRIu64 " of its GETATTRs came right after READDIRPLUS replies that "
+                    "already carried the entries' attributes",
+                    d->getattr_after_plus);
+            say(x->summary, SUMMARY_MAX, ".");
+        }
+    }
+    return n;
+}
+
+static void
+json_histo(struct json_w *w, const char *key, const struct histo *h)
+{
+    json_key(w, key);
+    if (!h || !h->count) {
+        json_null(w);
+        return;
+    }
+    json_obj(w);
+    json_kv_u64(w, "count", h->count);
+    json_kv_u64(w, "p50", histo_percentile(h, 50));
+    json_kv_u64(w, "p90", histo_percentile(h, 90));
+    json_kv_u64(w, "p99", histo_percentile(h, 99));
+    json_key(w, "mean");
+    json_fixed(w, histo_mean(h), 1);
+    json_close(w);
+}
+
+static void
+json_tops(struct json_w *w, const struct stats *s, enum fkind k)
+{
+    const struct findings *f = s->findings;
+    size_t idx[TOP], n, i;
+    char buf[1024];
+
+    json_key(w, "top_files");
+    json_arr(w);
+    n = top_files(f, k, idx);
+    for (i = 0; i < n; i++) {
+        const struct fnd_file *fl = &f->files[idx[i]];
+        json_obj(w);
+        path_of(s, fl->fh, fl->fh_len, buf, sizeof buf);
+        json_kv_str(w, "path", buf);
+        json_kv_u64(w, "count", fl->n[k]);
+        json_kv_u64(w, "cost_us", fl->cost_us[k]);
+        if (k == FK_STABLE_WRITES) {
+            json_key(w, "stable");
+            json_obj(w);
+            json_kv_u64(w, "DATA_SYNC", fl->stable[STABLE_DATA_SYNC]);
+            json_kv_u64(w, "FILE_SYNC", fl->stable[STABLE_FILE_SYNC]);
+            json_close(w);
+        }
+        json_close(w);
+    }
+    json_close(w);
+    json_key(w, "top_clients");
+    json_arr(w);
+    n = top_clients(f, k, idx);
+    for (i = 0; i < n; i++) {
+        const struct fnd_client *c = &f->clients[idx[i]];
+        json_obj(w);
+        addr_str(c->af, c->addr, buf, sizeof buf);
+        json_kv_str(w, "client", buf);
+        json_kv_u64(w, "count", c->n[k]);
+        json_kv_u64(w, "cost_us", c->cost_us[k]);
+        json_close(w);
+    }
+    json_close(w);
+}
+
+static void
+json_evidence(struct json_w *w, const struct stats *s, const struct item *x)
+{
+    const struct findings *f = s->findings;
+    unsigned k;
+    size_t i;
+    char buf[1024];
+
+    json_key(w, "evidence");
+    json_obj(w);
+    switch (x->kind) {
+    case FK_STABLE_WRITES:
+        json_kv_u64(w, "writes", f->writes);
+        json_key(w, "stable");
+        json_obj(w);
+        for (k = 0; k < 3; k++)
+            json_kv_u64(w, stable_names[k], k ? f->stable[k] : f->writes - f->stable[1] -
+                                                                  f->stable[2]);
+        json_close(w);
+        json_kv_u64(w, "stable_bytes", f->stable_bytes);
+        json_kv_u64(w, "small_stable_writes", f->small_stable);
+        json_key(w, "size_histogram");
+        json_arr(w);
+        for (k = 0; k < 22; k++) {
+            if (!f->stable_size[k])
+                continue;
+            json_obj(w);
+            json_kv_u64(w, "ge", k ? (uint64_t)1 << (k - 1) : 0);
+            json_key(w, "lt");
+            if (k < 21)
+                json_u64(w, (uint64_t)1 << k);
+            else
+                json_null(w);
+            json_kv_u64(w, "count", f->stable_size[k]);
+            json_close(w);
+        }
+        json_close(w);
+        json_key(w, "latency_us");
+        json_obj(w);
+        json_histo(w, "stable", &f->lat_stable);
+        json_histo(w, "unstable", &f->lat_unstable);
+        json_close(w);
+        json_kv_u64(w, "commits", f->commits);
+        json_key(w, "writes_per_commit");
+        if (f->commits)
+            json_fixed(w, (double)f->writes / (double)f->commits, 1);
+        else
+            json_null(w);
+        json_histo(w, "commit_latency_us", &f->lat_commit);
+        json_kv_u64(w, "verifier_changes", f->verf_changes);
+        break;
+    case FK_VERIFIER:
+        json_kv_u64(w, "verifiers_seen", f->verf_seen);
+        json_kv_u64(w, "changes", f->verf_changes);
+        break;
+    case FK_REDUNDANT_GETATTR:
+        json_kv_u64(w, "getattr_replies", f->getattr);
+        json_kv_u64(w, "window_s", (uint64_t)(f->window_ns / 1000000000));
+        json_kv_str(w, "rule", "same client and handle; attributes held from any reply (not "
+                               "FSSTAT/FSINFO/PATHCONF) within the window; no modifying call "
+                               "from any client since; identical attributes (atime aside)");
+        break;
+    case FK_REDUNDANT_ACCESS:
+        json_kv_u64(w, "access_replies", f->access);
+        json_kv_u64(w, "window_s", (uint64_t)(f->window_ns / 1000000000));
+        json_kv_str(w, "rule", "same client, uid, handle and mask answered within the window "
+                               "with the same result; no SETATTR of the handle since");
+        break;
+    case FK_FANOUT:
+        json_kv_u64(w, "min_calls", FND_FANOUT_MIN);
+        json_kv_u64(w, "directories_not_tracked", f->dirs_dropped);
+        json_close(w);
+        json_key(w, "directories");
+        json_arr(w);
+        for (i = 0; i < f->ndirs; i++) {
+            const struct fnd_dir *d = &f->dirs[i];
+            unsigned l;
+
+            if (!findings_dir_reported(d))
+                continue;
+            json_obj(w);
+            path_of(s, d->fh, d->fh_len, buf, sizeof buf);
+            json_kv_str(w, "path", buf);
+            addr_str(d->af, d->addr, buf, sizeof buf);
+            json_kv_str(w, "client", buf);
+            json_kv_u64(w, "listings", d->listings);
+            json_kv_u64(w, "readdir", d->readdir);
+            json_kv_u64(w, "readdirplus", d->readdirplus);
+            json_kv_u64(w, "lookup", d->lookup);
+            json_kv_u64(w, "getattr", d->getattr);
+            json_kv_u64(w, "access", d->access);
+            json_kv_u64(w, "calls", fanout_calls(d));
+            json_kv_u64(w, "span_us", (uint64_t)(d->t_last - d->t_first) / 1000);
+            json_kv_u64(w, "cost_us", d->cost_us);
+            json_kv_u64(w, "getattr_after_readdirplus", d->getattr_after_plus);
+            json_kv_u64(w, "getattr_redundant", d->getattr_redundant);
+            json_key(w, "listing");
+            json_arr(w);
+            for (l = 0; l < d->nl; l++) {
+                const struct fnd_listing *li = &d->l[l];
+                json_obj(w);
+                json_kv_u64(w, "readdir", li->readdir);
+                json_kv_u64(w, "readdirplus", li->readdirplus);
+                json_kv_u64(w, "lookup", li->lookup);
+                json_kv_u64(w, "getattr", li->getattr);
+                json_kv_u64(w, "access", li->access);
+                json_kv_u64(w, "entries_seen", li->entries_seen);
+                json_kv_u64(w, "getattr_after_readdirplus", li->getattr_after_plus);
+                json_kv_u64(w, "span_us", (uint64_t)(li->t_last - li->t_first) / 1000);
+                json_close(w);
+            }
+            json_close(w);
+            json_close(w);
+        }
+        json_close(w);
+        return; /* "evidence" already closed */
+    default:
+        break;
+    }
+    json_close(w);
+}
+
+static void
+json_whatif(struct json_w *w, const struct findings *f)
+{
+    uint64_t now = now_total(f), def = est_total(f, SC_DEFAULTS);
+    char line[SUMMARY_MAX], sum[SUMMARY_MAX + 256];
+    unsigned sc, p;
+    const char *const *a;
+
+    scenario_line(f, SC_DEFAULTS, line, sizeof line);
+    snprintf(sum, sizeof sum,
+             "Estimate, not a measurement: a Linux client with default mount options (%s) "
+             "would have made this workload's NFS calls as %s.",
+             fscen_params[SC_DEFAULTS].options, line);
+    json_obj(w);
+    json_kv_str(w, "kind", "mount_option_whatif");
+    json_kv_u64(w, "count", now > def ? now - def : 0);
+    json_kv_str(w, "summary", sum);
+    json_key(w, "estimate");
+    json_bool(w, true);
+    json_kv_u64(w, "calls_now", now);
+    json_key(w, "scenarios");
+    json_arr(w);
+    for (sc = 0; sc < SC__COUNT; sc++) {
+        json_obj(w);
+        json_kv_str(w, "name", fscen_params[sc].name);
+        json_kv_str(w, "options", fscen_params[sc].options);
+        json_kv_u64(w, "calls_estimated", est_total(f, (enum fscen)sc));
+        json_kv_u64(w, "cto_getattr_kept", f->cto_kept[sc]);
+        json_key(w, "procs");
+        json_obj(w);
+        for (p = 0; p < FND_NPROC; p++) {
+            uint64_t e = findings_estimate(f, (enum fscen)sc, p);
+            if (!e && !f->now[p])
+                continue;
+            json_key(w, nfs3_procs[p]);
+            json_obj(w);
+            json_kv_u64(w, "now", f->now[p]);
+            json_kv_u64(w, "estimated", e);
+            json_close(w);
+        }
+        json_close(w);
+        json_close(w);
+    }
+    json_close(w);
+    json_key(w, "assumptions");
+    json_arr(w);
+    for (a = findings_assumptions; *a; a++)
+        json_str(w, *a);
+    json_close(w);
+    json_close(w);
+}
+
+/* What loss, truncation and a mid-stream start do to the numbers; NULL-free
+ * sentence into buf, returns the number of calls without a latency. */
+static uint64_t
+quality(const struct stats *s, char *buf, size_t sz, bool *any)
+{
+    const struct rpc_totals *r = &s->rpc;
+    uint64_t untimed = r->unanswered_calls + r->orphan_replies;
+    uint64_t gaps = s->anom.n[ANOM_TCP_GAP], resync = s->anom.n[ANOM_RPC_RESYNC];
+    uint64_t evicted = s->findings ? s->findings->evicted : 0;
+    uint64_t ops = r->calls + r->orphan_replies;
+
+    buf[0] = '\0';
+    *any = untimed || s->cap.truncated_packets || s->cap.kernel_drops > 0 || gaps || resync ||
+           evicted || r->retransmissions;
+    if (!*any)
+        return 0;
+    if (untimed)
+        say(buf, sz,
+            "%" PRIu64 " calls could not be matched (%" PRIu64 " unanswered, %" PRIu64
+            " replies without their call): latency covers %.1f %% of the operations. ",
+            untimed, r->unanswered_calls, r->orphan_replies, pct(ops - untimed, ops));
+    if (r->orphan_replies)
+        say(buf, sz, "Replies without a call mean the capture started mid-stream or lost calls: "
+                     "their procedures and files are unknown, so counts per procedure are low. ");
+    if (s->cap.kernel_drops > 0)
+        say(buf, sz, "The kernel dropped %" PRId64 " packets: every count is a lower bound. ",
+            s->cap.kernel_drops);
+    if (gaps || resync)
+        say(buf, sz,
+            "%" PRIu64 " holes in TCP streams and %" PRIu64 " resyncs: messages in them are "
+            "missing, so repeats may be missed (redundancy is a lower bound). ",
+            gaps, resync);
+    if (s->cap.truncated_packets)
+        say(buf, sz,
+            "%" PRIu64 " packets were cut by the snapshot length: attributes, verifiers and "
+            "directory entries beyond the cut are unknown, so findings that need them are "
+            "lower bounds. ",
+            s->cap.truncated_packets);
+    if (r->retransmissions)
+        say(buf, sz, "%" PRIu64 " retransmitted calls were not timed. ", r->retransmissions);
+    if (evicted)
+        say(buf, sz,
+            "The findings' tables were full %" PRIu64 " times (oldest entries replaced): "
+            "repeats further apart may be missed. ",
+            evicted);
+    return untimed;
+}
+
+void
+findings_json(struct json_w *w, const struct stats *s)
+{
+    const struct findings *f = s->findings;
+    struct item *it = calloc(FK__COUNT, sizeof *it);
+    size_t n = it ? collect(s, it, FK__COUNT) : 0, i;
+    uint64_t calls = f ? f->nfs3_calls : 0;
+    char q[SUMMARY_MAX];
+    bool any;
+    uint64_t untimed;
+
+    json_arr(w);
+    for (i = 0; i < n; i++) {
+        const struct item *x = &it[i];
+        json_obj(w);
+        json_kv_str(w, "kind", findings_kind_key(x->kind));
+        json_kv_u64(w, "count", x->count);
+        json_kv_str(w, "summary", x->summary);
+        json_key(w, "share");
+        json_fixed(w, calls ? (double)x->count / (double)calls : 0.0, 4);
+        json_kv_u64(w, "cost_us", x->cost_us);
+        json_tops(w, s, x->kind);
+        json_evidence(w, s, x);
+        json_close(w);
+    }
+    if (f && calls)
+        json_whatif(w, f);
+    untimed = quality(s, q, sizeof q, &any);
+    if (f && any) { /* only when the findings engine ran */
+        uint64_t ops = s->rpc.calls + s->rpc.orphan_replies;
+        json_obj(w);
+        json_kv_str(w, "kind", "capture_quality");
+        json_kv_u64(w, "count", untimed);
+        json_kv_str(w, "summary", q);
+        json_key(w, "latency_coverage");
+        json_fixed(w, ops ? (double)(ops - untimed) / (double)ops : 1.0, 4);
+        json_key(w, "evidence");
+        json_obj(w);
+        json_kv_u64(w, "unanswered_calls", s->rpc.unanswered_calls);
+        json_kv_u64(w, "orphan_replies", s->rpc.orphan_replies);
+        json_kv_u64(w, "retransmissions", s->rpc.retransmissions);
+        json_kv_u64(w, "truncated_packets", s->cap.truncated_packets);
+        json_key(w, "kernel_drops");
+        if (s->cap.kernel_drops < 0)
+            json_null(w);
+        else
+            json_i64(w, s->cap.kernel_drops);
+        json_kv_u64(w, "tcp_gap", s->anom.n[ANOM_TCP_GAP]);
+        json_kv_u64(w, "rpc_resync", s->anom.n[ANOM_RPC_RESYNC]);
+        json_kv_u64(w, "findings_evicted", f ? f->evicted : 0);
+        json_close(w);
+        json_close(w);
+    }
+    json_close(w);
+    free(it);
+}
+
+static void
+put_esc(FILE *out, const char *s)
+{
+    size_t n = strlen(s), need = 4 * n + 1;
+    char *buf = malloc(need);
+
+    if (!buf)
+        return;
+    term_escape(buf, need, (const uint8_t *)s, n);
+    fputs(buf, out);
+    free(buf);
+}
+
+/* A paragraph wrapped at 78 columns: `lead` first, then indented by two
+ * spaces more than lead's width. */
+static void
+para(FILE *out, const char *lead, const char *text)
+{
+    size_t col = 0, ind = strlen(lead);
+    const char *p = text;
+
+    while (*p) {
+        const char *sp = strchr(p, ' ');
+        size_t wl = sp ? (size_t)(sp - p) : strlen(p);
+        char word[SUMMARY_MAX];
+
+        if (wl >= sizeof word)
+            wl = sizeof word - 1;
+        memcpy(word, p, wl);
+        word[wl] = '\0';
+        if (col > ind && col + 1 + wl > 78) {
+            fprintf(out, "\n%*s", (int)ind, "");
+            col = ind;
+        }
+        if (col == 0) {
+            fputs(lead, out);
+            col = ind;
+        } else if (col > ind) {
+            fputs(" ", out);
+            col++;
+        }
+        put_esc(out, word);
+        col += wl;
+        p += wl;
+        while (*p == ' ')
+            p++;
+    }
+    if (col)
+        fputs("\n", out);
+}
+
+void
+findings_text(FILE *out, const struct stats *s)
+{
+    const struct findings *f = s->findings;
+    struct item *it = calloc(FK__COUNT, sizeof *it);
+    size_t n = it ? collect(s, it, FK__COUNT) : 0, i, j, k;
+    char q[SUMMARY_MAX], buf[1024], line[SUMMARY_MAX];
+    bool any;
+    unsigned sc;
+
+    if (!f) {
+        free(it);
+        return;
+    }
+    quality(s, q, sizeof q, &any);
+    if (!n && !f->nfs3_calls && !any) {
+        free(it);
+        return;
+    }
+    fputs("\nFindings\n", out);
+    if (!n)
+        fputs("  No stable writes, redundant GETATTR/ACCESS or directory fan-out found.\n", out);
+    for (i = 0; i < n; i++) {
+        size_t idx[TOP];
+
+        fprintf(out, "\n%s (%" PRIu64 ")\n", findings_kind_key(it[i].kind), it[i].count);
+        para(out, "  ", it[i].summary);
+        k = top_files(f, it[i].kind, idx);
+        if (k && it[i].kind != FK_FANOUT) {
+            fputs("  top files:", out);
+            for (j = 0; j < k; j++) {
+                path_of(s, f->files[idx[j]].fh, f->files[idx[j]].fh_len, buf, sizeof buf);
+                fputs(j ? ", " : " ", out);
+                put_esc(out, buf);
+                fprintf(out, " %" PRIu64, f->files[idx[j]].n[it[i].kind]);
+            }
+            fputs("\n", out);
+        }
+        if (it[i].kind == FK_FANOUT) {
+            for (j = 0; j < f->ndirs; j++) {
+                const struct fnd_dir *d = &f->dirs[j];
+                if (!findings_dir_reported(d))
+                    continue;
+                path_of(s, d->fh, d->fh_len, buf, sizeof buf);
+                fputs("  ", out);
+                put_esc(out, buf);
+                fprintf(out,
+                        ": %u listings, %" PRIu64 " READDIRPLUS + %" PRIu64 " READDIR, %" PRIu64
+                        " LOOKUP + %" PRIu64 " GETATTR + %" PRIu64 " ACCESS\n",
+                        d->listings, d->readdirplus, d->readdir, d->lookup, d->getattr,
+                        d->access);
+            }
+        }
+        k = top_clients(f, it[i].kind, idx);
+        if (k) {
+            fputs("  top clients:", out);
+            for (j = 0; j < k; j++) {
+                addr_str(f->clients[idx[j]].af, f->clients[idx[j]].addr, buf, sizeof buf);
+                fprintf(out, "%s%s %" PRIu64, j ? ", " : " ", buf,
+                        f->clients[idx[j]].n[it[i].kind]);
+            }
+            fputs("\n", out);
+        }
+    }
+    if (f->nfs3_calls) {
+        const char *const *a;
+
+        fputs("\nmount_option_whatif (an ESTIMATE from a model of the Linux client, not a "
+              "measurement)\n",
+              out);
+        for (sc = 0; sc < SC__COUNT; sc++) {
+            scenario_line(f, (enum fscen)sc, line, sizeof line);
+            fprintf(out, "  %-21s %s\n", fscen_params[sc].name, line);
+        }
+        fputs("  Assumptions:\n", out);
+        for (a = findings_assumptions; *a; a++) {
+            para(out, "    - ", *a);
+        }
+    }
+    if (any) {
+        fputs("\ncapture_quality\n", out);
+        para(out, "  ", q);
+    }
+    free(it);
+}

@@ -1,0 +1,28 @@
+/* report_findings.h: the findings (issue 5) in the JSON and text reports.
+ *
+ * Each finding is one JSON object in the report's "findings" array:
+ *   { "kind", "count", "summary", "share" (of all NFSv3 calls),
+ *     "cost_us" (sum of their latencies), "top_files": [ { "path", "count",
+ *     "cost_us" } ], "top_clients": [ { "client", "count", "cost_us" } ],
+ *     "evidence": { ... kind-specific ... } }
+ * plus "directories" (directory_fanout), "scenarios" and "assumptions"
+ * (mount_option_whatif, "estimate": true). Only findings that fired are
+ * listed; the what-if estimate is listed whenever NFSv3 calls were seen.
+ * The text report prints the same sentences, wire strings escaped. */
+#ifndef NFSSCOPE_REPORT_FINDINGS_H
+#define NFSSCOPE_REPORT_FINDINGS_H
+
+#include <stdio.h>
+
+#include "json.h"
+#include "stats.h"
+
+/* The "findings" array (the caller has written the key). */
+void findings_json(struct json_w *w, const struct stats *s);
+/* The "Findings" section of the text report (nothing if none fired). */
+void findings_text(FILE *out, const struct stats *s);
+
+/* The model's assumptions, one sentence each, NULL-terminated. */
+extern const char *const findings_assumptions[];
+
+#endif

@@ -1,0 +1,140 @@
+/* tui_int.h: state shared by the view's files (not for the rest of nfsscope).
+ *
+ *   tui.c         terminal setup and teardown, stderr parking, signals
+ *   tui_loop.c    the loop: capture, replay clock, samples, keys, redraws
+ *   tui_keys.c    the one key table (actions and help text)
+ *   tui_panels.c  drawing: header, sparklines, tables, help screen */
+#ifndef NFSSCOPE_TUI_INT_H
+#define NFSSCOPE_TUI_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "breakdown.h"
+#include "config.h"
+#include "stats.h"
+#include "view.h"
+
+#define TUI_RING 256     /* per-second samples kept for the sparklines */
+#define TUI_FILTER_MAX 64
+
+enum tui_panel { TP_OPS, TP_CLIENTS, TP_SERVERS, TP_FILES, TP_FINDINGS, TP__COUNT };
+
+/* Columns a panel can be sorted by. */
+enum tui_ops_col {
+    OC_NAME, OC_CALLS, OC_RATE, OC_ERRORS, OC_P50, OC_P90, OC_P99, OC_MAX, OC_BYTES, OC__COUNT
+};
+enum tui_bd_col { BC_CALLS, BC_ERRORS, BC_P50, BC_P99, BC_LAT, BC_BYTES, BC_NAME, BC__COUNT };
+
+enum tui_action {
+    A_NONE,
+    A_HELP,
+    A_QUIT,
+    A_NEXT_PANEL,
+    A_PREV_PANEL,
+    A_PANEL_OPS,
+    A_PANEL_CLIENTS,
+    A_PANEL_SERVERS,
+    A_PANEL_FILES,
+    A_PANEL_FINDINGS,
+    A_SORT_NEXT,
+    A_SORT_PREV,
+    A_SORT_INVERT,
+    A_FILTER,
+    A_CLEAR_FILTER,
+    A_HIDE_ZERO,
+    A_RESET,
+    A_PAUSE,
+    A_FASTER,
+    A_SLOWER,
+    A_UP,
+    A_DOWN,
+    A_PGUP,
+    A_PGDN,
+    A_HOME,
+    A_END,
+    A_REDRAW,
+};
+
+struct tui_key {
+    int key;               /* a character or a KEY_* code */
+    enum tui_action action;
+    const char *label;     /* how the help screen names the key */
+    const char *help;      /* NULL: an alias, shown on the line of the key before it */
+};
+
+extern const struct tui_key tui_keys[]; /* ends with { 0, A_NONE, NULL, NULL } */
+enum tui_action tui_key_action(int key);
+
+/* tui.c: take the terminal (curses, stderr parked, restore hooks), give it
+ * back. tui_done() is idempotent. */
+int tui_init(bool *utf8, char *err, size_t errlen);
+void tui_done(void);
+
+/* One row of a breakdown panel, reset baseline already taken off. */
+struct tui_bdrow {
+    const struct bd_row *r;
+    uint64_t calls, errors, bytes, lat_sum;
+};
+
+/* Baseline of one breakdown table (reset): per slot, what it held. */
+struct tui_bdbase {
+    uint32_t *gen;
+    uint64_t *calls, *errors, *bytes, *lat_sum; /* cap entries each */
+    size_t cap;
+};
+
+struct tui_state {
+    const struct stats *s;
+    const struct nfsscope_config *cfg;
+    const struct view_info *vi;
+    bool live, utf8;
+    /* what is shown */
+    enum tui_panel panel;
+    int sort_col[TP__COUNT];
+    bool sort_asc[TP__COUNT];
+    int scroll[TP__COUNT];
+    char filter[TP__COUNT][TUI_FILTER_MAX];
+    bool hide_zero, help, paused, ended;
+    bool prompting;                 /* reading a filter on the bottom line */
+    char prompt[TUI_FILTER_MAX];
+    size_t prompt_len;
+    char status[160];               /* a one-off message on the bottom line */
+    double speed;                   /* replay */
+    double elapsed_s;               /* shown in the header */
+    /* per-second samples (ring), by view time: wall clock live, packet time in a replay */
+    int64_t sample_sec;             /* second of the last sample, -1 before the first */
+    uint64_t last_calls, last_bytes, last_lat_sum, last_lat_count;
+    uint64_t ring_calls[TUI_RING], ring_bytes[TUI_RING], ring_lat[TUI_RING]; /* lat: mean us */
+    unsigned ring_n, ring_head;     /* samples held; index of the next one */
+    /* per (program, procedure): flat index = proc_off[program] + proc */
+    size_t *proc_off, nflat;
+    uint64_t *prev_calls;           /* at the last sample */
+    uint64_t *rate;                 /* calls in the last whole second */
+    /* reset baselines (NULL before the first reset) */
+    struct proc_stats *base_procs;  /* nflat entries */
+    struct capture_totals base_cap;
+    struct rpc_totals base_rpc;
+    struct anomalies base_anom;
+    bool have_base;
+    struct tui_bdbase bdbase[BD__COUNT];
+    /* scratch for drawing */
+    struct tui_bdrow *bdrows;
+    size_t bdrows_cap;
+};
+
+int tui_state_init(struct tui_state *t, const struct stats *s, const struct nfsscope_config *cfg,
+                   const struct view_info *vi, bool live);
+void tui_state_fini(struct tui_state *t);
+/* Take per-second samples up to second `sec` (view time). */
+void tui_sample(struct tui_state *t, int64_t sec);
+/* Counters start again from zero (a baseline taken off everything shown). */
+void tui_reset(struct tui_state *t);
+
+/* Draw the whole screen (into curses' buffer; the caller refreshes). */
+void tui_draw(struct tui_state *t);
+/* Rows the current panel has (for scrolling), after filters. */
+int tui_panel_rows(struct tui_state *t);
+
+#endif

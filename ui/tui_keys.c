@@ -1,0 +1,58 @@
+/* tui_keys.c: every key of the view, in one table. The loop looks actions up
+ * here and the help screen is printed from it, so the two cannot disagree
+ * (htop's Action_setBindings, as data). */
+#include <curses.h>
+
+#include "tui_int.h"
+
+#define CTRL(c) ((c) & 0x1f)
+
+const struct tui_key tui_keys[] = {
+    { 'h', A_HELP, "h ?", "help (this screen); any key closes it" },
+    { '?', A_HELP, NULL, NULL },
+    { KEY_F(1), A_HELP, NULL, NULL },
+    { 'q', A_QUIT, "q F10", "quit (the final report follows on standard output)" },
+    { KEY_F(10), A_QUIT, NULL, NULL },
+    { '\t', A_NEXT_PANEL, "Tab", "next panel" },
+    { KEY_BTAB, A_PREV_PANEL, "S-Tab", "previous panel" },
+    { '1', A_PANEL_OPS, "1", "panel: procedures (nfsstat-style)" },
+    { '2', A_PANEL_CLIENTS, "2", "panel: clients" },
+    { '3', A_PANEL_SERVERS, "3", "panel: servers" },
+    { '4', A_PANEL_FILES, "4", "panel: files" },
+    { '5', A_PANEL_FINDINGS, "5", "panel: findings" },
+    { '>', A_SORT_NEXT, "> s", "sort by the next column" },
+    { 's', A_SORT_NEXT, NULL, NULL },
+    { KEY_F(6), A_SORT_NEXT, NULL, NULL },
+    { '<', A_SORT_PREV, "<", "sort by the previous column" },
+    { 'i', A_SORT_INVERT, "i", "invert the sort order" },
+    { '/', A_FILTER, "/ F4", "filter this panel: procedure, client, server or file name contains" },
+    { KEY_F(4), A_FILTER, NULL, NULL },
+    { '\\', A_CLEAR_FILTER, "\\", "clear this panel's filter" },
+    { 'z', A_HIDE_ZERO, "z", "hide or show rows with no calls" },
+    { 'r', A_RESET, "r", "reset: count from zero again (the final report keeps everything)" },
+    { 'p', A_PAUSE, "p Space", "pause (replay: stop the clock; live: freeze the screen)" },
+    { ' ', A_PAUSE, NULL, NULL },
+    { '+', A_FASTER, "+", "replay twice as fast" },
+    { '-', A_SLOWER, "-", "replay half as fast" },
+    { KEY_UP, A_UP, "Up k", "scroll up" },
+    { 'k', A_UP, NULL, NULL },
+    { KEY_DOWN, A_DOWN, "Down j", "scroll down" },
+    { 'j', A_DOWN, NULL, NULL },
+    { KEY_PPAGE, A_PGUP, "PgUp", "scroll a page up" },
+    { KEY_NPAGE, A_PGDN, "PgDn", "scroll a page down" },
+    { KEY_HOME, A_HOME, "Home", "to the top" },
+    { KEY_END, A_END, "End", "to the bottom" },
+    { CTRL('l'), A_REDRAW, "C-l", "redraw the screen" },
+    { 0, A_NONE, NULL, NULL },
+};
+
+enum tui_action
+tui_key_action(int key)
+{
+    const struct tui_key *k;
+
+    for (k = tui_keys; k->action != A_NONE; k++)
+        if (k->key == key)
+            return k->action;
+    return A_NONE;
+}
