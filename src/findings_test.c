@@ -1,0 +1,356 @@
+/* findings_test.c: the findings engine on hand-made operation streams, with
+ * the what-if model's answer worked out by hand (see test_whatif). */
+#include "findings.h"
+
+#include <stdlib.h>
+
+#include "dissector.h"
+#include "stats.h"
+#include "t.h"
+
+enum { GETATTR = 1, SETATTR = 2, LOOKUP = 3, ACCESS = 4, READ = 6, WRITE = 7, COMMIT = 21,
+       READDIRPLUS = 17 };
+
+static const struct rpc_program fake_nfs3 = { .name = "nfs3", .prog = 100003, .vers = 3,
+                                              .nprocs = 22 };
+static struct flow_key key1, key2; /* clients 10.0.0.1 and 10.0.0.3 -> server 10.0.0.2 */
+
+static const uint8_t FH_D[8] = "dir-D..", FH_F[8] = "file-F.", FH_G[8] = "file-G.";
+
+static struct bytes
+B(const uint8_t *p)
+{
+    struct bytes b = { p, 8 };
+    return b;
+}
+
+/* An answered NFSv3 call at t_ms (reply 1 ms later), NFS3_OK. */
+static struct op_event
+op(uint32_t proc, unsigned t_ms, const uint8_t *fh)
+{
+    struct op_event ev;
+
+    memset(&ev, 0, sizeof ev);
+    ev.pg = &fake_nfs3;
+    ev.prog = 100003;
+    ev.vers = 3;
+    ev.proc = proc;
+    ev.t_call.tv_sec = 1000 + t_ms / 1000;
+    ev.t_call.tv_nsec = (long)(t_ms % 1000) * 1000000;
+    ev.t_reply = ev.t_call;
+    ev.t_reply.tv_nsec += 1000000;
+    ev.outcome = OP_REPLIED;
+    ev.has_status = true;
+    ev.stable = ev.committed = STABLE_NONE;
+    ev.key = &key1;
+    ev.uid = 1000;
+    if (fh)
+        ev.fh = B(fh);
+    return ev;
+}
+
+static struct op_attr
+attr(uint8_t type, uint64_t digest)
+{
+    struct op_attr a = { true, type, digest, 0 };
+    return a;
+}
+
+static void
+feed(struct findings *f, struct op_event ev)
+{
+    findings_record(f, NULL, &ev);
+}
+
+static struct op_event
+lookup(unsigned t, const char *name, const uint8_t *child, uint64_t child_digest)
+{
+    struct op_event ev = op(LOOKUP, t, FH_D);
+
+    ev.name.p = (const uint8_t *)name;
+    ev.name.len = strlen(name);
+    ev.attr = attr(2, 0xd1);
+    if (child) {
+        ev.obj_fh = B(child);
+        ev.obj_attr = attr(1, child_digest);
+    } else {
+        ev.status = 2; /* NFS3ERR_NOENT; the reply still carries dir_attributes */
+    }
+    return ev;
+}
+
+static struct op_event
+with_attr(struct op_event ev, uint64_t digest)
+{
+    ev.attr = attr(1, digest);
+    return ev;
+}
+
+static struct op_event
+access_ev(unsigned t, uint32_t mask)
+{
+    struct op_event ev = with_attr(op(ACCESS, t, FH_F), 0xf1);
+
+    ev.access_req = mask;
+    ev.access_granted = mask;
+    return ev;
+}
+
+static struct op_event
+read_ev(unsigned t)
+{
+    struct op_event ev = with_attr(op(READ, t, FH_F), 0xf1);
+
+    ev.offset = 0;
+    ev.read_bytes = 100;
+    return ev;
+}
+
+/* The stream of test_whatif, as an application on one client would cause it:
+ *
+ *   t ms   call                       captured      what a Linux client would do
+ *      0   LOOKUP D/f                 OK, F attrs   sent (no dentry yet)
+ *     10   GETATTR F                  same attrs    cached (F attrs 9 ms old), but an open():
+ *                                                   the READ at 30 follows -> sent under cto
+ *     20   ACCESS F mask 1            granted 1     sent (first), cached
+ *     30   READ F 0..100                            sent (no data cached)
+ *     40   LOOKUP D/f                 OK            dentry cached, D attrs valid -> not sent
+ *                                                   (lookupcache=none and noac: sent)
+ *     50   GETATTR F                                cached; READ at 70 follows -> cto: sent
+ *     60   ACCESS F mask 1                          access cache -> not sent (noac: sent)
+ *     70   READ F 0..100                            page cache, F unchanged -> not sent
+ *     80   LOOKUP D/missing           NOENT         sent (no dentry), negative dentry kept
+ *     90   LOOKUP D/missing           NOENT         negative dentry -> not sent
+ *                                                   (lookupcache=positive/none, noac: sent)
+ *   5000   GETATTR F                                attrs 4.97 s old > acregmin 3 -> sent
+ *                                                   (actimeo=60: still cached, no READ follows)
+ *
+ * So the captured 11 calls (LOOKUP 4, GETATTR 3, ACCESS 2, READ 2) become:
+ *   defaults:             LOOKUP 2, GETATTR 3, ACCESS 1, READ 1 = 7
+ *   actimeo=60:           LOOKUP 2, GETATTR 2, ACCESS 1, READ 1 = 6
+ *   nocto:                LOOKUP 2, GETATTR 1, ACCESS 1, READ 1 = 5
+ *   lookupcache=positive: LOOKUP 3, GETATTR 3, ACCESS 1, READ 1 = 8
+ *   lookupcache=none:     LOOKUP 4, GETATTR 3, ACCESS 1, READ 1 = 9
+ *   noac:                 LOOKUP 4, GETATTR 3, ACCESS 2, READ 1 = 10
+ * and, with a 3 s window: GETATTRs at 10 and 50 are redundant (attributes
+ * held from the LOOKUP and the READ), the one at 5000 is not; the ACCESS at
+ * 60 is redundant. */
+static void
+whatif_stream(struct findings *f)
+{
+    feed(f, lookup(0, "f", FH_F, 0xf1));
+    feed(f, with_attr(op(GETATTR, 10, FH_F), 0xf1));
+    feed(f, access_ev(20, 1));
+    feed(f, read_ev(30));
+    feed(f, lookup(40, "f", FH_F, 0xf1));
+    feed(f, with_attr(op(GETATTR, 50, FH_F), 0xf1));
+    feed(f, access_ev(60, 1));
+    feed(f, read_ev(70));
+    feed(f, lookup(80, "missing", NULL, 0));
+    feed(f, lookup(90, "missing", NULL, 0));
+    feed(f, with_attr(op(GETATTR, 5000, FH_F), 0xf1));
+}
+
+static uint64_t
+total(const struct findings *f, enum fscen sc)
+{
+    uint64_t t = 0;
+    unsigned p;
+
+    for (p = 0; p < FND_NPROC; p++)
+        t += findings_estimate(f, sc, p);
+    return t;
+}
+
+static void
+test_whatif(void)
+{
+    struct findings *f = findings_new(1024, 3, 42);
+    static const struct {
+        enum fscen sc;
+        unsigned lookup, getattr, access, read;
+    } want[] = {
+        { SC_DEFAULTS, 2, 3, 1, 1 }, { SC_ACTIMEO60, 2, 2, 1, 1 }, { SC_NOCTO, 2, 1, 1, 1 },
+        { SC_LC_POS, 3, 3, 1, 1 },   { SC_LC_NONE, 4, 3, 1, 1 },   { SC_NOAC, 4, 3, 2, 1 },
+        { SC_NORDIRPLUS, 2, 3, 1, 1 },
+    };
+    size_t i;
+
+    CHECK(f != NULL);
+    if (!f)
+        return;
+    whatif_stream(f);
+    EQ(f->now[LOOKUP], 4);
+    EQ(f->now[GETATTR], 3);
+    EQ(f->now[ACCESS], 2);
+    EQ(f->now[READ], 2);
+    for (i = 0; i < sizeof want / sizeof want[0]; i++) {
+        enum fscen sc = want[i].sc;
+        EQ(findings_estimate(f, sc, LOOKUP), want[i].lookup);
+        EQ(findings_estimate(f, sc, GETATTR), want[i].getattr);
+        EQ(findings_estimate(f, sc, ACCESS), want[i].access);
+        EQ(findings_estimate(f, sc, READ), want[i].read);
+        EQ(total(f, sc), want[i].lookup + want[i].getattr + want[i].access + want[i].read);
+    }
+    EQ(f->cto_kept[SC_DEFAULTS], 2);
+    EQ(f->cto_kept[SC_NOCTO], 0);
+    EQ(f->n[FK_REDUNDANT_GETATTR], 2);
+    EQ(f->n[FK_REDUNDANT_ACCESS], 1);
+    EQ(f->getattr, 3);
+    EQ(f->access, 2);
+    findings_free(f);
+}
+
+/* Redundancy needs unchanged attributes and no modifying call in between,
+ * from any client. */
+static void
+test_redundant_getattr(void)
+{
+    struct findings *f = findings_new(1024, 3, 7);
+    struct op_event ev;
+
+    feed(f, with_attr(op(GETATTR, 0, FH_G), 0xa));
+    feed(f, with_attr(op(GETATTR, 100, FH_G), 0xa)); /* redundant */
+    feed(f, with_attr(op(GETATTR, 200, FH_G), 0xb)); /* attributes changed: not */
+    ev = with_attr(op(SETATTR, 300, FH_G), 0xc);    /* another client changes it */
+    ev.key = &key2;
+    feed(f, ev);
+    feed(f, with_attr(op(GETATTR, 400, FH_G), 0xb)); /* held 0xb, but modified since: not */
+    feed(f, with_attr(op(GETATTR, 4000, FH_G), 0xc)); /* 3.6 s later: not */
+    feed(f, with_attr(op(GETATTR, 4100, FH_G), 0xc)); /* redundant */
+    /* pipelined: a reply that arrives after the call went out is not held */
+    ev = with_attr(op(GETATTR, 4300, FH_G), 0xc);
+    ev.t_reply.tv_nsec += 300000000; /* answered at 4.601 s */
+    feed(f, ev);
+    feed(f, with_attr(op(GETATTR, 4500, FH_G), 0xc)); /* held since 4.101 s: redundant */
+    EQ(f->getattr, 8);
+    EQ(f->n[FK_REDUNDANT_GETATTR], 4);
+    EQ(f->clients[0].n[FK_REDUNDANT_GETATTR], 4);
+    EQ(f->nfiles, 1);
+    EQ(f->files[0].n[FK_REDUNDANT_GETATTR], 4);
+    findings_free(f);
+}
+
+static struct op_event
+write_ev(unsigned t, uint8_t stable, uint32_t count, char verf)
+{
+    struct op_event ev = with_attr(op(WRITE, t, FH_F), 0xf0 + t);
+
+    ev.stable = stable;
+    ev.committed = STABLE_FILE_SYNC;
+    ev.write_bytes = count;
+    ev.has_verf = true;
+    memset(ev.verf, verf, 8);
+    return ev;
+}
+
+static void
+test_stable_writes(void)
+{
+    struct findings *f = findings_new(1024, 3, 9);
+    struct op_event c;
+
+    feed(f, write_ev(0, STABLE_UNSTABLE, 65536, 'a'));
+    feed(f, write_ev(10, STABLE_FILE_SYNC, 4096, 'a')); /* below 65536: small */
+    feed(f, write_ev(20, STABLE_FILE_SYNC, 4096, 'a'));
+    feed(f, write_ev(30, STABLE_DATA_SYNC, 4096, 'b')); /* verifier changed */
+    feed(f, write_ev(40, STABLE_DATA_SYNC, 65536, 'b'));
+    c = op(COMMIT, 50, FH_F);
+    c.has_verf = true;
+    memset(c.verf, 'b', 8);
+    feed(f, c);
+    EQ(f->writes, 5);
+    EQ(f->stable[STABLE_FILE_SYNC], 2);
+    EQ(f->stable[STABLE_DATA_SYNC], 2);
+    EQ(f->n[FK_STABLE_WRITES], 4);
+    EQ(f->small_stable, 3);
+    EQ(f->stable_bytes, 3 * 4096 + 65536);
+    EQ(f->stable_size[iosz_bucket(4096)], 3);
+    EQ(f->lat_stable.count, 4);
+    EQ(f->lat_unstable.count, 1);
+    EQ(f->commits, 1);
+    EQ(f->lat_commit.count, 1);
+    EQ(f->verf_changes, 1);
+    EQ(f->files[0].stable[STABLE_FILE_SYNC], 2);
+    EQ(f->cost_us[FK_STABLE_WRITES], 4 * 1000);
+    findings_free(f);
+}
+
+static void
+test_access(void)
+{
+    struct findings *f = findings_new(1024, 3, 11);
+    struct op_event ev;
+
+    feed(f, access_ev(0, 0x1f));
+    feed(f, access_ev(10, 0x1f)); /* redundant */
+    feed(f, access_ev(20, 0x01)); /* another mask: not */
+    ev = access_ev(30, 0x1f);
+    ev.uid = 0; /* another user: not */
+    feed(f, ev);
+    feed(f, with_attr(op(SETATTR, 40, FH_F), 0xf2));
+    feed(f, access_ev(50, 0x1f)); /* SETATTR in between: not */
+    feed(f, access_ev(60, 0x1f)); /* redundant */
+    EQ(f->access, 6);
+    EQ(f->n[FK_REDUNDANT_ACCESS], 2);
+    findings_free(f);
+}
+
+/* A READDIRPLUS listing, then LOOKUP + GETATTR of 20 entries: one fan-out. */
+static void
+test_fanout(void)
+{
+    struct findings *f = findings_new(1024, 3, 13);
+    uint8_t fh[20][8];
+    char name[20][8];
+    struct op_event ev = op(READDIRPLUS, 0, FH_D);
+    unsigned i;
+
+    ev.attr = attr(2, 0xd1);
+    ev.ndirent = 1;
+    ev.dir_entries = 1;
+    ev.dirent[0].name.p = (const uint8_t *)"e0";
+    ev.dirent[0].name.len = 2;
+    memcpy(fh[0], "ent-00.", 8);
+    ev.dirent[0].fh = B(fh[0]);
+    ev.dirent[0].attr = attr(1, 0x100);
+    feed(f, ev);
+    for (i = 0; i < 20; i++) {
+        snprintf(name[i], sizeof name[i], "e%u", i);
+        snprintf((char *)fh[i], 8, "ent-%02u", i);
+        feed(f, lookup(10 + 2 * i, name[i], fh[i], 0x100 + i));
+    }
+    for (i = 0; i < 20; i++)
+        feed(f, with_attr(op(GETATTR, 100 + i, fh[i]), 0x100 + i));
+    EQ(f->ndirs, 1);
+    EQ(f->dirs[0].listings, 1);
+    EQ(f->dirs[0].readdirplus, 1);
+    EQ(f->dirs[0].lookup, 20);
+    EQ(f->dirs[0].getattr, 20);
+    EQ(f->dirs[0].getattr_after_plus, 20);
+    EQ(f->dirs[0].getattr_redundant, 20); /* held from the LOOKUPs */
+    EQ(f->dirs[0].l[0].entries_seen, 1);
+    CHECK(findings_dir_reported(&f->dirs[0]));
+    /* a second listing 10 s later starts a new episode */
+    ev = op(READDIRPLUS, 10000, FH_D);
+    feed(f, ev);
+    EQ(f->dirs[0].listings, 2);
+    EQ(f->dirs[0].nl, 2);
+    findings_free(f);
+}
+
+int
+main(void)
+{
+    key1.af = key2.af = 4;
+    memcpy(key1.saddr, "\x0a\x00\x00\x01", 4);
+    memcpy(key2.saddr, "\x0a\x00\x00\x03", 4);
+    memcpy(key1.daddr, "\x0a\x00\x00\x02", 4);
+    memcpy(key2.daddr, "\x0a\x00\x00\x02", 4);
+    test_whatif();
+    test_redundant_getattr();
+    test_stable_writes();
+    test_access();
+    test_fanout();
+    return t_done();
+}
