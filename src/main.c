@@ -67,6 +67,8 @@ static const char usage_text[] =
     "  --max-rows N       rows per breakdown table; the rest is summed in \"other\"\n"
     "                     (default 1024)\n"
     "  --max-names N      file handles whose names are remembered (default 65536)\n"
+    "  --max-frags N      IP datagrams in reassembly at once, 64 KiB each at most\n"
+    "                     (default 1024)\n"
     "Other\n"
     "  -h, --help         this help\n"
     "  --version          print the version\n"
@@ -178,6 +180,7 @@ enum {
     OPT_SORT,
     OPT_MAX_ROWS,
     OPT_MAX_NAMES,
+    OPT_MAX_FRAGS,
     OPT_TUI,
     OPT_NO_TUI,
     OPT_INTERVAL,
@@ -221,6 +224,7 @@ main(int argc, char **argv)
         { "sort", required_argument, NULL, OPT_SORT },
         { "max-rows", required_argument, NULL, OPT_MAX_ROWS },
         { "max-names", required_argument, NULL, OPT_MAX_NAMES },
+        { "max-frags", required_argument, NULL, OPT_MAX_FRAGS },
         { "tui", no_argument, NULL, OPT_TUI },
         { "no-tui", no_argument, NULL, OPT_NO_TUI },
         { "interval", required_argument, NULL, OPT_INTERVAL },
@@ -285,6 +289,9 @@ main(int argc, char **argv)
             break;
         case OPT_MAX_NAMES:
             cfg.names_max = parse_count("--max-names", optarg, 16, 1u << 24);
+            break;
+        case OPT_MAX_FRAGS:
+            cfg.ipfrag_max = parse_count("--max-frags", optarg, 1, 1u << 16);
             break;
         case 's': /* tcpdump: 0 means the default */
             cfg.snaplen = (int)parse_count("-s", optarg, 0, 262144);

@@ -46,3 +46,21 @@ set_tests_properties(tui PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
 add_test(NAME live COMMAND Python3::Interpreter ${CMAKE_SOURCE_DIR}/tests/live_test.py
          $<TARGET_FILE:nfsscope> ${CMAKE_SOURCE_DIR}/samples ${CMAKE_BINARY_DIR}/live_work)
 set_tests_properties(live PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300 RESOURCE_LOCK loopback)
+
+# Resource floods (issue 8): tests/flood/floodgen.c writes each flood at test
+# time into `nfsscope -r -`; tests/e2e_flood.py checks that peak RSS (taken by
+# tests/flood/rssrun.c) is flat between N/10 and N units and within the
+# configured tables' budget, and that the report counts what was evicted.
+# N is 1 million SYNs, calls, fragments, ...; sanitizer builds run a quarter.
+add_executable(floodgen tests/flood/floodgen.c)
+add_executable(rssrun tests/flood/rssrun.c)
+set(_flood_scale "")
+if(NFSSCOPE_SANITIZE)
+  set(_flood_scale --scale 0.25 --asan)
+endif()
+foreach(k syn calls frags record recfrag conns ooo names)
+  add_test(NAME flood_${k} COMMAND Python3::Interpreter ${CMAKE_SOURCE_DIR}/tests/e2e_flood.py
+           $<TARGET_FILE:nfsscope> $<TARGET_FILE:floodgen> $<TARGET_FILE:rssrun> ${_flood_scale}
+           ${k})
+  set_tests_properties(flood_${k} PROPERTIES TIMEOUT 300)
+endforeach()
