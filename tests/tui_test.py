@@ -139,71 +139,71 @@ def main():
         check(calls == sorted(calls, reverse=True), "rows in descending calls")
 
         t.keys("i")
-        s = t.wait_for(lambda s: "(asc)" in s, 5)
+        s = t.wait_for(lambda s: "(asc)" in s, 20)
         calls = [c for _, c in rows_of(s)]
         check(calls == sorted(calls) and "(asc)" in s, "i inverts the order")
         t.keys("i", "<")
-        s = t.wait_for(lambda s: "sort: name (desc)" in s, 5)
+        s = t.wait_for(lambda s: "sort: name (desc)" in s, 20)
         names = [n for n, _ in rows_of(s)]
         check("sort: name (desc)" in s and names == sorted(names, reverse=True),
               "< sorts by name")
         t.keys(">", ">", ">", ">")
-        s = t.wait_for(lambda s: "sort: p50 (desc)" in s, 5)
+        s = t.wait_for(lambda s: "sort: p50 (desc)" in s, 20)
         check("sort: p50 (desc)" in s, "> moves the sort column (p50)")
         t.keys(">", ">", ">", ">", ">", ">")  # wraps around to name, then calls
-        s = t.wait_for(lambda s: "sort: calls (desc)" in s, 5)
+        s = t.wait_for(lambda s: "sort: calls (desc)" in s, 20)
         check("sort: calls (desc)" in s, "sort column wraps around")
 
         t.keys("/")
         t.keys("readdir", literal=True)
         t.keys("Enter")
-        s = t.wait_for(lambda s: 'filter: "readdir"' in s, 5)
+        s = t.wait_for(lambda s: 'filter: "readdir"' in s, 20)
         names = [n for n, _ in rows_of(s)]
         check(names and all("readdir" in n for n in names) and "nfs3 readdirplus" in names,
               "filter / readdir: only readdir rows (%s)" % names)
         check(dict(rows_of(s)).get("nfs3 readdirplus") == ops["nfs3 readdirplus"],
               "filtered row keeps its count")
         t.keys("\\", literal=True)
-        s = t.wait_for(lambda s: "filter:" not in s, 5)
+        s = t.wait_for(lambda s: "filter:" not in s, 20)
         check(len(rows_of(s)) > 2, "\\ clears the filter")
 
         t.keys("z")
-        s = t.wait_for(lambda s: "zero rows hidden" in s, 5)
+        s = t.wait_for(lambda s: "zero rows hidden" in s, 20)
         check(all(c > 0 for _, c in rows_of(s)) and len(rows_of(s)) >= 4, "z hides zero rows")
         t.keys("z")
 
         t.keys("2")
-        s = t.wait_for(lambda s: re.search(r"calls\s.*client", s) is not None, 5)
+        s = t.wait_for(lambda s: re.search(r"calls\s.*client", s) is not None, 20)
         m = re.search(r"^\s*(\d+)\s+100\.0%.*127\.0\.0\.1\s*$", s, re.M)
         check(m is not None and int(m.group(1)) == truth["rpc"]["calls"],
               "clients panel: 127.0.0.1 with every call")
         t.keys("3")
-        s = t.wait_for(lambda s: re.search(r"calls\s.*server", s) is not None, 5)
+        s = t.wait_for(lambda s: re.search(r"calls\s.*server", s) is not None, 20)
         check("127.0.0.1" in s, "servers panel")
         t.keys("4")
-        s = t.wait_for(lambda s: re.search(r"calls\s.*file", s) is not None, 5)
+        s = t.wait_for(lambda s: re.search(r"calls\s.*file", s) is not None, 20)
         check("lsdir" in s, "files panel shows names from the wire")
         t.keys("Tab")
-        s = t.wait_for(lambda s: re.search(r"^findings\s*$", s, re.M) is not None, 5)
+        s = t.wait_for(lambda s: re.search(r"^findings\s*$", s, re.M) is not None, 20)
         check(re.search(r"^findings\s*$", s, re.M) is not None, "Tab: next panel (findings)")
         t.keys("1")
 
         t.keys("h")
-        s = t.wait_for(lambda s: "help (this screen)" in s, 5)
+        s = t.wait_for(lambda s: "help (this screen)" in s, 20)
         check("help (this screen)" in s and "quit" in s and "filter this panel" in s,
               "h shows the help generated from the key table")
         t.keys("x")
-        s = t.wait_for(lambda s: "help (this screen)" not in s and "procedure" in s, 5)
+        s = t.wait_for(lambda s: "help (this screen)" not in s and "procedure" in s, 20)
         check("procedure" in s, "any key closes the help")
 
         t.keys("r")
-        s = t.wait_for(lambda s: "counters reset" in s, 5)
+        s = t.wait_for(lambda s: "counters reset" in s, 20)
         got = dict(rows_of(s))
         check(got.get("nfs3 getattr") == 0, "r resets the counters (view side)")
 
         subprocess.run(t.base + ["resize-window", "-t", "t", "-x", "90", "-y", "30"],
                        capture_output=True)
-        s = t.wait_for(lambda s: len(s.splitlines()) <= 30 and "procedure" in s, 5)
+        s = t.wait_for(lambda s: len(s.splitlines()) <= 30 and "procedure" in s, 20)
         check(all(len(l) <= 90 for l in s.splitlines()) and "nfsscope" in s,
               "resize: redrawn to the new size")
 

@@ -358,7 +358,7 @@ static void
 draw_header(struct tui_state *t)
 {
     const struct stats *s = t->s;
-    char line[512], src[256], e[256], b1[32], b2[32];
+    char line[512], right[160], src[256], e[256], b1[32], b2[32];
     unsigned long el = (unsigned long)(t->elapsed_s >= 0 ? t->elapsed_s : 0);
     int x, w, a, nq = 0;
 
@@ -367,6 +367,14 @@ draw_header(struct tui_state *t)
         esc(e, sizeof e, t->vi->sources[0]);
         snprintf(src, sizeof src, "%s%s", e, t->vi->sources[1] ? " +" : "");
     }
+    /* the numbers first: the source name gets what is left of the line */
+    snprintf(right, sizeof right, "  %02lu:%02lu:%02lu  packets %" PRIu64 "  calls %" PRIu64,
+             el / 3600, el / 60 % 60, el % 60,
+             s->cap.packets - (t->have_base ? t->base_cap.packets : 0),
+             s->rpc.calls - (t->have_base ? t->base_rpc.calls : 0));
+    if (s->cap.kernel_drops >= 0)
+        snprintf(right + strlen(right), sizeof right - strlen(right), "  drops %" PRId64,
+                 s->cap.kernel_drops);
     attron(A_BOLD);
     mvaddstr(0, 0, "nfsscope ");
     attroff(A_BOLD);
@@ -376,22 +384,14 @@ draw_header(struct tui_state *t)
         snprintf(line, sizeof line, "%s (replay x%g)", src, t->speed);
     else
         snprintf(line, sizeof line, "%s (replay, fastest)", src);
-    put_clip(0, 9, line, COLS - 9 - 62 > 24 ? COLS - 9 - 62 : 24);
-    snprintf(line, sizeof line, "  %02lu:%02lu:%02lu  packets %" PRIu64 "  calls %" PRIu64,
-             el / 3600, el / 60 % 60, el % 60,
-             s->cap.packets - (t->have_base ? t->base_cap.packets : 0),
-             s->rpc.calls - (t->have_base ? t->base_rpc.calls : 0));
+    w = COLS - 9 - (int)strlen(right) - (t->paused || t->ended ? 18 : 0);
+    put_clip(0, 9, line, w > 12 ? w : 12);
     x = getcurx(stdscr);
-    put_clip(0, x, line, COLS - x);
+    if (s->cap.kernel_drops > 0)
+        attron(A_BOLD); /* drops: the numbers above are missing something */
+    put_clip(0, x, right, COLS - x);
+    attroff(A_BOLD);
     x = getcurx(stdscr);
-    if (s->cap.kernel_drops >= 0) {
-        snprintf(line, sizeof line, "  drops %" PRId64, s->cap.kernel_drops);
-        if (s->cap.kernel_drops > 0)
-            attron(A_BOLD);
-        put_clip(0, x, line, COLS - x);
-        attroff(A_BOLD);
-        x = getcurx(stdscr);
-    }
     if (t->paused || t->ended) {
         attron(A_REVERSE);
         put_clip(0, x + 2, t->paused ? " PAUSED " : " END OF CAPTURE ", COLS - x - 2);
