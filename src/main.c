@@ -11,6 +11,7 @@
 
 #include "capture.h"
 #include "config.h"
+#include "diff.h"
 #include "pipeline.h"
 #include "breakdown.h"
 #include "tui.h"
@@ -69,6 +70,12 @@ static const char usage_text[] =
     "  --max-names N      file handles whose names are remembered (default 65536)\n"
     "  --max-frags N      IP datagrams in reassembly at once, 64 KiB each at most\n"
     "                     (default 1024)\n"
+    "Findings (issue 5)\n"
+    "  --window SECONDS   a GETATTR or ACCESS repeated within this long is counted\n"
+    "                     as redundant (default 3, like acregmin)\n"
+    "  nfsscope diff [-o text|json] A B\n"
+    "                     compare two captures or saved JSON reports (-o json):\n"
+    "                     calls, latency, WRITE stable_how and findings, with the change\n"
     "Other\n"
     "  -h, --help         this help\n"
     "  --version          print the version\n"
@@ -186,6 +193,7 @@ enum {
     OPT_INTERVAL,
     OPT_DURATION,
     OPT_SPEED,
+    OPT_WINDOW,
 };
 
 /* --by client,file: a mask of enum bd_dim bits. */
@@ -230,6 +238,7 @@ main(int argc, char **argv)
         { "interval", required_argument, NULL, OPT_INTERVAL },
         { "duration", required_argument, NULL, OPT_DURATION },
         { "speed", required_argument, NULL, OPT_SPEED },
+        { "window", required_argument, NULL, OPT_WINDOW },
         { NULL, 0, NULL, 0 },
     };
     struct nfsscope_config cfg;
@@ -244,6 +253,8 @@ main(int argc, char **argv)
     char *filter;
     int opt, st, use_tui, finished = 0;
 
+    if (argc >= 2 && strcmp(argv[1], "diff") == 0) /* issue 5: src/diff.c */
+        return diff_main(argc - 1, argv + 1);
     config_defaults(&cfg);
     opterr = 0;
     while ((opt = getopt_long(argc, argv, "r:i:o:c:hs:B:pZ:", longopts, NULL)) != -1) {
@@ -292,6 +303,9 @@ main(int argc, char **argv)
             break;
         case OPT_MAX_FRAGS:
             cfg.ipfrag_max = parse_count("--max-frags", optarg, 1, 1u << 16);
+            break;
+        case OPT_WINDOW:
+            cfg.window_s = (unsigned)parse_count("--window", optarg, 1, 86400);
             break;
         case 's': /* tcpdump: 0 means the default */
             cfg.snaplen = (int)parse_count("-s", optarg, 0, 262144);

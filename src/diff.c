@@ -1,0 +1,445 @@
+/* diff.c: `nfsscope diff A B`: two reports side by side (issue 5). */
+#include "diff.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "json.h"
+#include "jsonr.h"
+#include "term_escape.h"
+
+#define DIFF_MAX_INPUT (256u << 20) /* a saved report or a capture's report */
+#define DIFF_MAX_NODES (8u << 20)
+
+static const char *const procs[] = {
+    "null", "getattr", "setattr", "lookup", "access", "readlink", "read", "write",
+    "create", "mkdir", "symlink", "mknod", "remove", "rmdir", "rename", "link",
+    "readdir", "readdirplus", "fsstat", "fsinfo", "pathconf", "commit",
+};
+#define NPROCS (sizeof procs / sizeof procs[0])
+
+static const char *const stable_names[3] = { "UNSTABLE", "DATA_SYNC", "FILE_SYNC" };
+static const char *const pcts[] = { "p50", "p90", "p99" };
+
+struct side {
+    const char *name;
+    char *text;
+    size_t len;
+    struct jsonr j;
+};
+
+static const char diff_usage[] =
+    "usage: nfsscope diff [-o text|json] A B\n"
+    "  A, B: capture files (pcap/pcapng) or saved JSON reports (nfsscope -o json)\n";
+
+/* Read all of fd into a malloc'd buffer (at most DIFF_MAX_INPUT bytes). */
+static char *
+slurp(FILE *fp, size_t *len)
+{
+    size_t cap = 1 << 16, n = 0;
+    char *buf = malloc(cap + 1);
+
+    while (buf) {
+        size_t k;
+
+        if (n == cap) {
+            char *b2;
+            if (cap >= DIFF_MAX_INPUT) {
+                free(buf);
+                return NULL;
+            }
+            cap *= 2;
+            b2 = realloc(buf, cap + 1);
+            if (!b2) {
+                free(buf);
+                return NULL;
+            }
+            buf = b2;
+        }
+        k = fread(buf + n, 1, cap - n, fp);
+        n += k;
+        if (k == 0)
+            break;
+    }
+    if (buf) {
+        buf[n] = '\0';
+        *len = n;
+    }
+    return buf;
+}
+
+/* This program's JSON report on a capture file: run ourselves on it. */
+static char *
+analyse(const char *path, size_t *len, char *err, size_t errsz)
+{
+    int fds[2], status;
+    pid_t pid;
+    FILE *fp;
+    char *out;
+
+    if (pipe(fds) != 0) {
+        snprintf(err, errsz, "pipe: %s", strerror(errno));
+        return NULL;
+    }
+    pid = fork();
+    if (pid < 0) {
+        snprintf(err, errsz, "fork: %s", strerror(errno));
+        close(fds[0]);
+        close(fds[1]);
+        return NULL;
+    }
+    if (pid == 0) {
+        dup2(fds[1], STDOUT_FILENO);
+        close(fds[0]);
+        close(fds[1]);
+        execl("/proc/self/exe", "nfsscope", "-o", "json", "-r", path, (char *)NULL);
+        _exit(127);
+    }
+    close(fds[1]);
+    fp = fdopen(fds[0], "r");
+    out = fp ? slurp(fp, len) : NULL;
+    if (fp)
+        fclose(fp);
+    else
+        close(fds[0]);
+    if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        snprintf(err, errsz, "analysing the capture failed");
+        free(out);
+        return NULL;
+    }
+    if (!out)
+        snprintf(err, errsz, "report too large or out of memory");
+    return out;
+}
+
+static int
+load(struct side *s, char *err, size_t errsz)
+{
+    FILE *fp = fopen(s->name, "rb");
+    int c;
+
+    if (!fp) {
+        snprintf(err, errsz, "%s", strerror(errno));
+        return -1;
+    }
+    do
+        c = fgetc(fp);
+    while (c == ' ' || c == '\n' || c == '\r' || c == '\t');
+    if (c == '{') {
+        ungetc(c, fp);
+        s->text = slurp(fp, &s->len);
+        fclose(fp);
+        if (!s->text) {
+            snprintf(err, errsz, "report too large or out of memory");
+            return -1;
+        }
+    } else {
+        fclose(fp);
+        s->text = analyse(s->name, &s->len, err, errsz);
+        if (!s->text)
+            return -1;
+    }
+    if (jsonr_parse(&s->j, s->text, s->len, DIFF_MAX_NODES) != 0) {
+        snprintf(err, errsz, "not an nfsscope JSON report: %s", s->j.err);
+        return -1;
+    }
+    if (jsonr_get(&s->j, 0, "nfs3") == JSONR_NONE || jsonr_get(&s->j, 0, "rpc") == JSONR_NONE) {
+        snprintf(err, errsz, "not an nfsscope JSON report (no \"rpc\" or \"nfs3\")");
+        return -1;
+    }
+    return 0;
+}
+
+static double
+num(const struct side *s, const char *path)
+{
+    return jsonr_num(&s->j, jsonr_path(&s->j, 0, path), NAN);
+}
+
+/* The count of findings of `kind` (NAN if the report has none). */
+static double
+finding(const struct side *s, const char *kind)
+{
+    uint32_t arr = jsonr_get(&s->j, 0, "findings"), c;
+    char buf[64];
+
+    if (arr == JSONR_NONE)
+        return NAN;
+    for (c = s->j.n[arr].first; c != JSONR_NONE; c = s->j.n[c].next)
+        if (jsonr_str(&s->j, jsonr_get(&s->j, c, "kind"), buf, sizeof buf) &&
+            strcmp(buf, kind) == 0)
+            return jsonr_num(&s->j, jsonr_get(&s->j, c, "count"), NAN);
+    return NAN;
+}
+
+/* Every finding kind in A or B, in order of first appearance. */
+static size_t
+kinds(const struct side *a, const struct side *b, char out[][64], size_t max)
+{
+    const struct side *sides[2] = { a, b };
+    size_t n = 0, i, k;
+
+    for (i = 0; i < 2; i++) {
+        uint32_t arr = jsonr_get(&sides[i]->j, 0, "findings"), c;
+        if (arr == JSONR_NONE)
+            continue;
+        for (c = sides[i]->j.n[arr].first; c != JSONR_NONE; c = sides[i]->j.n[c].next) {
+            char buf[64];
+            if (!jsonr_str(&sides[i]->j, jsonr_get(&sides[i]->j, c, "kind"), buf, sizeof buf))
+                continue;
+            for (k = 0; k < n && strcmp(out[k], buf) != 0; k++)
+                ;
+            if (k == n && n < max)
+                strcpy(out[n++], buf);
+        }
+    }
+    return n;
+}
+
+static void
+fmt_num(char *buf, size_t sz, double v)
+{
+    if (isnan(v))
+        snprintf(buf, sz, "-");
+    else
+        snprintf(buf, sz, "%.0f", v);
+}
+
+static void
+fmt_us(char *buf, size_t sz, double us)
+{
+    if (isnan(us))
+        snprintf(buf, sz, "-");
+    else if (us < 1000)
+        snprintf(buf, sz, "%.0fus", us);
+    else if (us < 1e6)
+        snprintf(buf, sz, "%.2fms", us / 1e3);
+    else
+        snprintf(buf, sz, "%.2fs", us / 1e6);
+}
+
+static void
+fmt_change(char *buf, size_t sz, double a, double b)
+{
+    double x = isnan(a) ? 0 : a, y = isnan(b) ? 0 : b;
+
+    if (x == y)
+        snprintf(buf, sz, "=");
+    else if (x == 0)
+        snprintf(buf, sz, "%+.0f (new)", y - x);
+    else
+        snprintf(buf, sz, "%+.0f (%+.1f%%)", y - x, 100.0 * (y - x) / x);
+}
+
+static void
+put_name(FILE *out, const char *label, const char *s)
+{
+    char buf[1024];
+
+    term_escape(buf, sizeof buf, (const uint8_t *)s, strlen(s));
+    fprintf(out, "  %s: %s\n", label, buf);
+}
+
+static void
+text(FILE *out, const struct side *a, const struct side *b)
+{
+    char x[32], y[32], c[48], key[128], kk[16][64];
+    size_t i, k, nk;
+    unsigned p;
+
+    fputs("nfsscope diff (A = before, B = after)\n", out);
+    put_name(out, "A", a->name);
+    put_name(out, "B", b->name);
+    fprintf(out, "\n%-22s %12s %12s  %s\n", "", "A", "B", "change");
+    {
+        static const char *const tot[][2] = {
+            { "rpc.calls", "rpc calls" }, { "rpc.replies", "rpc replies" },
+            { "rpc.retransmissions", "retransmissions" },
+            { "rpc.unanswered_calls", "unanswered calls" }, { "nfs3.write.bytes", "write bytes" },
+            { "nfs3.read.bytes", "read bytes" },
+        };
+        for (i = 0; i < sizeof tot / sizeof tot[0]; i++) {
+            double va = num(a, tot[i][0]), vb = num(b, tot[i][0]);
+            fmt_num(x, sizeof x, va);
+            fmt_num(y, sizeof y, vb);
+            fmt_change(c, sizeof c, va, vb);
+            fprintf(out, "%-22s %12s %12s  %s\n", tot[i][1], x, y, c);
+        }
+    }
+    fputs("\nNFS v3 per procedure: calls, then latency p50 / p90 / p99 (A -> B)\n", out);
+    fprintf(out, "%-12s %8s %8s %-16s %s\n", "proc", "calls A", "calls B", "change",
+            "latency A -> B");
+    for (p = 0; p < NPROCS; p++) {
+        double ca, cb;
+
+        snprintf(key, sizeof key, "nfs3.ops.%s.calls", procs[p]);
+        ca = num(a, key);
+        cb = num(b, key);
+        if ((isnan(ca) || ca == 0) && (isnan(cb) || cb == 0))
+            continue;
+        fmt_num(x, sizeof x, ca);
+        fmt_num(y, sizeof y, cb);
+        fmt_change(c, sizeof c, ca, cb);
+        fprintf(out, "%-12s %8s %8s %-16s", procs[p], x, y, c);
+        for (i = 0; i < 3; i++) {
+            snprintf(key, sizeof key, "nfs3.ops.%s.latency_us.%s", procs[p], pcts[i]);
+            fmt_us(x, sizeof x, num(a, key));
+            fmt_us(y, sizeof y, num(b, key));
+            fprintf(out, "%s%s %s -> %s", i ? ", " : " ", pcts[i], x, y);
+        }
+        fputs("\n", out);
+    }
+    for (k = 0; k < 2; k++) {
+        const char *what = k ? "committed" : "stable";
+        fprintf(out, "\nWRITE %s\n", k ? "committed (server's answer)" : "stable_how (client's request)");
+        for (i = 0; i < 3; i++) {
+            double va, vb;
+            snprintf(key, sizeof key, "nfs3.write.%s.%s", what, stable_names[i]);
+            va = num(a, key);
+            vb = num(b, key);
+            fmt_num(x, sizeof x, va);
+            fmt_num(y, sizeof y, vb);
+            fmt_change(c, sizeof c, va, vb);
+            fprintf(out, "  %-20s %12s %12s  %s\n", stable_names[i], x, y, c);
+        }
+    }
+    nk = kinds(a, b, kk, 16);
+    fputs("\nFindings (count A -> B; - = not reported)\n", out);
+    if (!nk)
+        fputs("  none in either report\n", out);
+    for (i = 0; i < nk; i++) {
+        double va = finding(a, kk[i]), vb = finding(b, kk[i]);
+        const char *note = isnan(vb) ? "  (gone)" : isnan(va) ? "  (new)" : "";
+        fmt_num(x, sizeof x, va);
+        fmt_num(y, sizeof y, vb);
+        fprintf(out, "  %-24s %10s -> %-10s%s\n", kk[i], x, y, note);
+    }
+}
+
+static void
+jnum(struct json_w *w, double v)
+{
+    if (isnan(v))
+        json_null(w);
+    else if (v == floor(v) && fabs(v) < 1e15)
+        json_i64(w, (int64_t)v);
+    else
+        json_double(w, v);
+}
+
+static void
+pair(struct json_w *w, const char *key, double a, double b)
+{
+    json_key(w, key);
+    json_arr(w);
+    jnum(w, a);
+    jnum(w, b);
+    json_close(w);
+}
+
+static int
+json(FILE *out, const struct side *a, const struct side *b)
+{
+    struct json_w w;
+    char key[128], kk[16][64];
+    size_t i, nk;
+    unsigned p, k;
+
+    json_begin(&w, out, true);
+    json_obj(&w);
+    json_kv_str(&w, "schema", "nfsscope-diff/1");
+    json_kv_str(&w, "a", a->name);
+    json_kv_str(&w, "b", b->name);
+    json_key(&w, "rpc");
+    json_obj(&w);
+    pair(&w, "calls", num(a, "rpc.calls"), num(b, "rpc.calls"));
+    pair(&w, "replies", num(a, "rpc.replies"), num(b, "rpc.replies"));
+    json_close(&w);
+    json_key(&w, "nfs3");
+    json_obj(&w);
+    for (p = 0; p < NPROCS; p++) {
+        json_key(&w, procs[p]);
+        json_obj(&w);
+        snprintf(key, sizeof key, "nfs3.ops.%s.calls", procs[p]);
+        pair(&w, "calls", num(a, key), num(b, key));
+        for (i = 0; i < 3; i++) {
+            snprintf(key, sizeof key, "nfs3.ops.%s.latency_us.%s", procs[p], pcts[i]);
+            pair(&w, pcts[i], num(a, key), num(b, key));
+        }
+        json_close(&w);
+    }
+    for (k = 0; k < 2; k++) {
+        json_key(&w, k ? "write_committed" : "write_stable");
+        json_obj(&w);
+        for (i = 0; i < 3; i++) {
+            snprintf(key, sizeof key, "nfs3.write.%s.%s", k ? "committed" : "stable",
+                     stable_names[i]);
+            pair(&w, stable_names[i], num(a, key), num(b, key));
+        }
+        json_close(&w);
+    }
+    json_close(&w);
+    json_key(&w, "findings");
+    json_obj(&w);
+    nk = kinds(a, b, kk, 16);
+    for (i = 0; i < nk; i++)
+        pair(&w, kk[i], finding(a, kk[i]), finding(b, kk[i]));
+    json_close(&w);
+    json_close(&w);
+    return json_end(&w);
+}
+
+int
+diff_main(int argc, char **argv)
+{
+    struct side s[2];
+    const char *fmt = "text";
+    char err[512];
+    int i, st = 0, first = 1;
+
+    if (argc >= 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
+        fputs(diff_usage, stdout);
+        return 0;
+    }
+    if (argc >= 3 && !strcmp(argv[1], "-o")) {
+        fmt = argv[2];
+        first = 3;
+    }
+    if (strcmp(fmt, "text") != 0 && strcmp(fmt, "json") != 0) {
+        fprintf(stderr, "nfsscope: diff -o: \"%s\" is not one of text, json\n%s", fmt,
+                diff_usage);
+        return 2;
+    }
+    if (argc - first != 2) {
+        fprintf(stderr, "nfsscope: diff needs two inputs, A and B\n%s", diff_usage);
+        return 2;
+    }
+    memset(s, 0, sizeof s);
+    for (i = 0; i < 2; i++) {
+        s[i].name = argv[first + i];
+        if (load(&s[i], err, sizeof err) != 0) {
+            fprintf(stderr, "nfsscope: diff: %s: %s\n", s[i].name, err);
+            st = 1;
+            break;
+        }
+    }
+    if (st == 0) {
+        if (!strcmp(fmt, "json"))
+            st = json(stdout, &s[0], &s[1]) != 0;
+        else
+            text(stdout, &s[0], &s[1]);
+        if (fflush(stdout) != 0)
+            st = 1;
+    }
+    for (i = 0; i < 2; i++) {
+        jsonr_free(&s[i].j);
+        free(s[i].text);
+    }
+    return st;
+}
