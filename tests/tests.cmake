@@ -64,3 +64,9 @@ foreach(k syn calls frags record recfrag conns ooo names)
            ${k})
   set_tests_properties(flood_${k} PROPERTIES TIMEOUT 300)
 endforeach()
+
+# Findings (issue 5): stable writes, redundancy, fan-out and the what-if
+# estimate against what samples/nfsgen.c did; nfsscope diff.
+add_test(NAME e2e_findings COMMAND Python3::Interpreter ${CMAKE_SOURCE_DIR}/tests/e2e_findings.py
+         $<TARGET_FILE:nfsscope> ${CMAKE_SOURCE_DIR}/samples)
+set_tests_properties(e2e_findings PROPERTIES TIMEOUT 600)

@@ -1,0 +1,234 @@
+#!/usr/bin/env python3
+"""e2e_findings.py: the findings (issue 5) on the real samples, against what
+samples/nfsgen.c did (its expect files and its workload code):
+
+- stable-writes: the stable_writes finding counts equal the generator's
+  record (FILE_SYNC 160 to journal-a.log, DATA_SYNC 160 to journal-b.log);
+- unstable-writes: no stable-write finding;
+- ls-storm: redundant GETATTR and ACCESS, and a directory fan-out of lsdir
+  matching wl_ls_storm(): 3 listings of 5 READDIRPLUS each, 1000 LOOKUP,
+  3000 GETATTR (1000 per listing), 1000 ACCESS (first listing only);
+- bulk-io and all-ops-udp (no call repeated): no redundancy, no fan-out;
+- the what-if estimate predicts fewer ACCESS and GETATTR calls on ls-storm
+  (defaults) and cms-page (ACCESS with the access cache, GETATTR with nocto),
+  and says it is an estimate;
+- nfsscope diff stable-writes unstable-writes shows the stable_how and
+  latency change.
+
+usage: e2e_findings.py NFSSCOPE SAMPLES_DIR
+"""
+import json
+import os
+import subprocess
+import sys
+
+failures = []
+passed = 0
+
+
+def check(cond, msg):
+    global passed
+    if cond:
+        passed += 1
+    else:
+        failures.append(msg)
+        print("FAIL " + msg)
+
+
+def report(nfsscope, path, *args):
+    p = subprocess.run([nfsscope, "-o", "json", "-r", path, *args], capture_output=True,
+                       timeout=300)
+    check(p.returncode == 0, f"{path}: exit {p.returncode} {p.stderr!r}")
+    return json.loads(p.stdout)
+
+
+def findings(rep):
+    return {f["kind"]: f for f in rep["findings"]}
+
+
+def common_shape(name, rep):
+    for f in rep["findings"]:
+        for k in ("kind", "count", "summary"):
+            check(k in f, f"{name}: finding {f.get('kind')} has {k}")
+        check(isinstance(f["count"], int), f"{name}: {f['kind']} count is an integer")
+        if f["kind"] not in ("mount_option_whatif", "capture_quality"):
+            for k in ("share", "cost_us", "top_files", "top_clients", "evidence"):
+                check(k in f, f"{name}: {f['kind']} has {k}")
+
+
+def main():
+    nfsscope, samples = sys.argv[1], sys.argv[2]
+    S = lambda n: os.path.join(samples, n)
+
+    # stable-writes: equal to the generator's record.
+    expect = json.load(open(S("stable-writes.expect.json")))
+    rep = report(nfsscope, S("stable-writes.pcap"))
+    common_shape("stable-writes", rep)
+    fs = findings(rep)
+    sw = fs.get("stable_writes")
+    check(sw is not None, "stable-writes: stable_writes finding")
+    if sw:
+        want = expect["nfs3"]["write"]["stable"]
+        ev = sw["evidence"]
+        check(sw["count"] == want["DATA_SYNC"] + want["FILE_SYNC"],
+              f"stable-writes: count {sw['count']}")
+        for how in ("UNSTABLE", "DATA_SYNC", "FILE_SYNC"):
+            check(ev["stable"][how] == want[how], f"stable-writes: {how} {ev['stable'][how]}")
+        check(ev["writes"] == expect["nfs3"]["ops"]["write"]["calls"], "stable-writes: writes")
+        check(ev["stable_bytes"] == expect["nfs3"]["write"]["bytes"], "stable-writes: bytes")
+        check(ev["size_histogram"] == [{"ge": 1024, "lt": 2048, "count": 320}],
+              f"stable-writes: sizes {ev['size_histogram']}")
+        check(ev["commits"] == 0 and ev["writes_per_commit"] is None, "stable-writes: no COMMIT")
+        check(ev["latency_us"]["stable"]["count"] == 320, "stable-writes: stable latency count")
+        files = {os.path.basename(f["path"]): f for f in sw["top_files"]}
+        check(files.get("journal-a.log", {}).get("stable") == {"DATA_SYNC": 0, "FILE_SYNC": 160},
+              f"stable-writes: journal-a.log {files.get('journal-a.log')}")
+        check(files.get("journal-b.log", {}).get("stable") == {"DATA_SYNC": 160, "FILE_SYNC": 0},
+              f"stable-writes: journal-b.log {files.get('journal-b.log')}")
+        check(sw["top_clients"] and sw["top_clients"][0]["count"] == 320,
+              "stable-writes: one client")
+        check(0.9 < sw["share"] <= 1.0, f"stable-writes: share {sw['share']}")
+
+    # unstable-writes: no stable-write problem.
+    rep = report(nfsscope, S("unstable-writes.pcap"))
+    common_shape("unstable-writes", rep)
+    fs = findings(rep)
+    check("stable_writes" not in fs, "unstable-writes: no stable_writes finding")
+    check("write_verifier_changed" not in fs, "unstable-writes: verifier stable")
+
+    # ls-storm: redundancy and the fan-out the generator made.
+    rep = report(nfsscope, S("ls-storm.pcap"))
+    common_shape("ls-storm", rep)
+    fs = findings(rep)
+    g, a, fo = fs.get("redundant_getattr"), fs.get("redundant_access"), fs.get("directory_fanout")
+    check(g is not None and a is not None and fo is not None,
+          f"ls-storm: findings {sorted(fs)}")
+    if g:
+        # every GETATTR but the root's at mount time: 1000 after LOOKUP, 2000
+        # revalidations, 3 of the directory (held from LOOKUP/ACCESS/READDIRPLUS)
+        check(g["count"] == 3003, f"ls-storm: redundant GETATTR {g['count']}")
+        check(g["evidence"]["getattr_replies"] == 3004, "ls-storm: GETATTRs considered")
+        check(g["cost_us"] > 0, "ls-storm: redundant GETATTR cost")
+    if a:
+        # the directory's ACCESS in listings 2 and 3 (entries are asked once)
+        check(a["count"] == 2, f"ls-storm: redundant ACCESS {a['count']}")
+    if fo:
+        dirs = fo["directories"]
+        check(len(dirs) == 1, f"ls-storm: {len(dirs)} fan-out directories")
+        d = dirs[0] if dirs else {}
+        check(d.get("path", "").endswith("/lsdir"), f"ls-storm: fan-out path {d.get('path')}")
+        want = {"listings": 3, "readdirplus": 15, "readdir": 0, "lookup": 1000,
+                "getattr": 3000, "access": 1000}
+        for k, v in want.items():
+            check(d.get(k) == v, f"ls-storm: fan-out {k} {d.get(k)} != {v}")
+        ls = d.get("listing", [])
+        check([(x["readdirplus"], x["lookup"], x["getattr"], x["access"]) for x in ls] ==
+              [(5, 1000, 1000, 1000), (5, 0, 1000, 0), (5, 0, 1000, 0)],
+              f"ls-storm: per listing {ls}")
+        check(all(x["entries_seen"] > 0 for x in ls), "ls-storm: entries decoded")
+        check(d.get("getattr_after_readdirplus") == 3000, "ls-storm: GETATTRs after READDIRPLUS")
+        check(fo["count"] == 5000, f"ls-storm: fan-out count {fo['count']}")
+
+    def whatif(rep):
+        w = findings(rep).get("mount_option_whatif")
+        check(w is not None and w.get("estimate") is True, "what-if present, marked estimate")
+        check(w and len(w.get("assumptions", [])) >= 5, "what-if states its assumptions")
+        return {s["name"]: s for s in w["scenarios"]} if w else {}
+
+    sc = whatif(rep)
+    if sc:
+        d = sc["defaults"]["procs"]
+        check(d["getattr"]["estimated"] < d["getattr"]["now"] / 10,
+              f"ls-storm what-if: GETATTR {d['getattr']}")
+        check(d["access"]["estimated"] < d["access"]["now"], f"ls-storm what-if: ACCESS {d['access']}")
+        check(d["lookup"]["estimated"] < d["lookup"]["now"], "ls-storm what-if: LOOKUP")
+        check(sc["defaults"]["calls_estimated"] < rep["nfs3"]["ops"]["getattr"]["calls"],
+              "ls-storm what-if: total")
+        n = sc["noac"]["procs"]
+        check(n["getattr"]["estimated"] == n["getattr"]["now"], "ls-storm what-if: noac GETATTR")
+        nr = sc["nordirplus"]["procs"]
+        check(nr["readdir"]["estimated"] == 5 and nr["lookup"]["estimated"] > 1000,
+              "ls-storm what-if: nordirplus lists with READDIR and LOOKUPs each entry")
+
+    rep = report(nfsscope, S("cms-page.pcap"))
+    common_shape("cms-page", rep)
+    fs = findings(rep)
+    check("redundant_getattr" in fs and "redundant_access" in fs,
+          f"cms-page: redundancy {sorted(fs)}")
+    sc = whatif(rep)
+    if sc:
+        d = sc["defaults"]["procs"]
+        # per request one site ACCESS + 16 file ACCESS, 10 requests: 17 remain
+        check(d["access"]["now"] == 170 and d["access"]["estimated"] == 17,
+              f"cms-page what-if: ACCESS {d['access']}")
+        # close-to-open keeps the open() GETATTRs; nocto drops them
+        check(d["getattr"]["estimated"] == d["getattr"]["now"], "cms-page what-if: cto GETATTR")
+        n = sc["nocto"]["procs"]
+        check(n["getattr"]["estimated"] < n["getattr"]["now"] / 10,
+              f"cms-page what-if: nocto GETATTR {n['getattr']}")
+        check(sc["actimeo=60"]["procs"]["access"]["estimated"] < 170, "cms-page: actimeo ACCESS")
+        lp = sc["lookupcache=positive"]["procs"]["lookup"]["estimated"]
+        check(lp > d["lookup"]["estimated"], "cms-page: lookupcache=positive sends NOENT LOOKUPs")
+
+    # No call repeated: no redundancy, no fan-out (no false alarms).
+    for name in ("bulk-io.pcap", "all-ops-udp.pcap", "all-ops.pcap"):
+        rep = report(nfsscope, S(name))
+        common_shape(name, rep)
+        fs = findings(rep)
+        for k in ("redundant_getattr", "redundant_access", "directory_fanout",
+                  "write_verifier_changed"):
+            check(k not in fs, f"{name}: no {k} ({fs.get(k, {}).get('summary')})")
+    check("stable_writes" not in findings(report(nfsscope, S("bulk-io.pcap"))),
+          "bulk-io: only UNSTABLE writes")
+
+    # The text report has the paragraphs, labelled as an estimate.
+    p = subprocess.run([nfsscope, "-r", S("ls-storm.pcap")], capture_output=True, timeout=300)
+    out = p.stdout.decode()
+    check("Findings" in out and "directory_fanout" in out and "ESTIMATE" in out,
+          "ls-storm: text findings")
+
+    # diff: stable_how and latency change.
+    p = subprocess.run([nfsscope, "diff", S("stable-writes.pcap"), S("unstable-writes.pcap")],
+                       capture_output=True, timeout=300)
+    check(p.returncode == 0, f"diff: exit {p.returncode} {p.stderr!r}")
+    out = p.stdout.decode()
+    stable_part = out.split("WRITE stable_how")[-1].split("WRITE committed")[0]
+    lines = {ln.split()[0]: ln.split() for ln in stable_part.splitlines() if ln.strip()}
+    check(lines.get("UNSTABLE", [])[1:3] == ["0", "320"], f"diff text: {lines.get('UNSTABLE')}")
+    check(lines.get("FILE_SYNC", [])[1:3] == ["160", "0"], f"diff text: {lines.get('FILE_SYNC')}")
+    check(lines.get("DATA_SYNC", [])[1:3] == ["160", "0"], f"diff text: {lines.get('DATA_SYNC')}")
+    lines = {ln.split()[0]: ln.split() for ln in out.splitlines() if ln.strip()}
+    check("stable_writes" in out and "(gone)" in out, "diff text: stable_writes gone")
+    check(lines.get("write", [])[1:3] == ["320", "320"] and "p50" in lines.get("write", []),
+          f"diff text: write row {lines.get('write')}")
+    p = subprocess.run([nfsscope, "diff", "-o", "json", S("stable-writes.pcap"),
+                        S("unstable-writes.pcap")], capture_output=True, timeout=300)
+    check(p.returncode == 0, "diff -o json: exit")
+    d = json.loads(p.stdout)
+    check(d["nfs3"]["write_stable"]["DATA_SYNC"] == [160, 0], "diff json: DATA_SYNC")
+    check(d["nfs3"]["write_stable"]["UNSTABLE"] == [0, 320], "diff json: UNSTABLE")
+    check(d["nfs3"]["write"]["calls"] == [320, 320], "diff json: write calls")
+    pa, pb = d["nfs3"]["write"]["p50"]
+    check(pa is not None and pb is not None and pb < pa,
+          f"diff json: UNSTABLE writes are faster here ({pa} -> {pb} us)")
+    check(d["findings"]["stable_writes"] == [320, None], "diff json: stable_writes")
+    # a saved report works as an input too
+    saved = subprocess.run([nfsscope, "-o", "json", "-r", S("stable-writes.pcap")],
+                           capture_output=True, timeout=300).stdout
+    tmp = os.path.join(os.environ.get("TMPDIR", "/tmp"), f"e2e_findings_{os.getpid()}.json")
+    with open(tmp, "wb") as fp:
+        fp.write(saved)
+    p = subprocess.run([nfsscope, "diff", "-o", "json", tmp, S("unstable-writes.pcap")],
+                       capture_output=True, timeout=300)
+    os.unlink(tmp)
+    check(p.returncode == 0 and json.loads(p.stdout)["nfs3"]["write_stable"]["FILE_SYNC"] ==
+          [160, 0], "diff: saved JSON report as A")
+    p = subprocess.run([nfsscope, "diff", S("stable-writes.pcap")], capture_output=True)
+    check(p.returncode == 2, "diff: one input is a usage error")
+
+    print(f"{passed} passed, {len(failures)} failed")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
