@@ -184,8 +184,10 @@ def main():
         s = t.wait_for(lambda s: re.search(r"calls\s.*file", s) is not None, 20)
         check("lsdir" in s, "files panel shows names from the wire")
         t.keys("Tab")
-        s = t.wait_for(lambda s: re.search(r"^findings\s*$", s, re.M) is not None, 20)
-        check(re.search(r"^findings\s*$", s, re.M) is not None, "Tab: next panel (findings)")
+        s = t.wait_for(lambda s: re.search(r"^findings \(", s, re.M) is not None, 20)
+        check(re.search(r"^findings \(", s, re.M) is not None, "Tab: next panel (findings)")
+        check("redundant_getattr" in s and "directory_fanout" in s,
+              "findings panel lists the findings engine's results")
         t.keys("1")
 
         t.keys("h")

@@ -17,6 +17,7 @@
 #include <wchar.h>
 
 #include "anomaly.h"
+#include "report_findings.h"
 #include "term_escape.h"
 #include "tui_int.h"
 
@@ -795,67 +796,89 @@ draw_bd(struct tui_state *t, int y0, int height, bool draw)
 
 /* ---------------------------------------------------------------- findings */
 
-/* FINDINGS HOOK: src/findings.[ch] (stable writes, redundant GETATTR/ACCESS,
- * fan-out) is being written separately. When it lands, list its findings
- * here, one line each (kind, count, summary: escape anything from the wire),
- * before the lines below, which are read straight from the stats. */
-static int
-findings_lines(struct tui_state *t, char lines[][256], int max)
-{
-    const struct stats *s = t->s;
-    const struct prog_stats *ps = NULL;
-    size_t i;
-    int n = 0;
+/* The findings panel: the findings engine's own sentences (src/findings.c,
+ * issue 5, through ui/report_findings.c's text, which escapes wire strings),
+ * then what the RPC totals say. Lines are pointers into `buf` (freed by the
+ * caller). */
+#define FINDINGS_MAX_LINES 512
 
-    for (i = 0; i < s->nprogs; i++)
-        if (s->progs[i].pg->prog == 100003 && s->progs[i].pg->vers == 3)
-            ps = &s->progs[i];
-    if (ps) {
-        uint64_t w = ps->write.stable[0] + ps->write.stable[1] + ps->write.stable[2];
-        uint64_t st = ps->write.stable[1] + ps->write.stable[2];
-        if (st && n < max)
-            snprintf(lines[n++], 256,
-                     "stable writes: %" PRIu64 " of %" PRIu64 " WRITEs asked for DATA_SYNC or"
-                     " FILE_SYNC (%" PRIu64 " FILE_SYNC): each waits for the disk",
-                     st, w, ps->write.stable[2]);
-        if (ps->writes_below_max && n < max)
-            snprintf(lines[n++], 256,
-                     "small writes: %" PRIu64 " WRITEs were smaller than an earlier WRITE on"
-                     " their connection", ps->writes_below_max);
+static int
+findings_lines(struct tui_state *t, char **buf, const char *lines[], int max)
+{
+    static char extra[6][256];
+    const struct stats *s = t->s;
+    size_t len = 0;
+    FILE *f;
+    int n = 0, k = 0, i;
+    char *p;
+
+    *buf = NULL;
+    if (s->findings && (f = open_memstream(buf, &len)) != NULL) {
+        findings_text(f, s);
+        fclose(f);
     }
-    if (s->rpc.retransmissions && n < max)
-        snprintf(lines[n++], 256, "retransmissions: %" PRIu64 " calls were sent again",
+    for (p = *buf; p && *p && n < max;) {
+        char *nl = strchr(p, '\n'), *q;
+
+        if (nl)
+            *nl = '\0';
+        for (q = p; *q; q++)
+            if ((unsigned char)*q < 0x20 || *q == 0x7f)
+                *q = ' '; /* already escaped; tabs would move the cursor */
+        if (!(n == 0 && (strcmp(p, "Findings") == 0 || !*p)))
+            lines[n++] = p; /* the heading is the panel's own */
+        if (!nl)
+            break;
+        p = nl + 1;
+    }
+    if (!s->findings) {
+        const struct prog_stats *ps = stats_prog_by_name(s, "nfs3");
+        uint64_t st = ps ? ps->write.stable[1] + ps->write.stable[2] : 0;
+        if (st && k < 6)
+            snprintf(extra[k++], 256, "stable writes: %" PRIu64 " WRITEs asked for DATA_SYNC or"
+                                      " FILE_SYNC", st);
+    }
+    if (s->rpc.retransmissions && k < 6)
+        snprintf(extra[k++], 256, "retransmissions: %" PRIu64 " calls were sent again",
                  s->rpc.retransmissions);
-    if (s->rpc.unanswered_calls && n < max)
-        snprintf(lines[n++], 256, "unanswered: %" PRIu64 " calls got no reply (so far)",
+    if (s->rpc.unanswered_calls && k < 6)
+        snprintf(extra[k++], 256, "unanswered: %" PRIu64 " calls got no reply (so far)",
                  s->rpc.unanswered_calls);
-    if (s->rpc.orphan_replies && n < max)
-        snprintf(lines[n++], 256,
+    if (s->rpc.orphan_replies && k < 6)
+        snprintf(extra[k++], 256,
                  "orphan replies: %" PRIu64 " replies to calls not seen (capture started"
                  " mid-way, or calls lost)", s->rpc.orphan_replies);
-    if (s->rpc.rpc_errors && n < max)
-        snprintf(lines[n++], 256, "RPC errors: %" PRIu64 " calls refused at the RPC level",
+    if (s->rpc.rpc_errors && k < 6)
+        snprintf(extra[k++], 256, "RPC errors: %" PRIu64 " calls refused at the RPC level",
                  s->rpc.rpc_errors);
+    if (k && n && n < max)
+        lines[n++] = "";
+    for (i = 0; i < k && n < max; i++)
+        lines[n++] = extra[i];
     if (n == 0 && max > 0)
-        snprintf(lines[n++], 256, "(nothing yet)");
+        lines[n++] = "(nothing yet)";
     return n;
 }
 
 static int
 draw_findings(struct tui_state *t, int y0, int height, bool draw)
 {
-    char lines[16][256];
-    int n = findings_lines(t, lines, 16), i;
+    const char *lines[FINDINGS_MAX_LINES];
+    char *buf;
+    int n = findings_lines(t, &buf, lines, FINDINGS_MAX_LINES), i;
 
-    if (!draw)
-        return n;
-    attron(A_REVERSE);
-    mvhline(y0, 0, ' ', COLS);
-    put_clip(y0, 0, "findings", COLS);
-    attroff(A_REVERSE);
-    for (i = t->scroll[TP_FINDINGS]; i < n && y0 + 1 + i - t->scroll[TP_FINDINGS] < y0 + height;
-         i++)
-        put_clip(y0 + 1 + i - t->scroll[TP_FINDINGS], 1, lines[i], COLS - 1);
+    if (draw) {
+        attron(A_REVERSE);
+        mvhline(y0, 0, ' ', COLS);
+        put_clip(y0, 0, "findings (since the start; r does not reset them)", COLS);
+        attroff(A_REVERSE);
+        if (t->scroll[TP_FINDINGS] > n - 1)
+            t->scroll[TP_FINDINGS] = n > 0 ? n - 1 : 0;
+        for (i = t->scroll[TP_FINDINGS]; i < n && y0 + 1 + i - t->scroll[TP_FINDINGS] < y0 + height;
+             i++)
+            put_clip(y0 + 1 + i - t->scroll[TP_FINDINGS], 1, lines[i], COLS - 1);
+    }
+    free(buf);
     return n;
 }
 
