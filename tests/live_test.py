@@ -215,8 +215,92 @@ def main():
     with open(os.path.join(work, "keep.out")) as f:
         check("nfsscope report: lo" in f.read(), "SIGINT: final report")
 
+    live_view(nfsscope, work, bpf, pcaps[0], want_calls=counts(report(nfsscope, "-r", pcaps[0]))
+              ["rpc.calls"])
+    interface_gone(nfsscope, work)
+
     print("%d failed" % len(FAILS))
     return 1 if FAILS else 0
+
+
+def live_view(nfsscope, work, bpf, pcap, want_calls):
+    """`nfsscope -i lo` on a terminal opens the view (tmux); Ctrl-C ends it,
+    the terminal comes back and the report follows."""
+    if not shutil.which("tmux"):
+        print("SKIP (part): tmux is not installed: live view not tested")
+        return
+    sock = "nfsscope-live-%d" % os.getpid()
+    base = ["tmux", "-L", sock, "-f", "/dev/null"]
+    rc = os.path.join(work, "view.rc")
+    if os.path.exists(rc):
+        os.unlink(rc)
+    cmd = ("sh -c 'trap \"\" INT; %s -i lo %s; echo rc=$? > %s; sleep 600'"
+           % (nfsscope, bpf, rc))
+    subprocess.run(base + ["new-session", "-d", "-s", "t", "-x", "120", "-y", "40", cmd],
+                   check=True)
+
+    def screen():
+        return subprocess.run(base + ["capture-pane", "-p", "-S", "-200", "-t", "t"],
+                              capture_output=True, text=True).stdout
+
+    def wait(pred, timeout):
+        end = time.time() + timeout
+        while time.time() < end:
+            s = screen()
+            if pred(s):
+                return s
+            time.sleep(0.2)
+        return screen()
+
+    try:
+        s = wait(lambda s: "(live)" in s, 30)
+        check("(live)" in s, "-i on a terminal opens the view")
+        time.sleep(0.5)
+        subprocess.run(["tcpreplay", "-q", "-i", "lo", "--pps", "400", pcap],
+                       capture_output=True)
+        s = wait(lambda s: "calls %d " % want_calls in s, 20)
+        check("calls %d " % want_calls in s, "the view counts the calls live (%d)" % want_calls)
+        check("drops 0" in s, "the view shows kernel drops")
+        subprocess.run(base + ["send-keys", "-t", "t", "C-c"], check=True)
+        check(wait_line(rc, "rc=0", 20), "Ctrl-C ends the view, exit 0")
+        time.sleep(0.3)
+        alt = subprocess.run(base + ["display", "-p", "-t", "t", "#{alternate_on}"],
+                             capture_output=True, text=True).stdout.strip()
+        check(alt == "0", "terminal restored after Ctrl-C")
+        s = screen()
+        check("nfsscope report: lo" in s, "final report after the view")
+    finally:
+        subprocess.run(base + ["kill-server"], capture_output=True)
+
+
+def interface_gone(nfsscope, work):
+    """A veth pair made for the test, deleted under the capture."""
+    dev = "nfss%d" % (os.getpid() % 100000)
+    r = subprocess.run(["ip", "link", "add", dev, "type", "veth", "peer", "name", dev + "p"],
+                       capture_output=True, text=True)
+    if r.returncode != 0:
+        print("SKIP (part): cannot make a veth pair (%s): interface removal not tested"
+              % r.stderr.strip())
+        return
+    err = os.path.join(work, "gone.err")
+    try:
+        subprocess.run(["ip", "link", "set", dev, "up"], capture_output=True)
+        with open(os.path.join(work, "gone.out"), "w") as o, open(err, "w") as e:
+            ns = subprocess.Popen([nfsscope, "-i", dev, "--no-tui"], stdout=o, stderr=e)
+        check(wait_line(err, "listening on " + dev, 20), "capture on a veth made for the test")
+    finally:
+        subprocess.run(["ip", "link", "del", dev], capture_output=True)
+    try:
+        ns.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        ns.kill()
+        ns.wait()
+    with open(err) as f:
+        msg = f.read()
+    check(ns.returncode == 1 and "went away" in msg,
+          "interface removed: exit 1, says it went away (%r)" % msg.strip().splitlines()[-1:])
+    with open(os.path.join(work, "gone.out")) as f:
+        check("nfsscope report: " + dev in f.read(), "interface removed: report still printed")
 
 
 if __name__ == "__main__":
