@@ -15,8 +15,9 @@ procedure's calls/replies/errors) equal both `nfsscope -r` of the tcpdump
 file and `nfsscope -r` of the original samples; that periodic JSON lines came
 out; that the process ran as `nobody` (effective uid 65534, from
 /proc/PID/status) once the capture was open, and kept root with -Z root;
-that SIGINT ends a run cleanly with a final report; and the messages for a
-missing interface.
+that SIGINT ends a run cleanly with a final report; the messages for a
+missing interface, no permission (run as nobody) and an interface removed
+under the capture; and that `-i lo` on a terminal (tmux) opens the view.
 
 The addresses are rewritten to another non-local subnet: replayed onto lo,
 packets to local addresses would make the kernel answer (RST, ICMP).
@@ -215,6 +216,7 @@ def main():
     with open(os.path.join(work, "keep.out")) as f:
         check("nfsscope report: lo" in f.read(), "SIGINT: final report")
 
+    no_permission(nfsscope)
     live_view(nfsscope, work, bpf, pcaps[0], want_calls=counts(report(nfsscope, "-r", pcaps[0]))
               ["rpc.calls"])
     interface_gone(nfsscope, work)
@@ -271,6 +273,22 @@ def live_view(nfsscope, work, bpf, pcap, want_calls):
         check("nfsscope report: lo" in s, "final report after the view")
     finally:
         subprocess.run(base + ["kill-server"], capture_output=True)
+
+
+def no_permission(nfsscope):
+    """Run as nobody (setpriv), the capture cannot open: exit 1 with a hint."""
+    if not shutil.which("setpriv"):
+        print("SKIP (part): no setpriv: the no-permission message not tested")
+        return
+    r = subprocess.run(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
+                        nfsscope, "-i", "lo", "--no-tui"], capture_output=True, text=True)
+    if r.returncode in (126, 127) or ("no permission" not in r.stderr and
+                                      "Permission denied" in r.stderr):
+        print("SKIP (part): nobody cannot run %s: the no-permission message not tested" % nfsscope)
+        return
+    check(r.returncode == 1 and "no permission to capture" in r.stderr and
+          "CAP_NET_RAW" in r.stderr,
+          "not allowed to capture: exit 1, hint root or CAP_NET_RAW (%r)" % r.stderr.strip())
 
 
 def interface_gone(nfsscope, work):
