@@ -12,6 +12,7 @@
 #include "capture.h"
 #include "config.h"
 #include "diff.h"
+#include "records.h"
 #include "pipeline.h"
 #include "breakdown.h"
 #include "tui.h"
@@ -54,6 +55,10 @@ static const char usage_text[] =
     "                     (default), 10 = ten times faster, 0 = as fast as possible\n"
     "  --interval SECONDS with -i and no view: a report every SECONDS (JSON: one\n"
     "                     object per line), then the final report\n"
+    "  --records FILE     one row per matched or unanswered call to FILE (not '-':\n"
+    "                     the report is on standard output)\n"
+    "  --records-format csv|jsonl\n"
+    "                     CSV (RFC 4180, header row, CRLF; default) or JSON Lines\n"
     "Breakdowns (who and what)\n"
     "  --by DIM[,DIM...]  top-N tables in the text report per client, server, pair,\n"
     "                     export, file or user (JSON always has all of them)\n"
@@ -194,6 +199,8 @@ enum {
     OPT_DURATION,
     OPT_SPEED,
     OPT_WINDOW,
+    OPT_RECORDS,
+    OPT_RECORDS_FORMAT,
 };
 
 /* --by client,file: a mask of enum bd_dim bits. */
@@ -239,6 +246,8 @@ main(int argc, char **argv)
         { "duration", required_argument, NULL, OPT_DURATION },
         { "speed", required_argument, NULL, OPT_SPEED },
         { "window", required_argument, NULL, OPT_WINDOW },
+        { "records", required_argument, NULL, OPT_RECORDS },
+        { "records-format", required_argument, NULL, OPT_RECORDS_FORMAT },
         { NULL, 0, NULL, 0 },
     };
     struct nfsscope_config cfg;
@@ -252,6 +261,10 @@ main(int argc, char **argv)
     char err[512] = "";
     char *filter;
     int opt, st, use_tui, finished = 0;
+    const char *records_path = NULL;           /* issue 9: --records */
+    enum records_format records_fmt = RECORDS_CSV;
+    struct records *records = NULL;
+    char rerr[512];
 
     if (argc >= 2 && strcmp(argv[1], "diff") == 0) /* issue 5: src/diff.c */
         return diff_main(argc - 1, argv + 1);
@@ -303,6 +316,16 @@ main(int argc, char **argv)
             break;
         case OPT_MAX_FRAGS:
             cfg.ipfrag_max = parse_count("--max-frags", optarg, 1, 1u << 16);
+            break;
+        case OPT_RECORDS:
+            if (strcmp(optarg, "-") == 0)
+                usage_error("--records: '-' is not allowed (the report is on standard output);"
+                            " give a file name");
+            records_path = optarg;
+            break;
+        case OPT_RECORDS_FORMAT:
+            if (!records_format_parse(optarg, &records_fmt))
+                usage_error("--records-format: \"%s\" is not one of csv, jsonl", optarg);
             break;
         case OPT_WINDOW:
             cfg.window_s = (unsigned)parse_count("--window", optarg, 1, 86400);
@@ -369,11 +392,22 @@ main(int argc, char **argv)
               stderr);
         return 1;
     }
+    if (records_path) { /* issue 9: before the capture, so a bad path costs nothing */
+        records = records_open(records_path, records_fmt, err, sizeof err);
+        if (!records) {
+            fprintf(stderr, "nfsscope: %s\n", err);
+            pipeline_fini(&ctx);
+            free(filter);
+            return 1;
+        }
+        ctx.stats.records = records;
+    }
     st = capture_open(&cap, &cfg, err, sizeof err);
     if (st != 0) {
         if (st == 2)
             usage_error("%s", err);
         fprintf(stderr, "nfsscope: %s\n", err);
+        (void)records_close(records, rerr, sizeof rerr);
         capture_close(cap);
         pipeline_fini(&ctx);
         free(filter);
@@ -384,6 +418,7 @@ main(int argc, char **argv)
         if (st == 2)
             usage_error("%s", err);
         fprintf(stderr, "nfsscope: %s\n", err);
+        (void)records_close(records, rerr, sizeof rerr);
         capture_close(cap);
         pipeline_fini(&ctx);
         free(filter);
@@ -427,6 +462,12 @@ main(int argc, char **argv)
     }
     if (!finished)
         pipeline_finish(&ctx);
+    ctx.stats.records = NULL;
+    if (records_close(records, rerr, sizeof rerr) != 0) {
+        fprintf(stderr, "nfsscope: %s\n", rerr);
+        st = 1;
+    }
+    records = NULL;
     if (st != 0)
         fprintf(stderr, "nfsscope: %s\n", err);
     if (view->report(stdout, &ctx.stats, &vi) != 0 || fflush(stdout) != 0) {

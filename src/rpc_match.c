@@ -23,6 +23,7 @@ static void
 event_who(struct op_event *ev, const struct pending_call *pc)
 {
     ev->key = &pc->key;
+    ev->xid = pc->xid;
     ev->call_dir = pc->dir;
     ev->uid = pc->uid;
     ev->gid = pc->gid;
@@ -47,6 +48,7 @@ call_lost(void *ctx, const struct pending_call *pc, bool evicted)
     ev.vers = pc->vers;
     ev.proc = pc->proc;
     ev.t_call = pc->t_call;
+    ev.call_len = pc->call_len;
     ev.outcome = OP_NO_REPLY;
     ev.stable = ev.committed = STABLE_NONE;
     event_who(&ev, pc);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "findings.h"
+#include "records.h"
 #include "xid_table.h"
 
 int
@@ -196,6 +197,7 @@ stats_record(struct stats *s, const struct op_event *ev)
     struct proc_stats *p = proc_of(s, ev->pg, ev->proc, &ps);
 
     findings_record(s->findings, s, ev); /* issue 5; a no-op when NULL */
+    records_write(s->records, s, ev);    /* issue 9 (--records); a no-op when NULL */
     switch (ev->outcome) {
     case OP_NO_REPLY:
         s->rpc.unanswered_calls++;

@@ -65,6 +65,7 @@ struct op_event {
     uint64_t read_bytes;  /* READ reply count */
     uint64_t write_bytes; /* WRITE call count (data sent) */
     uint32_t call_len, reply_len;
+    uint32_t xid;               /* the call's XID (issue 9: --records) */
     /* Who and what (issue 4). */
     const struct flow_key *key; /* the connection, NULL for orphans */
     uint8_t call_dir;           /* 0: key's source sent the call (is the client) */
@@ -164,6 +165,7 @@ struct stats {
     struct names *names;
     struct timeline tl; /* per-interval calls, bytes and latency */
     struct findings *findings; /* issue 5 (src/findings.h); NULL: not analysed */
+    struct records *records;   /* issue 9 (src/records.h): --records; NULL: off */
 };
 
 /* Allocate per-program tables for every registered program. 0 or -1 (ENOMEM). */

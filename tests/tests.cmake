@@ -70,3 +70,9 @@ endforeach()
 add_test(NAME e2e_findings COMMAND Python3::Interpreter ${CMAKE_SOURCE_DIR}/tests/e2e_findings.py
          $<TARGET_FILE:nfsscope> ${CMAKE_SOURCE_DIR}/samples)
 set_tests_properties(e2e_findings PROPERTIES TIMEOUT 600)
+
+# Per-call records (issue 9): --records CSV (strict RFC 4180 reader) and
+# JSON Lines on the samples; rows == rpc.calls, per procedure == the report.
+add_test(NAME e2e_records COMMAND Python3::Interpreter ${CMAKE_SOURCE_DIR}/tests/e2e_records.py
+         $<TARGET_FILE:nfsscope> ${CMAKE_SOURCE_DIR}/samples ${CMAKE_BINARY_DIR}/records_work)
+set_tests_properties(e2e_records PROPERTIES TIMEOUT 300)

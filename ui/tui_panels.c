@@ -359,7 +359,7 @@ static void
 draw_header(struct tui_state *t)
 {
     const struct stats *s = t->s;
-    char line[512], right[160], src[256], e[256], b1[32], b2[32];
+    char line[512], right[160], src[264], e[256], b1[32], b2[32];
     unsigned long el = (unsigned long)(t->elapsed_s >= 0 ? t->elapsed_s : 0);
     int x, w, a, nq = 0;
 
@@ -454,7 +454,7 @@ static const char *const bd_cols[BC__COUNT] = { "calls", "errors", "p50",  "p99"
 static void
 draw_tabs(struct tui_state *t, int y)
 {
-    char b[96];
+    char b[TUI_FILTER_MAX * 4 + 32];
     int i, x = 0;
 
     move(y, 0);

@@ -1,0 +1,358 @@
+/* records.c: --records FILE, one row per finished call (see records.h). */
+#include "records.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json.h"
+#include "stats.h"
+#include "term_escape.h"
+
+#define REC_PATH_MAX 4096                       /* names_path() result */
+#define REC_ESC_MAX (4 * REC_PATH_MAX + 1)      /* term_escape worst case */
+#define REC_LINE_MAX (2 * REC_ESC_MAX + 1024)   /* CSV quoting doubles at most */
+#define REC_FILEBUF (1u << 16)
+
+struct records {
+    FILE *fp;
+    char *name; /* for messages */
+    enum records_format fmt;
+    char *iobuf;
+    size_t len;                 /* bytes used in line */
+    char path[REC_PATH_MAX];
+    char esc[REC_ESC_MAX];
+    char line[REC_LINE_MAX];
+};
+
+static const char *const stable_names[3] = { "UNSTABLE", "DATA_SYNC", "FILE_SYNC" };
+/* RFC 5531 §9 accept_stat */
+static const char *const accept_names[] = { "SUCCESS",      "PROG_UNAVAIL", "PROG_MISMATCH",
+                                            "PROC_UNAVAIL", "GARBAGE_ARGS", "SYSTEM_ERR" };
+
+int
+records_format_parse(const char *name, enum records_format *f)
+{
+    if (strcmp(name, "csv") == 0)
+        *f = RECORDS_CSV;
+    else if (strcmp(name, "jsonl") == 0)
+        *f = RECORDS_JSONL;
+    else
+        return 0;
+    return 1;
+}
+
+struct records *
+records_open(const char *path, enum records_format f, char *err, size_t errsz)
+{
+    struct records *r = calloc(1, sizeof *r);
+
+    if (!r || !(r->name = strdup(path)) || !(r->iobuf = malloc(REC_FILEBUF))) {
+        snprintf(err, errsz, "--records: out of memory");
+        goto fail;
+    }
+    r->fmt = f;
+    r->fp = fopen(path, "wb");
+    if (!r->fp) {
+        snprintf(err, errsz, "--records: cannot write %s: %s", path, strerror(errno));
+        goto fail;
+    }
+    setvbuf(r->fp, r->iobuf, _IOFBF, REC_FILEBUF);
+    if (f == RECORDS_CSV)
+        fputs(RECORDS_COLUMNS "\r\n", r->fp);
+    return r;
+fail:
+    if (r) {
+        free(r->iobuf);
+        free(r->name);
+        free(r);
+    }
+    return NULL;
+}
+
+/* Append to the line buffer (never overflows: REC_LINE_MAX covers a row). */
+static void
+put(struct records *r, const char *s, size_t n)
+{
+    if (n > sizeof r->line - r->len)
+        n = sizeof r->line - r->len;
+    memcpy(r->line + r->len, s, n);
+    r->len += n;
+}
+
+static void putf(struct records *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void
+putf(struct records *r, const char *fmt, ...)
+{
+    va_list ap;
+    int n;
+
+    va_start(ap, fmt);
+    n = vsnprintf(r->line + r->len, sizeof r->line - r->len, fmt, ap);
+    va_end(ap);
+    if (n > 0)
+        r->len += (size_t)n < sizeof r->line - r->len ? (size_t)n : sizeof r->line - r->len - 1;
+}
+
+/* A CSV field (RFC 4180 §2): quoted when it holds '"', ',', CR or LF. */
+static void
+csv_field(struct records *r, const char *s)
+{
+    if (strpbrk(s, "\",\r\n")) {
+        put(r, "\"", 1);
+        for (; *s; s++) {
+            if (*s == '"')
+                put(r, "\"", 1);
+            put(r, s, 1);
+        }
+        put(r, "\"", 1);
+    } else {
+        put(r, s, strlen(s));
+    }
+}
+
+/* What a record holds, as text (empty: none); numbers stay numbers in JSON. */
+struct rec {
+    char time[32], client[INET6_ADDRSTRLEN], server[INET6_ADDRSTRLEN];
+    const char *transport, *prog_name, *proc, *stable, *status, *outcome;
+    char procbuf[24], statusbuf[40], fh[2 * 64 + 1];
+    uint16_t cport, sport;
+    bool has_key, has_uid, has_gid, has_path, has_offset, has_count, has_latency, has_reply;
+    uint32_t xid, prog, vers, uid, gid, call_len, reply_len;
+    uint64_t offset, count, latency;
+    int64_t time_ns;
+};
+
+static void
+addr(char *dst, uint8_t af, const uint8_t *a)
+{
+    if (!inet_ntop(af == FLOW_AF_INET6 ? AF_INET6 : AF_INET, a, dst, INET6_ADDRSTRLEN))
+        dst[0] = '\0';
+}
+
+static bool
+is_nfs3_io(const struct op_event *ev)
+{
+    return ev->prog == 100003 && ev->vers == 3 && (ev->proc == 6 || ev->proc == 7 || ev->proc == 21);
+}
+
+static void
+fill(struct records *r, const struct stats *s, const struct op_event *ev, struct rec *c)
+{
+    const struct flow_key *k = ev->key;
+    size_t i, n;
+
+    memset(c, 0, sizeof *c);
+    c->time_ns = (int64_t)ev->t_call.tv_sec * 1000000000 + (int64_t)ev->t_call.tv_nsec;
+    snprintf(c->time, sizeof c->time, "%" PRId64 ".%09ld", (int64_t)ev->t_call.tv_sec,
+             (long)ev->t_call.tv_nsec);
+    c->transport = "";
+    if (k) {
+        const uint8_t *ca = ev->call_dir ? k->daddr : k->saddr;
+        const uint8_t *sa = ev->call_dir ? k->saddr : k->daddr;
+
+        c->has_key = true;
+        addr(c->client, k->af, ca);
+        addr(c->server, k->af, sa);
+        c->cport = ev->call_dir ? k->dport : k->sport;
+        c->sport = ev->call_dir ? k->sport : k->dport;
+        c->transport = k->proto == FLOW_PROTO_UDP ? "udp" : "tcp";
+    }
+    c->xid = ev->xid;
+    c->prog = ev->prog;
+    c->vers = ev->vers;
+    c->prog_name = ev->pg ? ev->pg->name : "";
+    c->proc = ev->pg && ev->proc < ev->pg->nprocs && ev->pg->proc_names
+                  ? ev->pg->proc_names[ev->proc]
+                  : NULL;
+    if (!c->proc) {
+        snprintf(c->procbuf, sizeof c->procbuf, "proc%" PRIu32, ev->proc);
+        c->proc = c->procbuf;
+    }
+    c->uid = ev->uid;
+    c->gid = ev->gid;
+    c->has_uid = ev->uid != UINT32_MAX;
+    c->has_gid = ev->gid != UINT32_MAX;
+    n = ev->fh.len < 64 ? ev->fh.len : 64;
+    for (i = 0; i < n; i++)
+        snprintf(c->fh + 2 * i, 3, "%02x", ev->fh.p[i]);
+    c->fh[2 * n] = '\0';
+    if (ev->fh.len && s->names && names_path(s->names, ev->fh, r->path, sizeof r->path)) {
+        c->has_path = true;
+        term_escape(r->esc, sizeof r->esc, (const uint8_t *)r->path, strlen(r->path));
+    }
+    if (is_nfs3_io(ev) && ev->has_status) { /* the dissector fills offset with the status */
+        c->has_offset = true;
+        c->offset = ev->offset;
+    }
+    if (ev->write_bytes || (ev->stable <= STABLE_FILE_SYNC)) {
+        c->has_count = true;
+        c->count = ev->write_bytes;
+    } else if (ev->read_bytes || (ev->prog == 100003 && ev->proc == 6 && ev->has_status &&
+                                  ev->status == 0)) {
+        c->has_count = true;
+        c->count = ev->read_bytes;
+    }
+    c->stable = ev->stable <= STABLE_FILE_SYNC ? stable_names[ev->stable] : "";
+    c->status = "";
+    if (ev->outcome == OP_RPC_ERROR) {
+        if (ev->reply_stat != 0)
+            c->status = "MSG_DENIED";
+        else if (ev->accept_stat < sizeof accept_names / sizeof accept_names[0])
+            c->status = accept_names[ev->accept_stat];
+        else {
+            snprintf(c->statusbuf, sizeof c->statusbuf, "accept_stat(%" PRIu32 ")",
+                     ev->accept_stat);
+            c->status = c->statusbuf;
+        }
+    } else if (ev->outcome == OP_REPLIED && ev->has_status) {
+        const char *nm = ev->pg && ev->pg->status_name ? ev->pg->status_name(ev->status) : NULL;
+
+        if (!nm) {
+            snprintf(c->statusbuf, sizeof c->statusbuf, "unknown(%" PRIu32 ")", ev->status);
+            nm = c->statusbuf;
+        }
+        c->status = nm;
+    }
+    c->call_len = ev->call_len;
+    if (ev->outcome == OP_REPLIED || ev->outcome == OP_RPC_ERROR) {
+        c->has_latency = c->has_reply = true;
+        c->latency = stats_latency_us(&ev->t_call, &ev->t_reply);
+        c->reply_len = ev->reply_len;
+    }
+    c->outcome = ev->outcome == OP_REPLIED     ? "replied"
+                 : ev->outcome == OP_RPC_ERROR ? "rpc_error"
+                                               : "no_reply";
+}
+
+#define OPT_U(has, fmtv) ((has) ? (fmtv) : "")
+
+static void
+write_csv(struct records *r, const struct rec *c)
+{
+    char num[8][24];
+
+    snprintf(num[0], 24, "%" PRIu32, c->uid);
+    snprintf(num[1], 24, "%" PRIu32, c->gid);
+    snprintf(num[2], 24, "%" PRIu64, c->offset);
+    snprintf(num[3], 24, "%" PRIu64, c->count);
+    snprintf(num[4], 24, "%" PRIu64, c->latency);
+    snprintf(num[5], 24, "%" PRIu32, c->reply_len);
+    r->len = 0;
+    putf(r, "%s,%s,%s,", c->time, c->client, c->server);
+    if (c->has_key)
+        putf(r, "%u,%u,", (unsigned)c->cport, (unsigned)c->sport);
+    else
+        put(r, ",,", 2);
+    putf(r, "%s,%" PRIu32 ",%" PRIu32 ",", c->transport, c->xid, c->prog);
+    csv_field(r, c->prog_name);
+    putf(r, ",%" PRIu32 ",", c->vers);
+    csv_field(r, c->proc);
+    putf(r, ",%s,%s,%s,", OPT_U(c->has_uid, num[0]), OPT_U(c->has_gid, num[1]), c->fh);
+    if (c->has_path)
+        csv_field(r, r->esc);
+    putf(r, ",%s,%s,%s,", OPT_U(c->has_offset, num[2]), OPT_U(c->has_count, num[3]), c->stable);
+    csv_field(r, c->status);
+    putf(r, ",%s,%" PRIu32 ",%s,%s\r\n", OPT_U(c->has_latency, num[4]), c->call_len,
+         OPT_U(c->has_reply, num[5]), c->outcome);
+    fwrite(r->line, 1, r->len, r->fp);
+}
+
+static void
+kv_str_or_null(struct json_w *w, const char *key, bool has, const char *v)
+{
+    json_key(w, key);
+    if (has)
+        json_str(w, v);
+    else
+        json_null(w);
+}
+
+static void
+kv_u64_or_null(struct json_w *w, const char *key, bool has, uint64_t v)
+{
+    json_key(w, key);
+    if (has)
+        json_u64(w, v);
+    else
+        json_null(w);
+}
+
+static void
+write_jsonl(struct records *r, const struct rec *c)
+{
+    struct json_w w;
+
+    json_begin(&w, r->fp, false);
+    json_obj(&w);
+    json_key(&w, "time");
+    json_decimal(&w, c->time_ns, 9);
+    kv_str_or_null(&w, "client", c->has_key, c->client);
+    kv_str_or_null(&w, "server", c->has_key, c->server);
+    kv_u64_or_null(&w, "client_port", c->has_key, c->cport);
+    kv_u64_or_null(&w, "server_port", c->has_key, c->sport);
+    kv_str_or_null(&w, "transport", c->has_key, c->transport);
+    json_kv_u64(&w, "xid", c->xid);
+    json_kv_u64(&w, "program", c->prog);
+    kv_str_or_null(&w, "program_name", c->prog_name[0] != '\0', c->prog_name);
+    json_kv_u64(&w, "version", c->vers);
+    json_kv_str(&w, "procedure", c->proc);
+    kv_u64_or_null(&w, "uid", c->has_uid, c->uid);
+    kv_u64_or_null(&w, "gid", c->has_gid, c->gid);
+    kv_str_or_null(&w, "fh", c->fh[0] != '\0', c->fh);
+    json_key(&w, "path");
+    if (c->has_path) /* raw bytes: the writer escapes controls, replaces bad UTF-8 */
+        json_strn(&w, (const uint8_t *)r->path, strlen(r->path));
+    else
+        json_null(&w);
+    kv_u64_or_null(&w, "offset", c->has_offset, c->offset);
+    kv_u64_or_null(&w, "count", c->has_count, c->count);
+    kv_str_or_null(&w, "stable_how", c->stable[0] != '\0', c->stable);
+    kv_str_or_null(&w, "status", c->status[0] != '\0', c->status);
+    kv_u64_or_null(&w, "latency_us", c->has_latency, c->latency);
+    json_kv_u64(&w, "call_bytes", c->call_len);
+    kv_u64_or_null(&w, "reply_bytes", c->has_reply, c->reply_len);
+    json_kv_str(&w, "outcome", c->outcome);
+    json_close(&w);
+    fputc('\n', r->fp); /* not json_end(): that flushes every line */
+}
+
+void
+records_write(struct records *r, const struct stats *s, const struct op_event *ev)
+{
+    struct rec c;
+
+    if (!r || ev->outcome == OP_ORPHAN_REPLY)
+        return;
+    fill(r, s, ev, &c);
+    if (r->fmt == RECORDS_CSV)
+        write_csv(r, &c);
+    else
+        write_jsonl(r, &c);
+}
+
+int
+records_close(struct records *r, char *err, size_t errsz)
+{
+    int rc = 0;
+
+    if (!r)
+        return 0;
+    if (fflush(r->fp) != 0 || ferror(r->fp)) {
+        snprintf(err, errsz, "--records: %s: write failed: %s", r->name, strerror(errno));
+        rc = -1;
+    }
+    if (fclose(r->fp) != 0 && rc == 0) {
+        snprintf(err, errsz, "--records: %s: write failed: %s", r->name, strerror(errno));
+        rc = -1;
+    }
+    free(r->iobuf);
+    free(r->name);
+    free(r);
+    return rc;
+}
