@@ -3,23 +3,29 @@
 
 #include "xdr_cur.h"
 
-/* opaque_auth (RFC 5531 §8.2): flavor, body<400>. */
+/* opaque_auth (RFC 5531 §8.2): flavor, body<400>. A body over 400 bytes
+ * makes the cursor invalid and sets h->bad_cred. */
 static uint32_t
-opaque_auth(struct xdr_cur *x, struct bytes *body)
+opaque_auth(struct xdr_cur *x, struct bytes *body, struct rpc_hdr *h)
 {
     uint32_t flavor = xdr_cur_u32(x);
+    bool ok = xdr_cur_ok(x);
 
     xdr_cur_opaque(x, RPC_MAX_AUTH_BYTES, body);
+    if (ok && xdr_cur_status(x) == DECODE_INVALID)
+        h->bad_cred = true;
     return flavor;
 }
 
-/* authsys_parms (RFC 5531 Appendix A): stamp, machinename<255>, uid, gid, gids<16>. */
+/* authsys_parms (RFC 5531 Appendix A): stamp, machinename<255>, uid, gid,
+ * gids<16>. The body is complete (opaque_auth checked it), so anything that
+ * does not parse, or runs over a limit, is a bad credential. */
 static void
 auth_sys(struct bytes body, struct rpc_hdr *h)
 {
     struct xdr_cur c;
     struct bytes name;
-    uint32_t uid, gid;
+    uint32_t uid, gid, ngids;
 
     xdr_cur_init(&c, body);
     xdr_cur_u32(&c);
@@ -30,6 +36,13 @@ auth_sys(struct bytes body, struct rpc_hdr *h)
         h->uid = uid;
         h->gid = gid;
     }
+    ngids = xdr_cur_u32(&c);
+    if (xdr_cur_ok(&c) && ngids > RPC_MAX_GIDS)
+        xdr_cur_invalid(&c);
+    else
+        xdr_cur_skip(&c, ngids * 4); /* <= 64 */
+    if (!xdr_cur_ok(&c))
+        h->bad_cred = true;
 }
 
 /* rpc_gss_cred_vers_1_t (RFC 2203 §5): version, gss_proc, seq_num, service.
@@ -68,20 +81,20 @@ rpc_hdr_parse(struct bytes msg, struct rpc_hdr *h)
         h->prog = xdr_cur_u32(&x);
         h->vers = xdr_cur_u32(&x);
         h->proc = xdr_cur_u32(&x);
-        h->cred_flavor = opaque_auth(&x, &cred);
+        h->cred_flavor = opaque_auth(&x, &cred, h);
         if (!xdr_cur_ok(&x))
             return xdr_cur_status(&x);
         if (h->cred_flavor == AUTH_SYS_FLAVOR)
             auth_sys(cred, h);
         else if (h->cred_flavor == RPCSEC_GSS_FLAVOR)
             h->gss_wrapped = !gss_plain(cred);
-        opaque_auth(&x, &verf);
+        opaque_auth(&x, &verf, h);
     } else {
         h->reply_stat = xdr_cur_enum(&x, MSG_DENIED);
         if (!xdr_cur_ok(&x))
             return xdr_cur_status(&x);
         if (h->reply_stat == MSG_ACCEPTED) {
-            h->verf_flavor = opaque_auth(&x, &verf);
+            h->verf_flavor = opaque_auth(&x, &verf, h);
             h->accept_stat = xdr_cur_enum(&x, SYSTEM_ERR);
             if (xdr_cur_ok(&x) && h->accept_stat == PROG_MISMATCH) {
                 xdr_cur_u32(&x); /* low */

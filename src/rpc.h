@@ -25,6 +25,9 @@ struct rpc_hdr {
     uint32_t cred_flavor;
     uint32_t uid, gid;       /* AUTH_SYS, else UINT32_MAX */
     bool gss_wrapped;        /* RPCSEC_GSS integrity/privacy or control: body not plain */
+    bool bad_cred;           /* a credential or verifier over its limits: body over 400
+                              * bytes (then DECODE_INVALID), or an AUTH_SYS body with a
+                              * machine name over 255 bytes, over 16 gids or not parsing */
     /* REPLY */
     uint32_t reply_stat, accept_stat, reject_stat, verf_flavor;
     /* Arguments (call) or results (accepted SUCCESS reply): the rest of the head. */
@@ -35,7 +38,9 @@ struct rpc_hdr {
  * DECODE_OK: *out filled, body set. DECODE_TRUNCATED: the head ended early;
  * fields up to that point are filled (xid and msg_type need 8 bytes).
  * DECODE_INVALID: a field is impossible (rpcvers != 2, msg_type > 1, an auth
- * body over 400 bytes, reply_stat > 1 ...). */
+ * body over 400 bytes (bad_cred set too), reply_stat > 1 ...). An AUTH_SYS
+ * credential over its own limits sets bad_cred but keeps DECODE_OK: the
+ * message is still a call (the server answers AUTH_BADCRED). */
 enum decode_rc rpc_hdr_parse(struct bytes msg, struct rpc_hdr *out);
 
 /* Strict validation for resynchronising a TCP stream and for accepting a

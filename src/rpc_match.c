@@ -224,8 +224,9 @@ rpc_match_message(struct rpc_match *m, struct flow *f, unsigned dir,
 
     if (rc == DECODE_INVALID || msg->head.len < 12) {
         if (!udp || f->rpc_seen)
-            anomaly_add(&m->stats->anom, rc == DECODE_INVALID ? ANOM_RPC_MALFORMED
-                                                               : ANOM_RPC_TRUNCATED, 1);
+            anomaly_add(&m->stats->anom, rc != DECODE_INVALID ? ANOM_RPC_TRUNCATED
+                                         : h.bad_cred         ? ANOM_RPC_BAD_CRED
+                                                              : ANOM_RPC_MALFORMED, 1);
         return;
     }
     /* Datagrams are not framed by record marks: only strict headers count
@@ -239,6 +240,8 @@ rpc_match_message(struct rpc_match *m, struct flow *f, unsigned dir,
         }
         if (rc != DECODE_OK)
             anomaly_add(&m->stats->anom, ANOM_RPC_TRUNCATED, 1);
+        if (h.bad_cred) /* AUTH_SYS over its limits: still a call */
+            anomaly_add(&m->stats->anom, ANOM_RPC_BAD_CRED, 1);
         f->rpc_seen = 1;
         handle_call(m, f, dir, msg, &h, rc);
     } else {

@@ -454,6 +454,71 @@ test_probe(void)
     EQ(accepted, 0);
 }
 
+/* An AUTH_SYS call with a machine name of name_len bytes and ngids gids
+ * (the cred body holds ngids_have of them); returns its length. */
+static size_t
+sys_call(uint8_t *b, uint32_t name_len, uint32_t ngids, uint32_t ngids_have)
+{
+    size_t o = 0, body_at;
+    uint32_t i;
+
+    memcpy(b, call_sys, 24); /* xid .. proc */
+    o = 24;
+    b[o + 3] = 1, o += 4; /* AUTH_SYS */
+    body_at = o, o += 4;  /* cred length, below */
+    memset(b + o, 0, 4), o += 4; /* stamp */
+    b[o] = (uint8_t)(name_len >> 24), b[o + 1] = (uint8_t)(name_len >> 16);
+    b[o + 2] = (uint8_t)(name_len >> 8), b[o + 3] = (uint8_t)name_len, o += 4;
+    memset(b + o, 'm', name_len), o += (name_len + 3) & ~3u;
+    memset(b + o, 0, 8), o += 8; /* uid, gid 0 */
+    b[o] = 0, b[o + 1] = 0, b[o + 2] = 0, b[o + 3] = (uint8_t)ngids, o += 4;
+    for (i = 0; i < ngids_have; i++)
+        memset(b + o, 0, 4), o += 4;
+    i = (uint32_t)(o - body_at - 4);
+    b[body_at] = 0, b[body_at + 1] = 0;
+    b[body_at + 2] = (uint8_t)(i >> 8), b[body_at + 3] = (uint8_t)i;
+    memset(b + o, 0, 8), o += 8; /* verifier AUTH_NONE */
+    return o;
+}
+
+/* Credentials over their RFC 5531 limits set bad_cred (issue 8). */
+static void
+test_bad_cred(void)
+{
+    static uint8_t b[1024];
+    struct rpc_hdr h;
+    size_t n;
+
+    n = sys_call(b, 255, 16, 16); /* at the limits: fine */
+    EQ(parse(b, n, &h), DECODE_OK);
+    CHECK(!h.bad_cred);
+    EQ(h.uid, 0);
+    n = sys_call(b, 256, 0, 0); /* machinename<255> */
+    EQ(parse(b, n, &h), DECODE_OK);
+    CHECK(h.bad_cred);
+    n = sys_call(b, 8, 17, 17); /* gids<16> */
+    EQ(parse(b, n, &h), DECODE_OK);
+    CHECK(h.bad_cred);
+    EQ(h.uid, 0); /* uid and gid came before the bad part */
+    n = sys_call(b, 8, 4, 2); /* the body ends inside the gids */
+    EQ(parse(b, n, &h), DECODE_OK);
+    CHECK(h.bad_cred);
+    n = sys_call(b, 330, 16, 16); /* body 4 + 4 + 332 + 12 + 64 = 416 bytes: over 400 */
+    EQ(parse(b, n, &h), DECODE_INVALID);
+    CHECK(h.bad_cred);
+    /* A verifier over 400 bytes. */
+    n = sys_call(b, 8, 0, 0);
+    b[n - 4] = 0x01, b[n - 3] = 0x91; /* verf length 401 */
+    memset(b + n, 0, 404);
+    EQ(parse(b, n + 404, &h), DECODE_INVALID);
+    CHECK(h.bad_cred);
+    /* Not set for other invalid headers. */
+    memcpy(b, call_sys, sizeof call_sys);
+    b[11] = 3; /* rpcvers 3 */
+    EQ(parse(b, sizeof call_sys, &h), DECODE_INVALID);
+    CHECK(!h.bad_cred);
+}
+
 int
 main(void)
 {
@@ -464,5 +529,6 @@ main(void)
     test_invalid();
     test_replies();
     test_probe();
+    test_bad_cred();
     return t_done();
 }
