@@ -136,16 +136,27 @@ nfs3_call(struct xdr_cur *x, struct pending_call *pc)
         break;
     case NFSPROC3_WRITE: { /* §3.3.7 WRITE3args: file, offset, count, stable, data */
         uint32_t stable;
+        struct xdr_cur y;
         pv->offset = xdr_cur_u64(x);
         pv->count = xdr_cur_u32(x);
         stable = xdr_cur_u32(x);
         if (!xdr_cur_ok(x))
             break;
+        /* The data travels in this message: a count larger than the whole
+         * message is impossible (and would be summed as bytes written).
+         * call_len 0: unknown (unit tests). */
+        if (pc->call_len && pv->count > pc->call_len) {
+            xdr_cur_invalid(x);
+            break;
+        }
         pc->write_count = pv->count;
         if (stable <= STABLE_FILE_SYNC)
             pc->stable = (uint8_t)stable;
         else
             xdr_cur_invalid(x); /* counted as a decode error, the call still is */
+        y = *x; /* data<>: as long as count, when captured */
+        if (xdr_cur_u32(&y) != pv->count && xdr_cur_ok(&y))
+            xdr_cur_invalid(x);
         break;
     }
     default:
@@ -373,7 +384,17 @@ nfs3_reply(struct xdr_cur *x, const struct pending_call *pc, struct op_event *ev
         post_op_attr(x);
         count = xdr_cur_u32(x);
         eof = xdr_cur_bool(x);
+        if (xdr_cur_ok(x) && ev->reply_len && count > ev->reply_len) { /* data is in it */
+            xdr_cur_invalid(x);
+            break;
+        }
         if (xdr_cur_ok(x)) {
+            struct xdr_cur y = *x; /* data<>: count bytes, when captured */
+
+            if (xdr_cur_u32(&y) != count && xdr_cur_ok(&y)) {
+                xdr_cur_invalid(x);
+                break;
+            }
             ev->read_bytes = count;
             ev->eof = eof;
         }

@@ -379,6 +379,47 @@ test_status_replies(void)
     CHECK(!ev.has_status);
 }
 
+/* Absurd lengths (issue 8): a WRITE or READ count larger than its message,
+ * or a data<> length that differs from the count, is a decode error and no
+ * bytes are counted. */
+static void
+test_absurd_counts(void)
+{
+    uint8_t buf[sizeof write_args], rr[sizeof read_res_attr];
+    struct pending_call pc;
+    struct op_event ev;
+
+    fresh_pc(&pc, P_WRITE);
+    pc.call_len = 4096 + 120; /* the message holds the 4,096 bytes */
+    EQ(do_call(write_args, sizeof write_args, &pc), DECODE_OK);
+    EQ(pc.write_count, 4096);
+    fresh_pc(&pc, P_WRITE);
+    pc.call_len = 200; /* a 200-byte message cannot carry 4,096 bytes */
+    EQ(do_call(write_args, sizeof write_args, &pc), DECODE_INVALID);
+    EQ(pc.write_count, 0);
+    memcpy(buf, write_args, sizeof buf);
+    buf[sizeof buf - 2] = 0x20; /* data length 8192 != count 4096 */
+    fresh_pc(&pc, P_WRITE);
+    pc.call_len = 9000;
+    EQ(do_call(buf, sizeof buf, &pc), DECODE_INVALID);
+
+    fresh_pc(&pc, P_READ);
+    fresh_ev(&ev);
+    ev.reply_len = 100; /* count 8192 in a 100-byte reply */
+    EQ(do_reply(read_res_attr, sizeof read_res_attr, &pc, &ev), DECODE_INVALID);
+    EQ(ev.read_bytes, 0);
+    memcpy(rr, read_res_attr, sizeof rr);
+    rr[sizeof rr - 1] = 0x01; /* data length 8193 != count 8192 */
+    fresh_ev(&ev);
+    ev.reply_len = 9000;
+    EQ(do_reply(rr, sizeof rr, &pc, &ev), DECODE_INVALID);
+    EQ(ev.read_bytes, 0);
+    fresh_ev(&ev);
+    ev.reply_len = 9000;
+    EQ(do_reply(read_res_attr, sizeof read_res_attr, &pc, &ev), DECODE_OK);
+    EQ(ev.read_bytes, 8192);
+}
+
 int
 main(void)
 {
@@ -389,6 +430,7 @@ main(void)
     test_other_calls();
     test_read_reply();
     test_write_reply();
+    test_absurd_counts();
     test_status_replies();
     return t_done();
 }

@@ -92,6 +92,18 @@ count_auth(struct stats *s, uint32_t flavor)
     }
 }
 
+/* What a dissector's DECODE_TRUNCATED means: the capture cut the message
+ * (the head is shorter than the message), or, when the head holds the whole
+ * message, a length inside it runs past its end: an impossible value
+ * (a 4 GB string in a 100-byte call), counted as a decode error. */
+static enum decode_rc
+body_rc(enum decode_rc drc, const struct rpc_msg_view *msg)
+{
+    if (drc == DECODE_TRUNCATED && !msg->head_partial && msg->head.len >= msg->msg_len)
+        return DECODE_INVALID;
+    return drc;
+}
+
 static void
 handle_call(struct rpc_match *m, struct flow *f, unsigned dir, const struct rpc_msg_view *msg,
             const struct rpc_hdr *h, enum decode_rc rc)
@@ -134,7 +146,7 @@ handle_call(struct rpc_match *m, struct flow *f, unsigned dir, const struct rpc_
         enum decode_rc drc;
 
         xdr_cur_init(&x, h->body);
-        drc = pg->call(&x, pc);
+        drc = body_rc(pg->call(&x, pc), msg);
         if (drc == DECODE_INVALID)
             anomaly_add(&m->stats->anom, ANOM_NFS_DECODE_ERROR, 1);
         else if (drc == DECODE_TRUNCATED)
@@ -197,7 +209,7 @@ handle_reply(struct rpc_match *m, struct flow *f, unsigned dir, const struct rpc
             enum decode_rc drc;
 
             xdr_cur_init(&x, h->body);
-            drc = pc->pg->reply(&x, pc, &ev, NULL);
+            drc = body_rc(pc->pg->reply(&x, pc, &ev, NULL), msg);
             if (drc == DECODE_INVALID)
                 anomaly_add(&m->stats->anom, ANOM_NFS_DECODE_ERROR, 1);
             else if (drc == DECODE_TRUNCATED)
