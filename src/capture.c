@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "decode_link.h"
+#include "term_escape.h"
 
 struct source {
     pcap_t *p;
@@ -59,13 +60,24 @@ apply_filter(struct source *s, const char *filter, char *err, size_t errlen)
     return 0;
 }
 
+/* A file name made safe for the error line (term_escape.h: a name from a
+ * glob over a directory others write to may hold escape sequences). */
+static const char *
+esc_name(char *buf, size_t sz, const char *name)
+{
+    term_escape(buf, sz, (const uint8_t *)name, strlen(name));
+    return buf;
+}
+
 static int
 check_link(struct source *s, char *err, size_t errlen)
 {
+    char nb[256];
+
     s->dlt = pcap_datalink(s->p);
     if (!link_supported(s->dlt)) {
-        snprintf(err, errlen, "%s: unsupported link type %s (%d)", s->name, link_name(s->dlt),
-                 s->dlt);
+        snprintf(err, errlen, "%s: unsupported link type %s (%d)", esc_name(nb, sizeof nb, s->name),
+                 link_name(s->dlt), s->dlt);
         return 1;
     }
     return 0;
@@ -143,6 +155,7 @@ capture_open(struct capture **out, const struct nfsscope_config *cfg, char *err,
     for (i = 0; i < cfg->nfiles && st == 0; i++) {
         char ebuf[PCAP_ERRBUF_SIZE] = "";
         struct source *s = &c->src[i];
+        char nb[256];
         FILE *fp;
 
         s->name = cfg->files[i];
@@ -152,7 +165,10 @@ capture_open(struct capture **out, const struct nfsscope_config *cfg, char *err,
         } else {
             fp = fopen(s->name, "rb");
             if (!fp) {
-                snprintf(err, errlen, "%s: cannot open: %s", s->name, strerror(errno));
+                const char *why = strerror(errno);
+
+                snprintf(err, errlen, "%s: cannot open: %s", esc_name(nb, sizeof nb, s->name),
+                         why);
                 return 1;
             }
         }
@@ -163,7 +179,8 @@ capture_open(struct capture **out, const struct nfsscope_config *cfg, char *err,
         if (!s->p) {
             if (fp != stdin)
                 fclose(fp);
-            snprintf(err, errlen, "%s: not a pcap or pcapng capture: %s", s->name, ebuf);
+            snprintf(err, errlen, "%s: not a pcap or pcapng capture: %s",
+                     esc_name(nb, sizeof nb, s->name), ebuf);
             return 1;
         }
         c->n = i + 1;
