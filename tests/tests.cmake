@@ -76,3 +76,10 @@ set_tests_properties(e2e_findings PROPERTIES TIMEOUT 600)
 add_test(NAME e2e_records COMMAND Python3::Interpreter ${CMAKE_SOURCE_DIR}/tests/e2e_records.py
          $<TARGET_FILE:nfsscope> ${CMAKE_SOURCE_DIR}/samples ${CMAKE_BINARY_DIR}/records_work)
 set_tests_properties(e2e_records PROPERTIES TIMEOUT 300)
+
+# Hostile and broken input (issue 8): captures built at test time
+# (tests/pcapsyn.py); exit codes and one-line errors for unreadable files,
+# bad flags and bad filters.
+add_test(NAME e2e_badinput COMMAND Python3::Interpreter ${CMAKE_SOURCE_DIR}/tests/e2e_badinput.py
+         $<TARGET_FILE:nfsscope> ${CMAKE_BINARY_DIR}/badinput_work)
+set_tests_properties(e2e_badinput PROPERTIES TIMEOUT 300)
