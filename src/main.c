@@ -12,6 +12,7 @@
 #include "capture.h"
 #include "config.h"
 #include "diff.h"
+#include "merge.h"
 #include "records.h"
 #include "pipeline.h"
 #include "breakdown.h"
@@ -81,6 +82,8 @@ static const char usage_text[] =
     "  nfsscope diff [-o text|json] A B\n"
     "                     compare two captures or saved JSON reports (-o json):\n"
     "                     calls, latency, WRITE stable_how and findings, with the change\n"
+    "  nfsscope merge [-o json|text|csv] A.json B.json ...\n"
+    "                     combine saved JSON reports exactly (counts and histograms add)\n"
     "Other\n"
     "  -h, --help         this help\n"
     "  --version          print the version\n"
@@ -268,6 +271,8 @@ main(int argc, char **argv)
 
     if (argc >= 2 && strcmp(argv[1], "diff") == 0) /* issue 5: src/diff.c */
         return diff_main(argc - 1, argv + 1);
+    if (argc >= 2 && strcmp(argv[1], "merge") == 0) /* issue 9: src/merge.c */
+        return merge_main(argc - 1, argv + 1);
     config_defaults(&cfg);
     opterr = 0;
     while ((opt = getopt_long(argc, argv, "r:i:o:c:hs:B:pZ:", longopts, NULL)) != -1) {

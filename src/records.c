@@ -118,7 +118,7 @@ csv_field(struct records *r, const char *s)
 
 /* What a record holds, as text (empty: none); numbers stay numbers in JSON. */
 struct rec {
-    char time[32], client[INET6_ADDRSTRLEN], server[INET6_ADDRSTRLEN];
+    char time[48], client[INET6_ADDRSTRLEN], server[INET6_ADDRSTRLEN];
     const char *transport, *prog_name, *proc, *stable, *status, *outcome;
     char procbuf[24], statusbuf[40], fh[2 * 64 + 1];
     uint16_t cport, sport;

@@ -83,3 +83,9 @@ set_tests_properties(e2e_records PROPERTIES TIMEOUT 300)
 add_test(NAME e2e_badinput COMMAND Python3::Interpreter ${CMAKE_SOURCE_DIR}/tests/e2e_badinput.py
          $<TARGET_FILE:nfsscope> ${CMAKE_BINARY_DIR}/badinput_work)
 set_tests_properties(e2e_badinput PROPERTIES TIMEOUT 300)
+
+# nfsscope merge (issue 9): samples split by connection; the merge of the
+# halves' reports equals the report of the whole capture.
+add_test(NAME e2e_merge COMMAND Python3::Interpreter ${CMAKE_SOURCE_DIR}/tests/e2e_merge.py
+         $<TARGET_FILE:nfsscope> ${CMAKE_SOURCE_DIR}/samples ${CMAKE_BINARY_DIR}/merge_work)
+set_tests_properties(e2e_merge PROPERTIES TIMEOUT 300)

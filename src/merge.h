@@ -1,0 +1,8 @@
+/* merge.h: `nfsscope merge A.json B.json ...` (issue 9). */
+#ifndef NFSSCOPE_MERGE_H
+#define NFSSCOPE_MERGE_H
+
+/* argv[0] is "merge". Exit status: 0, 1 (unreadable input), 2 (usage). */
+int merge_main(int argc, char **argv);
+
+#endif
