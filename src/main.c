@@ -79,6 +79,7 @@ static const char usage_text[] =
     "Findings (issue 5)\n"
     "  --window SECONDS   a GETATTR or ACCESS repeated within this long is counted\n"
     "                     as redundant (default 3, like acregmin)\n"
+    "  --no-findings      skip the findings (about half the work per call)\n"
     "  nfsscope diff [-o text|json] A B\n"
     "                     compare two captures or saved JSON reports (-o json):\n"
     "                     calls, latency, WRITE stable_how and findings, with the change\n"
@@ -202,6 +203,7 @@ enum {
     OPT_DURATION,
     OPT_SPEED,
     OPT_WINDOW,
+    OPT_NO_FINDINGS,
     OPT_RECORDS,
     OPT_RECORDS_FORMAT,
 };
@@ -249,6 +251,7 @@ main(int argc, char **argv)
         { "duration", required_argument, NULL, OPT_DURATION },
         { "speed", required_argument, NULL, OPT_SPEED },
         { "window", required_argument, NULL, OPT_WINDOW },
+        { "no-findings", no_argument, NULL, OPT_NO_FINDINGS },
         { "records", required_argument, NULL, OPT_RECORDS },
         { "records-format", required_argument, NULL, OPT_RECORDS_FORMAT },
         { NULL, 0, NULL, 0 },
@@ -331,6 +334,9 @@ main(int argc, char **argv)
         case OPT_RECORDS_FORMAT:
             if (!records_format_parse(optarg, &records_fmt))
                 usage_error("--records-format: \"%s\" is not one of csv, jsonl", optarg);
+            break;
+        case OPT_NO_FINDINGS:
+            cfg.findings_max = 0;
             break;
         case OPT_WINDOW:
             cfg.window_s = (unsigned)parse_count("--window", optarg, 1, 86400);

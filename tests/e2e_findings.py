@@ -96,8 +96,14 @@ def main():
     check("stable_writes" not in fs, "unstable-writes: no stable_writes finding")
     check("write_verifier_changed" not in fs, "unstable-writes: verifier stable")
 
+    # --no-findings: the same counts, no findings.
+    off = report(nfsscope, S("ls-storm.pcap"), "--no-findings")
+    check(off["findings"] == [], "ls-storm --no-findings: findings empty")
+
     # ls-storm: redundancy and the fan-out the generator made.
     rep = report(nfsscope, S("ls-storm.pcap"))
+    check(off["rpc"] == rep["rpc"] and off["nfs3"]["ops"] == rep["nfs3"]["ops"],
+          "ls-storm --no-findings: counts unchanged")
     common_shape("ls-storm", rep)
     fs = findings(rep)
     g, a, fo = fs.get("redundant_getattr"), fs.get("redundant_access"), fs.get("directory_fanout")
