@@ -1,0 +1,208 @@
+#!/usr/bin/env python3
+"""e2e_termsafe.py: strings from the wire are safe in every output (issue 8).
+
+    e2e_termsafe.py NFSSCOPE WORKDIR
+
+A synthetic capture (tests/pcapsyn.py) teaches nfsscope's names cache
+hostile names: a MOUNT of an export whose path holds escape sequences, then
+LOOKUP replies naming files with ANSI/OSC escapes, BEL, CR/LF, NUL, DEL,
+invalid UTF-8 (bare continuation bytes, overlong encodings), 8-bit C1
+controls (U+009B CSI), CSV and JSON metacharacters, a spreadsheet formula,
+a 400-byte name and a harmless UTF-8 name; every call carries an AUTH_SYS
+machine name with escapes too. A GETATTR of each learned handle puts the
+path in the file breakdown and in the per-call records. Then:
+
+  text    no ESC, BEL, CR, NUL, DEL or other C0 byte but LF; strict UTF-8
+          with no C1 code point; the hostile names shown escaped (\\x1b), the
+          UTF-8 name shown as is; no line starts with what followed an LF
+          inside a name;
+  JSON    parses (Python's json, strict about control characters) and is
+          strict UTF-8; names with valid UTF-8 come back byte for byte;
+  CSV     the report (--by) and --records csv parse with csv.reader(strict=True),
+          every row as wide as its header, no raw control bytes;
+  JSONL   --records jsonl: every line parses.
+"""
+import csv
+import io
+import json
+import os
+import re
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import pcapsyn as P  # noqa: E402
+
+passed = failed = 0
+
+
+def check(cond, what):
+    global passed, failed
+    if cond:
+        passed += 1
+    else:
+        failed += 1
+        print("FAIL " + what, flush=True)
+
+
+EXPORT = b"/exp\x1b[2J\x1b]0;owned\x07ort\n,\"x\""
+NAMES = [
+    b"esc\x1b[2J\x1b[31mred",
+    b"osc\x1b]0;title\x07bell",
+    b"new\nline\rcr",
+    b"nul\x00after",
+    b"del\x7fdel",
+    b"bad\xff\xfeutf8\xc0\xafover\x80",
+    b"c1\xc2\x9bcsi\xc2\x9dosc",
+    b'csv,"quoted",semi;',
+    b'json"}],\\"x\\u0000',
+    b"=cmd|' /C calc'!A0",
+    b"long" * 100,
+    b"ok-\xc3\xa9t\xc3\xa9",
+]
+MACHINE = b"host\x1b[5m\nevil\xff"
+CLI, SRV = ("10.0.0.1", 800), ("10.0.0.2", 2049)
+
+
+def capture():
+    frames = []
+    cred = P.auth_sys(machine=MACHINE, uid=1000, gid=1000)
+    xid = [100]
+
+    def pair(prog, vers, proc, args, results):
+        xid[0] += 1
+        frames.append(P.udp_frame(CLI[0], CLI[1], SRV[0], SRV[1],
+                                  P.rpc_call(xid[0], prog, vers, proc, args, cred=cred)))
+        frames.append(P.udp_frame(SRV[0], SRV[1], CLI[0], CLI[1], P.rpc_reply(xid[0], results)))
+
+    root = b"R" * 32
+    pair(P.MOUNT_PROG, 3, 1, P.mnt_args(EXPORT), P.mnt_res(root))
+    for i, name in enumerate(NAMES):
+        fh = bytes([i + 1]) * 32
+        pair(P.NFS_PROG, 3, 3, P.nfs3_lookup_args(root, name), P.nfs3_lookup_res(fh))
+        pair(P.NFS_PROG, 3, 1, P.fh3(fh), P.nfs3_getattr_res_err(70))
+    # A handle below an unknown directory: a ".../name" path.
+    pair(P.NFS_PROG, 3, 3, P.nfs3_lookup_args(b"U" * 32, b"under\x1b[Kunknown"),
+         P.nfs3_lookup_res(b"V" * 32))
+    pair(P.NFS_PROG, 3, 1, P.fh3(b"V" * 32), P.nfs3_getattr_res_err(70))
+    return P.pcap_bytes(frames)
+
+
+def run(args):
+    p = subprocess.run([NFSSCOPE] + args, capture_output=True, timeout=120)
+    check(p.returncode == 0, f"{args}: exit {p.returncode} {p.stderr[-300:]!r}")
+    check(b"\x1b" not in p.stderr, f"{args}: ESC on stderr")
+    return p.stdout
+
+
+def safe_bytes(what, b, allow=b"\n"):
+    bad = sorted({c for c in b if (c < 0x20 and c not in allow) or c == 0x7F})
+    check(not bad, f"{what}: raw control bytes {[hex(c) for c in bad]}")
+    try:
+        s = b.decode("utf-8")
+    except UnicodeDecodeError as e:
+        check(False, f"{what}: not UTF-8: {e}")
+        return b.decode("utf-8", "replace")
+    c1 = [hex(ord(ch)) for ch in s if 0x80 <= ord(ch) <= 0x9F]
+    check(not c1, f"{what}: C1 controls {c1}")
+    return s
+
+
+def check_text(path):
+    out = run(["-r", path, "--by", "file,export,client,server,pair,user", "--top", "50"])
+    s = safe_bytes("text", out)
+    check("\\x1b" in s, "text: escaped ESC shown (the hostile names reach the report)")
+    check("ok-été" in s, "text: valid UTF-8 name kept")
+    for ln in s.splitlines():
+        for after in ("line\\rcr", "line\rcr", "evil", "ort,"):
+            check(not ln.startswith(after), f"text: a name's LF started a line: {ln!r}")
+
+
+def check_json(path):
+    out = run(["-r", path, "-o", "json", "--top", "50"])
+    safe_bytes("json", out, allow=b"\n")
+    try:
+        rep = json.loads(out.decode("utf-8", "replace"))
+    except ValueError as e:
+        check(False, f"json: does not parse: {e}")
+        return
+    keys = [r["key"] for r in rep["breakdowns"]["file"]["rows"]]
+    exports = [r["key"] for r in rep["breakdowns"]["export"]["rows"]]
+    blob = json.dumps(keys + exports, ensure_ascii=False)
+    check(any("new\nline" in k for k in keys), f"json: the LF name round-trips: {keys}")
+    check(any("ok-été" in k for k in keys), "json: the UTF-8 name round-trips")
+    check(any('csv,"quoted",semi;' in k for k in keys), "json: the CSV name round-trips")
+    check(any('json"}],\\"x\\u0000' in k for k in keys), "json: the JSON name round-trips")
+    check("\x1b" not in blob or all(k.isprintable() or "\x1b" in k for k in keys),
+          "json: keys decode")
+
+
+def check_csv(text, what):
+    safe_bytes(what, text.encode("utf-8"), allow=b"\r\n")
+    rows = list(csv.reader(io.StringIO(text, newline=""), strict=True))
+    width = None
+    for r in rows:
+        if r and r[0] in ("program", "dimension", "time"):
+            width = len(r)  # a header: the section's width
+            continue
+        check(width is not None and len(r) == width, f"{what}: row width {len(r)} != {width}: "
+              f"{r!r}")
+    return rows
+
+
+def check_csv_report(path):
+    out = run(["-r", path, "-o", "csv", "--by", "file,export", "--top", "50"])
+    try:
+        text = out.decode("utf-8")
+    except UnicodeDecodeError as e:
+        check(False, f"csv: not UTF-8: {e}")
+        return
+    try:
+        rows = check_csv(text, "csv")
+    except csv.Error as e:
+        check(False, f"csv: does not parse strictly: {e}")
+        return
+    keys = [r[1] for r in rows if r and r[0] == "file"]
+    check(any(k.endswith('csv,"quoted",semi;') for k in keys), f"csv: the CSV name: {keys}")
+
+
+def check_records(path, work):
+    rec = os.path.join(work, "rec.csv")
+    run(["-r", path, "--records", rec, "-o", "json"])
+    text = open(rec, "rb").read()
+    try:
+        rows = check_csv(text.decode("utf-8"), "records csv")
+        check(len(rows) >= 2 * len(NAMES), f"records csv: {len(rows)} rows")
+    except (UnicodeDecodeError, csv.Error) as e:
+        check(False, f"records csv: {e}")
+    recj = os.path.join(work, "rec.jsonl")
+    run(["-r", path, "--records", recj, "--records-format", "jsonl", "-o", "json"])
+    raw = open(recj, "rb").read()
+    safe_bytes("records jsonl", raw)
+    n = 0
+    for ln in raw.decode("utf-8", "replace").splitlines():
+        try:
+            json.loads(ln)
+            n += 1
+        except ValueError as e:
+            check(False, f"records jsonl: {e}: {ln[:200]!r}")
+    check(n >= 2 * len(NAMES), f"records jsonl: {n} lines")
+
+
+def main():
+    global NFSSCOPE
+    NFSSCOPE, work = sys.argv[1], sys.argv[2]
+    os.makedirs(work, exist_ok=True)
+    path = os.path.join(work, "hostile-names.pcap")
+    open(path, "wb").write(capture())
+    check_text(path)
+    check_json(path)
+    check_csv_report(path)
+    if b"--records" in subprocess.run([NFSSCOPE, "--help"], capture_output=True).stdout:
+        check_records(path, work)
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
