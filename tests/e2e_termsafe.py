@@ -59,6 +59,7 @@ NAMES = [
     b"=cmd|' /C calc'!A0",
     b"long" * 100,
     b"ok-\xc3\xa9t\xc3\xa9",
+    "\u011b".encode() * 30,  # the text report keeps a path's last 37 bytes: mid-character
 ]
 MACHINE = b"host\x1b[5m\nevil\xff"
 CLI, SRV = ("10.0.0.1", 800), ("10.0.0.2", 2049)

@@ -337,7 +337,13 @@ bd_line(FILE *out, const char *label, const struct bd_row *r, uint64_t total_cal
     term_escape(esc, sizeof esc, (const uint8_t *)label, strlen(label));
     n = strlen(esc);
     if (n > 40) { /* keep the tail of long paths: it names the file */
-        memmove(esc + 3, esc + n - 37, 38);
+        size_t from = n - 37;
+
+        /* ... from a character boundary: a cut UTF-8 sequence would leave
+         * bare continuation bytes (0x9b is CSI to an 8-bit terminal). */
+        while (from < n && ((unsigned char)esc[from] & 0xc0) == 0x80)
+            from++;
+        memmove(esc + 3, esc + from, n - from + 1);
         memcpy(esc, "...", 3);
     }
     fmt_pct(pct, sizeof pct, r->calls, total_calls);
