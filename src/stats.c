@@ -373,6 +373,12 @@ record_by(struct stats *s, const struct op_event *ev, bool error)
         else
             names_learn(s->names, ev->fh, ev->name, ev->obj_fh);
     }
+    if (ev->outcome == OP_REPLIED) { /* READDIRPLUS: each entry's name and handle */
+        unsigned i;
+        for (i = 0; i < ev->ndirent && i < OP_DIRENT_MAX; i++)
+            if (ev->dirent[i].fh.len)
+                names_learn(s->names, ev->fh, ev->dirent[i].name, ev->dirent[i].fh);
+    }
     for (d = 0; d < BD__COUNT; d++) {
         struct bd_row *r = ev->bd_idx ? bd_table_at(&s->bd[d], ev->bd_idx[d], ev->bd_gen[d]) : NULL;
 
