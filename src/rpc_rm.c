@@ -510,12 +510,3 @@ rpc_rm_pool_free(struct rpc_rm_pool *pool)
     free(pool->stack);
     free(pool);
 }
-
-void
-rpc_rm_sync(struct rpc_rm *rm)
-{
-    /* Only a stream that has consumed nothing yet: its next byte is a mark. */
-    if (rm->state == ST_PROBE && !(rm->flags & (F_SLOT | F_LOST | F_SKIPPED)) &&
-        rm->msg_len == 0 && rm->mark_have == 0)
-        rm->state = ST_MARK;
-}
