@@ -47,8 +47,8 @@ from bisect import bisect_right
 from collections import Counter
 
 # check id -> the bug (minimal repro in each entry).
-# Fixed, once listed here: snap96 (rpc_rm now syncs at a SYN without probing,
-# and a call validates from its first 24 bytes) and a UDP call whose tail
+# Fixed, once listed here: snap96 (record marking now probes with 24 bytes
+# after the mark, and a call validates from its first 24 bytes) and a UDP call whose tail
 # fragments were lost (its reply now gives the incomplete datagram up first).
 KNOWN_BUGS = {}
 
