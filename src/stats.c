@@ -288,7 +288,8 @@ make_keys(const struct stats *s, const struct flow_key *key, unsigned call_dir, 
     out->len[BD_CLIENT] = out->len[BD_SERVER] = 1 + alen;
     out->len[BD_PAIR] = 1 + 2 * alen;
     out->len[BD_FILE] = fh.len <= BD_KEY_MAX ? fh.len : BD_KEY_MAX;
-    memcpy(out->k[BD_FILE], fh.p, out->len[BD_FILE]);
+    if (out->len[BD_FILE]) /* no handle: the "(none)" row; fh.p may be NULL */
+        memcpy(out->k[BD_FILE], fh.p, out->len[BD_FILE]);
     exp = names_export_of(s->names, fh);
     out->len[BD_EXPORT] = exp ? 8 : 0;
     memcpy(out->k[BD_EXPORT], &exp, 8);
