@@ -1,91 +1,26 @@
 /* mount2.c: MOUNT version 2 (Sun's mount.x: version 1 plus PATHCONF):
- * counts, latency, MNT status.
- *
- * As in version 1 (RFC 1094 Appendix A), MNT returns fhstatus, whose status "is a UNIX error number" (Appendix A.1):
- * 0 is "OK", the values shared with nfsstat/mountstat3 are named as errno
- * (EPERM, EACCES, ... in the BSD numbering NFS uses, so 63 is ENAMETOOLONG),
- * anything else is reported as unknown(N). */
-#include <stddef.h>
+ * counts, latency, MNT status, and the export's root handle for the names
+ * cache. The decoding is shared with version 1 (mount12_common.h). */
+#include "mount12_common.h"
 
-#include <string.h>
-
-#include "dissector.h"
-#include "stats.h"
-#include "xdr_cur.h"
-#include "xid_table.h"
-
-#define MNTPATHLEN 1024 /* RFC 1094 Appendix A.2: dirpath */
-#define FHSIZE 32       /* A.2: fhandle, fixed size */
-
-enum { /* RFC 1094 Appendix A.5, plus Sun's mount.x EXPORTALL and (v2) PATHCONF */
-    MOUNTPROC_NULL = 0, MOUNTPROC_MNT, MOUNTPROC_DUMP, MOUNTPROC_UMNT, MOUNTPROC_UMNTALL,
-    MOUNTPROC_EXPORT, MOUNTPROC_EXPORTALL, MOUNTPROC_PATHCONF, MOUNT2_NPROCS
-};
+#define MOUNT2_NPROCS (MOUNTPROC_PATHCONF + 1)
 
 static const char *const mount2_proc_names[MOUNT2_NPROCS] = {
     "null", "mnt", "dump", "umnt", "umntall", "export", "exportall", "pathconf",
 };
 
-static const struct {
-    uint32_t v;
-    const char *name;
-} mount2_status_names[] = { /* fhstatus: 0 or a UNIX errno */
-    { 0, "OK" }, { 1, "EPERM" }, { 2, "ENOENT" }, { 5, "EIO" }, { 6, "ENXIO" },
-    { 13, "EACCES" }, { 19, "ENODEV" }, { 20, "ENOTDIR" }, { 22, "EINVAL" },
-    { 63, "ENAMETOOLONG" },
-};
-
-static const char *
-mount2_status_name(uint32_t status)
-{
-    size_t i;
-
-    for (i = 0; i < sizeof mount2_status_names / sizeof mount2_status_names[0]; i++)
-        if (mount2_status_names[i].v == status)
-            return mount2_status_names[i].name;
-    return NULL;
-}
-
 static enum decode_rc
 mount2_call(struct xdr_cur *x, struct pending_call *pc)
 {
-    struct bytes path;
-
-    switch (pc->proc) {
-    case MOUNTPROC_MNT:      /* dirpath */
-    case MOUNTPROC_UMNT:     /* dirpath */
-    case MOUNTPROC_PATHCONF: /* dirpath */
-        xdr_cur_opaque(x, MNTPATHLEN, &path);
-        if (pc->proc == MOUNTPROC_MNT && xdr_cur_ok(x) && path.len <= PC_NAME_MAX) {
-            pc->name_len = (uint8_t)path.len; /* the export, for the names cache */
-            memcpy(pc->name, path.p, path.len);
-        }
-        break;
-    default: /* NULL, DUMP, UMNTALL, EXPORT, EXPORTALL: void */
-        break;
-    }
-    return xdr_cur_status(x);
+    return mount12_call(x, pc, true);
 }
 
 static enum decode_rc
 mount2_reply(struct xdr_cur *x, const struct pending_call *pc, struct op_event *ev,
              const struct op_sink *sub)
 {
-    uint32_t status;
-
     (void)sub;
-    if (pc->proc != MOUNTPROC_MNT)
-        return DECODE_OK; /* no status; lists are not decoded */
-    status = xdr_cur_u32(x); /* fhstatus: status */
-    if (!xdr_cur_ok(x))
-        return xdr_cur_status(x);
-    ev->has_status = true;
-    ev->status = status;
-    if (status == 0) { /* directory: fhandle, the export's root */
-        xdr_cur_fixed_view(x, FHSIZE, &ev->obj_fh);
-        ev->obj_is_export = true;
-    }
-    return xdr_cur_status(x);
+    return mount12_reply(x, pc, ev);
 }
 
 const struct rpc_program mount2_program = {
@@ -95,7 +30,7 @@ const struct rpc_program mount2_program = {
     .vers = 2,
     .nprocs = MOUNT2_NPROCS,
     .proc_names = mount2_proc_names,
-    .status_name = mount2_status_name,
+    .status_name = mount12_status_name,
     .call = mount2_call,
     .reply = mount2_reply,
 };
