@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "dissector.h"
+#include "nfsstat3.h"
 #include "stats.h"
 #include "xdr_cur.h"
 #include "xid_table.h"
@@ -23,33 +24,6 @@ static const char *const nfs3_proc_names[NFS3_NPROCS] = {
     "readdir", "readdirplus", "fsstat", "fsinfo", "pathconf", "commit",
 };
 
-static const struct {
-    uint32_t v;
-    const char *name;
-} nfs3_status_names[] = { /* RFC 1813 §2.6 nfsstat3 */
-    { 0, "NFS3_OK" }, { 1, "NFS3ERR_PERM" }, { 2, "NFS3ERR_NOENT" }, { 5, "NFS3ERR_IO" },
-    { 6, "NFS3ERR_NXIO" }, { 13, "NFS3ERR_ACCES" }, { 17, "NFS3ERR_EXIST" },
-    { 18, "NFS3ERR_XDEV" }, { 19, "NFS3ERR_NODEV" }, { 20, "NFS3ERR_NOTDIR" },
-    { 21, "NFS3ERR_ISDIR" }, { 22, "NFS3ERR_INVAL" }, { 27, "NFS3ERR_FBIG" },
-    { 28, "NFS3ERR_NOSPC" }, { 30, "NFS3ERR_ROFS" }, { 31, "NFS3ERR_MLINK" },
-    { 63, "NFS3ERR_NAMETOOLONG" }, { 66, "NFS3ERR_NOTEMPTY" }, { 69, "NFS3ERR_DQUOT" },
-    { 70, "NFS3ERR_STALE" }, { 71, "NFS3ERR_REMOTE" }, { 10001, "NFS3ERR_BADHANDLE" },
-    { 10002, "NFS3ERR_NOT_SYNC" }, { 10003, "NFS3ERR_BAD_COOKIE" },
-    { 10004, "NFS3ERR_NOTSUPP" }, { 10005, "NFS3ERR_TOOSMALL" },
-    { 10006, "NFS3ERR_SERVERFAULT" }, { 10007, "NFS3ERR_BADTYPE" },
-    { 10008, "NFS3ERR_JUKEBOX" },
-};
-
-static const char *
-nfs3_status_name(uint32_t status)
-{
-    size_t i;
-
-    for (i = 0; i < sizeof nfs3_status_names / sizeof nfs3_status_names[0]; i++)
-        if (nfs3_status_names[i].v == status)
-            return nfs3_status_names[i].name;
-    return NULL;
-}
 
 /* What a call leaves for its reply and for later analysis (in pc->priv). */
 struct nfs3_priv {
@@ -426,7 +400,7 @@ const struct rpc_program nfs3_program = {
     .vers = 3,
     .nprocs = NFS3_NPROCS,
     .proc_names = nfs3_proc_names,
-    .status_name = nfs3_status_name,
+    .status_name = nfsstat3_name,
     .call = nfs3_call,
     .reply = nfs3_reply,
 };

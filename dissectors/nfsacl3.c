@@ -7,6 +7,7 @@
 #include <stddef.h>
 
 #include "dissector.h"
+#include "nfsstat3.h"
 #include "stats.h"
 #include "xdr_cur.h"
 #include "xid_table.h"
@@ -21,33 +22,6 @@ static const char *const nfsacl3_proc_names[NFSACL3_NPROCS] = {
     "null", "getacl", "setacl", "getxattrdir",
 };
 
-static const struct {
-    uint32_t v;
-    const char *name;
-} nfsacl3_status_names[] = { /* RFC 1813 §2.6 nfsstat3 */
-    { 0, "NFS3_OK" }, { 1, "NFS3ERR_PERM" }, { 2, "NFS3ERR_NOENT" }, { 5, "NFS3ERR_IO" },
-    { 6, "NFS3ERR_NXIO" }, { 13, "NFS3ERR_ACCES" }, { 17, "NFS3ERR_EXIST" },
-    { 18, "NFS3ERR_XDEV" }, { 19, "NFS3ERR_NODEV" }, { 20, "NFS3ERR_NOTDIR" },
-    { 21, "NFS3ERR_ISDIR" }, { 22, "NFS3ERR_INVAL" }, { 27, "NFS3ERR_FBIG" },
-    { 28, "NFS3ERR_NOSPC" }, { 30, "NFS3ERR_ROFS" }, { 31, "NFS3ERR_MLINK" },
-    { 63, "NFS3ERR_NAMETOOLONG" }, { 66, "NFS3ERR_NOTEMPTY" }, { 69, "NFS3ERR_DQUOT" },
-    { 70, "NFS3ERR_STALE" }, { 71, "NFS3ERR_REMOTE" }, { 10001, "NFS3ERR_BADHANDLE" },
-    { 10002, "NFS3ERR_NOT_SYNC" }, { 10003, "NFS3ERR_BAD_COOKIE" },
-    { 10004, "NFS3ERR_NOTSUPP" }, { 10005, "NFS3ERR_TOOSMALL" },
-    { 10006, "NFS3ERR_SERVERFAULT" }, { 10007, "NFS3ERR_BADTYPE" },
-    { 10008, "NFS3ERR_JUKEBOX" },
-};
-
-static const char *
-nfsacl3_status_name(uint32_t status)
-{
-    size_t i;
-
-    for (i = 0; i < sizeof nfsacl3_status_names / sizeof nfsacl3_status_names[0]; i++)
-        if (nfsacl3_status_names[i].v == status)
-            return nfsacl3_status_names[i].name;
-    return NULL;
-}
 
 static enum decode_rc
 nfsacl3_call(struct xdr_cur *x, struct pending_call *pc)
@@ -83,7 +57,7 @@ const struct rpc_program nfsacl3_program = {
     .vers = 3,
     .nprocs = NFSACL3_NPROCS,
     .proc_names = nfsacl3_proc_names,
-    .status_name = nfsacl3_status_name,
+    .status_name = nfsstat3_name,
     .call = nfsacl3_call,
     .reply = nfsacl3_reply,
 };
