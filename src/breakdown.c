@@ -74,6 +74,10 @@ bd_table_fini(struct bd_table *t)
     hashtab_fini(&t->idx);
     free(t->rows);
     t->rows = NULL;
+    if (t->procs)
+        bd_procs_fini(t->procs);
+    free(t->procs);
+    t->procs = NULL;
 }
 
 static void
@@ -142,6 +146,8 @@ bd_table_row(struct bd_table *t, const uint8_t *key, size_t len)
         s = (uint32_t)pick_victim(t);
         r = &t->rows[s];
         row_add(&t->other, r);
+        if (t->procs)
+            bd_procs_evict(t->procs, s);
         hashtab_remove(&t->idx, hash_bytes(r->key, r->key_len, t->seed), s);
         t->evicted++;
     }

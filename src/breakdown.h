@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "bd_procs.h"
 #include "hashtab.h"
 #include "histo.h"
 
@@ -40,6 +41,7 @@ struct bd_table {
     size_t cap, count;
     struct hashtab idx;
     uint64_t seed, rng, evicted;
+    struct bd_procs *procs; /* per row and procedure (the view's), or NULL */
 };
 
 /* The JSON key / text label of a dimension: "client", "server", ... */

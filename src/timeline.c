@@ -74,3 +74,35 @@ timeline_at(struct timeline *t, const struct timespec *ts)
         t->used = (uint32_t)idx + 1;
     return &t->b[idx];
 }
+
+bool
+timeline_percentile(const struct timeline *t, time_t from, time_t to, double pct, uint64_t *out)
+{
+    struct histo_small h;
+    uint64_t lo, hi, k;
+
+    *out = 0;
+    if (!t->b || t->used == 0 || to <= from || to <= t->start)
+        return false;
+    if (from < t->start)
+        from = t->start;
+    lo = (uint64_t)(from - t->start) / t->interval_s;
+    hi = (uint64_t)(to - 1 - t->start) / t->interval_s;
+    if (lo >= t->used)
+        return false;
+    if (hi >= t->used)
+        hi = t->used - 1;
+    if (lo == hi) { /* the usual case: one bucket, no copy */
+        if (t->b[lo].latency.count == 0)
+            return false;
+        *out = histo_small_percentile(&t->b[lo].latency, pct);
+        return true;
+    }
+    histo_small_init(&h);
+    for (k = lo; k <= hi; k++)
+        histo_small_merge(&h, &t->b[k].latency);
+    if (h.count == 0)
+        return false;
+    *out = histo_small_percentile(&h, pct);
+    return true;
+}

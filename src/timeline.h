@@ -8,6 +8,7 @@
 #ifndef NFSSCOPE_TIMELINE_H
 #define NFSSCOPE_TIMELINE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <time.h>
 
@@ -33,5 +34,12 @@ void timeline_fini(struct timeline *t);
 /* The bucket for time `ts` (the first call fixes the start), or NULL for a
  * time before the start. */
 struct tl_bucket *timeline_at(struct timeline *t, const struct timespec *ts);
+
+/* Percentile `pct` of the latencies (microseconds) recorded in the buckets
+ * that hold the seconds [from, to): the buckets' small histograms merged,
+ * so within 12.5 % (histo.h). Returns false when none was recorded there.
+ * While buckets are wider than a second, whole buckets count. */
+bool timeline_percentile(const struct timeline *t, time_t from, time_t to, double pct,
+                         uint64_t *out);
 
 #endif

@@ -1,7 +1,67 @@
-/* timeline_test.c: buckets, coarsening keeps every count, times before the start. */
+/* timeline_test.c: buckets, coarsening keeps every count, times before the
+ * start; per-bucket p99 on known distributions. */
 #include "timeline.h"
 
+#include <stdbool.h>
+
 #include "t.h"
+
+static bool
+near(uint64_t got, uint64_t want) /* histo_small: within 12.5 % */
+{
+    return (double)got >= (double)want * 0.875 && (double)got <= (double)want * 1.125;
+}
+
+static void
+at(struct timeline *t, time_t sec, uint64_t us)
+{
+    struct timespec ts = { sec, 0 };
+    struct tl_bucket *b = timeline_at(t, &ts);
+
+    if (b)
+        histo_small_record(&b->latency, us);
+}
+
+/* p99 per bucket (the view's latency sparkline, issue 6). */
+static void
+percentiles(void)
+{
+    struct timeline t;
+    uint64_t v, i;
+    time_t s;
+
+    EQ(timeline_init(&t, 1), 0);
+    for (i = 1; i <= 1000; i++) /* second 100: 1..1000 us, p99 = 990 */
+        at(&t, 100, i);
+    for (i = 0; i < 98; i++) /* second 101: 98 x 100 us and 2 x 10 ms: p99 = 10 ms */
+        at(&t, 101, 100);
+    at(&t, 101, 10000);
+    at(&t, 101, 10000);
+    at(&t, 103, 7); /* second 102: nothing */
+    CHECK(timeline_percentile(&t, 100, 101, 99, &v));
+    CHECK(near(v, 990));
+    CHECK(timeline_percentile(&t, 101, 102, 99, &v));
+    CHECK(near(v, 10000));
+    CHECK(timeline_percentile(&t, 101, 102, 50, &v));
+    CHECK(near(v, 100));
+    CHECK(!timeline_percentile(&t, 102, 103, 99, &v));
+    EQ(v, 0);
+    CHECK(!timeline_percentile(&t, 104, 110, 99, &v)); /* beyond what was reached */
+    CHECK(!timeline_percentile(&t, 90, 100, 99, &v));  /* before the start */
+    CHECK(!timeline_percentile(&t, 101, 101, 99, &v)); /* empty range */
+    /* [100, 102): the 1,100 values together; the 12th largest is 991 */
+    CHECK(timeline_percentile(&t, 90, 102, 99, &v));
+    CHECK(near(v, 991));
+    /* coarsening: buckets of 2 s hold 100 and 101 together */
+    for (s = 104; s < 100 + TIMELINE_BUCKETS + 1; s++)
+        at(&t, s, 1);
+    EQ(t.interval_s, 2);
+    CHECK(timeline_percentile(&t, 100, 101, 99, &v));
+    CHECK(near(v, 991));
+    CHECK(timeline_percentile(&t, 103, 104, 100, &v));
+    EQ(v, 7);
+    timeline_fini(&t);
+}
 
 int
 main(void)
@@ -31,5 +91,6 @@ main(void)
     CHECK(timeline_at(&t, &ts) == NULL);
     EQ(t.before, 1);
     timeline_fini(&t);
+    percentiles();
     return t_done();
 }
