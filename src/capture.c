@@ -6,11 +6,9 @@
 #include "capture.h"
 
 #include <errno.h>
-#include <grp.h>
 #include <net/if.h>
 #include <pcap/pcap.h>
 #include <poll.h>
-#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -488,48 +486,6 @@ capture_describe(const struct capture *c, char *buf, size_t len)
         return;
     snprintf(buf, len, "listening on %s, link type %s, snapshot length %d bytes%s%s", s->name,
              link_name(s->dlt), c->snaplen, c->warning[0] ? "; warning: " : "", c->warning);
-}
-
-/* tcpdump -Z: the capture is open, so root is no longer needed. */
-int
-capture_drop_privileges(const struct capture *c, const char *user, char *err, size_t errlen)
-{
-    const char *name = user;
-    struct passwd *pw;
-
-    if (!name) {
-        if (!c || !c->live || geteuid() != 0)
-            return 0;
-        name = "nobody";
-    }
-    errno = 0;
-    pw = getpwnam(name);
-    if (!pw) {
-        if (user)
-            snprintf(err, errlen, "-Z: no user \"%s\"", name);
-        else
-            snprintf(err, errlen, "cannot give up root: no user \"nobody\" (name one with -Z USER,"
-                                  " or keep root with -Z root)");
-        return user ? 2 : 1;
-    }
-    if (pw->pw_uid == 0)
-        return 0; /* -Z root: asked to keep the privileges */
-    if (geteuid() != 0) {
-        if (pw->pw_uid == geteuid())
-            return 0;
-        snprintf(err, errlen, "-Z %s: only root can change to another user", name);
-        return 1;
-    }
-    if (initgroups(pw->pw_name, pw->pw_gid) != 0 || setgid(pw->pw_gid) != 0 ||
-        setuid(pw->pw_uid) != 0) {
-        snprintf(err, errlen, "cannot change to user %s: %s", name, strerror(errno));
-        return 1;
-    }
-    if (setuid(0) == 0 || geteuid() == 0) {
-        snprintf(err, errlen, "cannot change to user %s: root could be regained", name);
-        return 1;
-    }
-    return 0;
 }
 
 int64_t

@@ -26,14 +26,6 @@ struct capture;
  * line for the user. */
 int capture_open(struct capture **out, const struct nfsscope_config *cfg, char *err, size_t errlen);
 
-/* Give up root once the capture is open (tcpdump -Z). `user` NULL means the
- * default: "nobody" for a live capture started as root, nothing otherwise.
- * A user whose uid is 0 ("-Z root") keeps the privileges. Not root: nothing
- * to do unless a user was named, which is then an error. Returns 0; 1 with
- * `err` set when the switch failed (never continues half-switched); 2 for an
- * unknown user. */
-int capture_drop_privileges(const struct capture *c, const char *user, char *err, size_t errlen);
-
 /* One line for stderr when a live capture starts: "listening on IFACE, link
  * type ..., snapshot length N bytes" (tcpdump's). Empty for files. */
 void capture_describe(const struct capture *c, char *buf, size_t len);

@@ -13,6 +13,7 @@
 #include "config.h"
 #include "diff.h"
 #include "merge.h"
+#include "privdrop.h"
 #include "records.h"
 #include "pipeline.h"
 #include "breakdown.h"
@@ -403,37 +404,38 @@ main(int argc, char **argv)
               stderr);
         return 1;
     }
-    if (records_path) { /* issue 9: before the capture, so a bad path costs nothing */
-        records = records_open(records_path, records_fmt, err, sizeof err);
-        if (!records) {
-            fprintf(stderr, "nfsscope: %s\n", err);
-            pipeline_fini(&ctx);
-            free(filter);
-            return 1;
-        }
-        ctx.stats.records = records;
-    }
     st = capture_open(&cap, &cfg, err, sizeof err);
     if (st != 0) {
         if (st == 2)
             usage_error("%s", err);
         fprintf(stderr, "nfsscope: %s\n", err);
-        (void)records_close(records, rerr, sizeof rerr);
         capture_close(cap);
         pipeline_fini(&ctx);
         free(filter);
         return st;
     }
-    st = capture_drop_privileges(cap, cfg.user, err, sizeof err);
+    st = privdrop_after_open(capture_is_live(cap), cfg.user, err, sizeof err);
     if (st != 0) {
         if (st == 2)
             usage_error("%s", err);
         fprintf(stderr, "nfsscope: %s\n", err);
-        (void)records_close(records, rerr, sizeof rerr);
         capture_close(cap);
         pipeline_fini(&ctx);
         free(filter);
         return st;
+    }
+    /* Output files are opened as the user the capture runs as, so the kernel
+     * refuses places that user could not write (as tcpdump -w after -Z). */
+    if (records_path) {
+        records = records_open(records_path, records_fmt, err, sizeof err);
+        if (!records) {
+            fprintf(stderr, "nfsscope: %s\n", err);
+            capture_close(cap);
+            pipeline_fini(&ctx);
+            free(filter);
+            return 1;
+        }
+        ctx.stats.records = records;
     }
     /* No SA_RESTART: a signal wakes poll() so the run ends at once. */
     memset(&sa, 0, sizeof sa);

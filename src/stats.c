@@ -112,6 +112,32 @@ stats_latency_us(const struct timespec *a, const struct timespec *b)
     return (uint64_t)(ns + 500) / 1000;
 }
 
+const uint64_t stats_lat_bound_us[STATS_LAT_BOUNDS] = {
+    100, 250, 500, 1000, 2500, 5000, 10000, 25000, 50000, 100000, 250000, 500000,
+    1000000, 2500000, 5000000, 10000000,
+};
+
+unsigned
+stats_lat_bucket(uint64_t usec)
+{
+    unsigned i;
+
+    for (i = 0; i < STATS_LAT_BOUNDS; i++)
+        if (usec <= stats_lat_bound_us[i])
+            break;
+    return i;
+}
+
+/* A timed reply: the histogram and the fixed-bound counts. */
+static void
+record_latency(struct proc_stats *p, const struct op_event *ev)
+{
+    uint64_t us = stats_latency_us(&ev->t_call, &ev->t_reply);
+
+    histo_record(&p->latency, us);
+    p->lat_le[stats_lat_bucket(us)]++;
+}
+
 static struct proc_stats *
 proc_of(struct stats *s, const struct rpc_program *pg, uint32_t proc, struct prog_stats **out)
 {
@@ -217,7 +243,7 @@ stats_record(struct stats *s, const struct op_event *ev)
             p->replies++;
             p->errors++;
             p->rpc_errors++;
-            histo_record(&p->latency, stats_latency_us(&ev->t_call, &ev->t_reply));
+            record_latency(p, ev);
         }
         record_by(s, ev, true);
         return;
@@ -233,7 +259,7 @@ stats_record(struct stats *s, const struct op_event *ev)
     p->replies++;
     if (ev->partial)
         p->partial++;
-    histo_record(&p->latency, stats_latency_us(&ev->t_call, &ev->t_reply));
+    record_latency(p, ev);
     if (ev->has_status) {
         count_status(p, ev->status);
         if (status_is_error(ev->pg, ev->status))

@@ -92,6 +92,16 @@ struct op_event {
 
 #define STATS_MAX_STATUS 24 /* distinct status values tracked per procedure */
 
+/* Fixed latency bucket bounds for the Prometheus histogram (issue 9,
+ * --metrics): 100 us .. 10 s. They are not edges of struct histo's log-linear
+ * buckets (1 ms is not), so each procedure keeps exact counts per bound:
+ * lat_le[i] counts latencies (whole microseconds, as in the report) in
+ * (bound i-1, bound i]; lat_le[STATS_LAT_BOUNDS] those above the last. */
+#define STATS_LAT_BOUNDS 16
+extern const uint64_t stats_lat_bound_us[STATS_LAT_BOUNDS];
+/* Index into lat_le[] of a latency in microseconds. */
+unsigned stats_lat_bucket(uint64_t usec);
+
 struct status_count {
     uint32_t status;
     uint64_t count;
@@ -110,6 +120,7 @@ struct proc_stats {
     uint64_t status_other; /* statuses beyond STATS_MAX_STATUS distinct values */
     struct status_count status[STATS_MAX_STATUS]; /* every status seen, OK included */
     struct histo latency;
+    uint64_t lat_le[STATS_LAT_BOUNDS + 1]; /* the same latencies, per fixed bound */
 };
 
 struct nfs_write_stats { /* NFSv3 WRITE detail (RFC 1813 §3.3.7) */

@@ -82,6 +82,25 @@ def merged(a, b):
     return out
 
 
+def status_of(pid, key):
+    """A field of /proc/PID/status, e.g. "CapEff" -> "0000000000000000"."""
+    with open("/proc/%d/status" % pid) as f:
+        for line in f:
+            if line.startswith(key + ":"):
+                return line.split(":", 1)[1].strip()
+    return None
+
+
+def no_capabilities(pid):
+    """(ok, detail): no effective/permitted/inheritable/ambient capability and
+    no_new_privs set (capabilities(7))."""
+    got = {k: status_of(pid, k) for k in ("CapEff", "CapPrm", "CapInh", "CapAmb", "NoNewPrivs")}
+    ok = all(got[k] is not None and int(got[k], 16) == 0
+             for k in ("CapEff", "CapPrm", "CapInh")) and \
+        (got["CapAmb"] is None or int(got["CapAmb"], 16) == 0) and got["NoNewPrivs"] == "1"
+    return ok, got
+
+
 def uid_of(pid):
     with open("/proc/%d/status" % pid) as f:
         for line in f:
@@ -166,6 +185,10 @@ def main():
         uid = uid_of(ns.pid)
         check(uid is not None and uid[1] == 65534 and uid[0] == 65534,
               "started as root, runs as nobody once open (uid %s)" % uid)
+        ok, caps = no_capabilities(ns.pid)
+        check(ok, "as nobody: no capability left, no_new_privs (%s)" % caps)
+        bnd = status_of(ns.pid, "CapBnd")
+        check(bnd is not None and int(bnd, 16) == 0, "capability bounding set emptied (%s)" % bnd)
         time.sleep(1.0)  # tcpdump is up too
         for p in pcaps:
             r = subprocess.run(["tcpreplay", "-q", "-i", "lo", "--pps", "400", p],
@@ -217,6 +240,8 @@ def main():
         check("nfsscope report: lo" in f.read(), "SIGINT: final report")
 
     no_permission(nfsscope)
+    records_refused(nfsscope, work)
+    file_capabilities(nfsscope, work)
     live_view(nfsscope, work, bpf, pcaps[0], want_calls=counts(report(nfsscope, "-r", pcaps[0]))
               ["rpc.calls"])
     interface_gone(nfsscope, work)
@@ -273,6 +298,75 @@ def live_view(nfsscope, work, bpf, pcap, want_calls):
         check("nfsscope report: lo" in s, "final report after the view")
     finally:
         subprocess.run(base + ["kill-server"], capture_output=True)
+
+
+def records_refused(nfsscope, work):
+    """--records is opened after the switch to nobody: a place only root may
+    write is refused (one line, exit 1) and nothing is created there."""
+    d = os.path.join(work, "rootonly")
+    os.makedirs(d, exist_ok=True)
+    os.chmod(d, 0o700)
+    target = os.path.join(d, "calls.csv")
+    if os.path.exists(target):
+        os.unlink(target)
+    r = subprocess.run([nfsscope, "-i", "lo", "--no-tui", "--duration", "1", "--records", target],
+                       capture_output=True, text=True, timeout=30)
+    lines = r.stderr.strip().splitlines()
+    check(r.returncode == 1 and lines and "Permission denied" in lines[-1] and
+          not os.path.exists(target),
+          "--records in a root-only directory after dropping to nobody: refused, exit 1 (%r)"
+          % lines[-1:])
+    r = subprocess.run([nfsscope, "-i", "lo", "--no-tui", "--duration", "1", "-Z", "root",
+                        "--records", target], capture_output=True, text=True, timeout=30)
+    check(r.returncode == 0 and os.path.exists(target),
+          "-Z root: the same --records path is written (rc %d)" % r.returncode)
+
+
+def file_capabilities(nfsscope, work):
+    """A copy given CAP_NET_RAW with setcap, run as nobody: the capture opens,
+    then the process keeps no capability (the way dumpcap is deployed)."""
+    if not shutil.which("setcap") or not shutil.which("setpriv"):
+        print("SKIP (part): no setcap/setpriv: file capabilities not tested")
+        return
+    d = os.path.join("/tmp", "nfsscope-caps-%d" % os.getpid())
+    os.makedirs(d, exist_ok=True)
+    os.chmod(d, 0o755)
+    exe = os.path.join(d, "nfsscope")
+    shutil.copy(nfsscope, exe)
+    os.chmod(exe, 0o755)
+    err = os.path.join(d, "caps.err")
+    try:
+        r = subprocess.run(["setcap", "cap_net_raw,cap_net_admin+ep", exe], capture_output=True,
+                           text=True)
+        if r.returncode != 0:
+            print("SKIP (part): setcap failed (%s): file capabilities not tested"
+                  % r.stderr.strip())
+            return
+        with open(err, "w") as e:
+            ns = subprocess.Popen(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
+                                   exe, "-i", "lo", "--no-tui", "--duration", "3"],
+                                  stdout=subprocess.DEVNULL, stderr=e)
+        try:
+            if not wait_line(err, "listening on lo", 20):
+                with open(err) as f:
+                    msg = f.read().strip()
+                if ns.poll() is not None and ("Permission denied" in msg or
+                                              "no permission" in msg):
+                    print("SKIP (part): file capabilities do not take effect here (%s)" % msg)
+                    return
+                check(False, "setcap copy as nobody: capture opens (%s)" % msg)
+                return
+            time.sleep(0.3)
+            ok, caps = no_capabilities(ns.pid)
+            check(ok, "setcap copy as nobody: capabilities given up once open (%s)" % caps)
+            ns.wait(timeout=20)
+            check(ns.returncode == 0, "setcap copy: clean exit (rc %s)" % ns.returncode)
+        finally:
+            if ns.poll() is None:
+                ns.kill()
+                ns.wait()
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
 
 
 def no_permission(nfsscope):

@@ -1,0 +1,423 @@
+/* report_prom.c: the Prometheus text exposition format, version 0.0.4
+ * (prometheus.io/docs/instrumenting/exposition_formats), for --metrics.
+ *
+ * Names follow Prometheus conventions: base units (seconds, bytes), counters
+ * end in _total, one HELP and one TYPE line per family, all samples of a
+ * family together. Per-procedure series appear once the procedure has been
+ * seen (a call, reply, retransmission or unanswered call), in registry and
+ * procedure-number order, so the output never depends on hash order. */
+#include "report_prom.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+#include "findings.h"
+
+static const char *const stable_names[3] = { "UNSTABLE", "DATA_SYNC", "FILE_SYNC" };
+
+/* The `le` labels of stats_lat_bound_us[], in seconds. */
+static const char *const le_names[STATS_LAT_BOUNDS] = {
+    "0.0001", "0.00025", "0.0005", "0.001", "0.0025", "0.005", "0.01", "0.025",
+    "0.05",   "0.1",     "0.25",   "0.5",   "1",      "2.5",   "5",     "10",
+};
+
+void
+report_prom_label(FILE *out, const char *v)
+{
+    for (; *v; v++) {
+        if (*v == '\\')
+            fputs("\\\\", out);
+        else if (*v == '"')
+            fputs("\\\"", out);
+        else if (*v == '\n')
+            fputs("\\n", out);
+        else
+            fputc(*v, out);
+    }
+}
+
+static void
+family(FILE *out, const char *name, const char *type, const char *help)
+{
+    fprintf(out, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
+}
+
+/* Microseconds as seconds, exactly (6 decimals). */
+static void
+seconds(FILE *out, uint64_t us)
+{
+    fprintf(out, "%" PRIu64 ".%06" PRIu64, us / 1000000, us % 1000000);
+}
+
+/* A procedure's name, or "procN" where the table has none (N < nprocs:
+ * still a fixed set). */
+static const char *
+proc_name(const struct rpc_program *pg, uint32_t k, char *buf, size_t sz)
+{
+    if (pg->proc_names && pg->proc_names[k])
+        return pg->proc_names[k];
+    snprintf(buf, sz, "proc%" PRIu32, k);
+    return buf;
+}
+
+/* The program label: the dissector's name without its version digits
+ * ("nfs3" -> "nfs"); the version has its own label. */
+static void
+prog_labels(FILE *out, const struct rpc_program *pg, uint32_t proc)
+{
+    char name[32];
+    size_t n = strlen(pg->name);
+
+    while (n > 1 && pg->name[n - 1] >= '0' && pg->name[n - 1] <= '9')
+        n--;
+    if (n >= sizeof name)
+        n = sizeof name - 1;
+    memcpy(name, pg->name, n);
+    name[n] = '\0';
+    fputs("program=\"", out);
+    report_prom_label(out, name);
+    fprintf(out, "\",version=\"%" PRIu32 "\"", pg->vers);
+    if (proc != UINT32_MAX) {
+        fputs(",proc=\"", out);
+        report_prom_label(out, proc_name(pg, proc, name, sizeof name));
+        fputc('"', out);
+    }
+}
+
+static bool
+seen(const struct proc_stats *p)
+{
+    return p->calls || p->replies || p->retrans || p->unanswered;
+}
+
+enum pfield { PF_CALLS, PF_REPLIES, PF_RETRANS, PF_UNANSWERED };
+
+static uint64_t
+pfield(const struct proc_stats *p, enum pfield f)
+{
+    switch (f) {
+    case PF_CALLS:
+        return p->calls;
+    case PF_REPLIES:
+        return p->replies;
+    case PF_RETRANS:
+        return p->retrans;
+    case PF_UNANSWERED:
+        return p->unanswered;
+    }
+    return 0;
+}
+
+/* One counter per seen procedure. */
+static void
+per_proc(FILE *out, const struct stats *s, const char *name, const char *help, enum pfield f)
+{
+    size_t i;
+    uint32_t k;
+
+    family(out, name, "counter", help);
+    for (i = 0; i < s->nprogs; i++) {
+        const struct prog_stats *ps = &s->progs[i];
+
+        for (k = 0; k < ps->pg->nprocs; k++) {
+            if (!seen(&ps->procs[k]))
+                continue;
+            fprintf(out, "%s{", name);
+            prog_labels(out, ps->pg, k);
+            fprintf(out, "} %" PRIu64 "\n", pfield(&ps->procs[k], f));
+        }
+    }
+}
+
+static bool
+status_is_error(const struct rpc_program *pg, uint32_t st)
+{
+    return pg->status_error ? pg->status_error(st) : st != 0;
+}
+
+/* Errors by status name. The per-status series of a procedure add up to its
+ * `errors`: RPC-level failures are status "RPC_ERROR", and statuses with no
+ * name (or beyond the STATS_MAX_STATUS kept) are "other". */
+static void
+errors(FILE *out, const struct stats *s)
+{
+    size_t i;
+    uint32_t k;
+    unsigned j;
+
+    family(out, "nfsscope_errors_total", "counter",
+           "Replies that failed, by status (RPC_ERROR: the RPC layer refused the call).");
+    for (i = 0; i < s->nprogs; i++) {
+        const struct prog_stats *ps = &s->progs[i];
+
+        for (k = 0; k < ps->pg->nprocs; k++) {
+            const struct proc_stats *p = &ps->procs[k];
+            uint64_t named = 0;
+
+            if (!seen(p))
+                continue;
+            for (j = 0; j < p->nstatus; j++) {
+                const char *sn;
+
+                if (!status_is_error(ps->pg, p->status[j].status))
+                    continue;
+                sn = ps->pg->status_name ? ps->pg->status_name(p->status[j].status) : NULL;
+                if (!sn)
+                    continue;
+                fputs("nfsscope_errors_total{", out);
+                prog_labels(out, ps->pg, k);
+                fputs(",status=\"", out);
+                report_prom_label(out, sn);
+                fprintf(out, "\"} %" PRIu64 "\n", p->status[j].count);
+                named += p->status[j].count;
+            }
+            if (p->rpc_errors) {
+                fputs("nfsscope_errors_total{", out);
+                prog_labels(out, ps->pg, k);
+                fprintf(out, ",status=\"RPC_ERROR\"} %" PRIu64 "\n", p->rpc_errors);
+                named += p->rpc_errors;
+            }
+            if (p->errors > named) {
+                fputs("nfsscope_errors_total{", out);
+                prog_labels(out, ps->pg, k);
+                fprintf(out, ",status=\"other\"} %" PRIu64 "\n", p->errors - named);
+            }
+        }
+    }
+}
+
+static void
+latency(FILE *out, const struct stats *s)
+{
+    size_t i;
+    uint32_t k;
+    unsigned b;
+
+    family(out, "nfsscope_latency_seconds", "histogram",
+           "Call to reply time of answered calls (retransmitted calls are not timed).");
+    for (i = 0; i < s->nprogs; i++) {
+        const struct prog_stats *ps = &s->progs[i];
+
+        for (k = 0; k < ps->pg->nprocs; k++) {
+            const struct proc_stats *p = &ps->procs[k];
+            uint64_t cum = 0;
+
+            if (!seen(p))
+                continue;
+            for (b = 0; b < STATS_LAT_BOUNDS; b++) {
+                cum += p->lat_le[b];
+                fputs("nfsscope_latency_seconds_bucket{", out);
+                prog_labels(out, ps->pg, k);
+                fprintf(out, ",le=\"%s\"} %" PRIu64 "\n", le_names[b], cum);
+            }
+            fputs("nfsscope_latency_seconds_bucket{", out);
+            prog_labels(out, ps->pg, k);
+            fprintf(out, ",le=\"+Inf\"} %" PRIu64 "\n", p->latency.count);
+            fputs("nfsscope_latency_seconds_sum{", out);
+            prog_labels(out, ps->pg, k);
+            fputs("} ", out);
+            seconds(out, p->latency.sum);
+            fputs("\nnfsscope_latency_seconds_count{", out);
+            prog_labels(out, ps->pg, k);
+            fprintf(out, "} %" PRIu64 "\n", p->latency.count);
+        }
+    }
+}
+
+/* READ data travels to the client, WRITE data to the server. */
+static void
+bytes(FILE *out, const struct stats *s)
+{
+    size_t i;
+    uint32_t k;
+
+    family(out, "nfsscope_bytes_total", "counter",
+           "File data moved: READ replies' count (to_client), WRITE calls' count (to_server).");
+    for (i = 0; i < s->nprogs; i++) {
+        const struct prog_stats *ps = &s->progs[i];
+
+        for (k = 0; k < ps->pg->nprocs; k++) {
+            char nb[32];
+            const char *pn = proc_name(ps->pg, k, nb, sizeof nb);
+            const char *dir = strcmp(pn, "read") == 0    ? "to_client"
+                              : strcmp(pn, "write") == 0 ? "to_server"
+                                                         : NULL;
+
+            if (!dir || !seen(&ps->procs[k]))
+                continue;
+            fputs("nfsscope_bytes_total{", out);
+            prog_labels(out, ps->pg, k);
+            fprintf(out, ",direction=\"%s\"} %" PRIu64 "\n", dir, ps->procs[k].bytes);
+        }
+    }
+}
+
+static void
+write_stable(FILE *out, const struct stats *s)
+{
+    size_t i;
+    unsigned k;
+
+    family(out, "nfsscope_write_stable_total", "counter",
+           "WRITE calls by stable_how (RFC 1813 section 3.3.7).");
+    for (i = 0; i < s->nprogs; i++) {
+        const struct prog_stats *ps = &s->progs[i];
+        uint64_t any = 0;
+
+        for (k = 0; k < 3; k++)
+            any += ps->write.stable[k];
+        if (!any)
+            continue;
+        for (k = 0; k < 3; k++) {
+            fputs("nfsscope_write_stable_total{", out);
+            prog_labels(out, ps->pg, UINT32_MAX);
+            fprintf(out, ",stable=\"%s\"} %" PRIu64 "\n", stable_names[k], ps->write.stable[k]);
+        }
+    }
+}
+
+static void
+per_prog(FILE *out, const struct stats *s, const char *name, const char *help, bool replies)
+{
+    size_t i;
+
+    family(out, name, "counter", help);
+    for (i = 0; i < s->nprogs; i++) {
+        const struct prog_stats *ps = &s->progs[i];
+
+        if (!ps->calls && !ps->replies)
+            continue;
+        fprintf(out, "%s{", name);
+        prog_labels(out, ps->pg, UINT32_MAX);
+        fprintf(out, "} %" PRIu64 "\n", replies ? ps->replies : ps->calls);
+    }
+}
+
+static void
+counter(FILE *out, const char *name, const char *help, uint64_t v)
+{
+    family(out, name, "counter", help);
+    fprintf(out, "%s %" PRIu64 "\n", name, v);
+}
+
+/* The findings' counts as the report gives them: directory fan-out is the
+ * per-entry calls after the listings of the directories reported. */
+static void
+findings(FILE *out, const struct findings *f)
+{
+    uint64_t n[FK__COUNT], cost[FK__COUNT];
+    unsigned k;
+    size_t i;
+
+    for (k = 0; k < FK__COUNT; k++) {
+        n[k] = f->n[k];
+        cost[k] = f->cost_us[k];
+    }
+    n[FK_FANOUT] = cost[FK_FANOUT] = 0;
+    for (i = 0; i < f->ndirs; i++)
+        if (findings_dir_reported(&f->dirs[i])) {
+            const struct fnd_dir *d = &f->dirs[i];
+            n[FK_FANOUT] += d->lookup + d->getattr + d->access;
+            cost[FK_FANOUT] += d->cost_us;
+        }
+    family(out, "nfsscope_findings_total", "counter",
+           "Operations behind each finding (see nfsscope(8), FINDINGS).");
+    for (k = 0; k < FK__COUNT; k++)
+        fprintf(out, "nfsscope_findings_total{kind=\"%s\"} %" PRIu64 "\n", findings_kind_key(k),
+                n[k]);
+    family(out, "nfsscope_findings_seconds_total", "counter",
+           "Time those operations took, summed.");
+    for (k = 0; k < FK__COUNT; k++) {
+        fprintf(out, "nfsscope_findings_seconds_total{kind=\"%s\"} ", findings_kind_key(k));
+        seconds(out, cost[k]);
+        fputc('\n', out);
+    }
+}
+
+static void
+evictions(FILE *out, const struct stats *s)
+{
+    unsigned d;
+
+    family(out, "nfsscope_evictions_total", "counter",
+           "Entries pushed out of a full table (each table's limit is an option or default).");
+    fprintf(out, "nfsscope_evictions_total{table=\"flows\"} %" PRIu64 "\n",
+            s->anom.n[ANOM_FLOW_EVICTED]);
+    fprintf(out, "nfsscope_evictions_total{table=\"pending_calls\"} %" PRIu64 "\n",
+            s->anom.n[ANOM_XID_EVICTED]);
+    fprintf(out, "nfsscope_evictions_total{table=\"ip_fragments\"} %" PRIu64 "\n",
+            s->anom.n[ANOM_IPFRAG_EVICTED]);
+    if (s->bd_on) {
+        for (d = 0; d < BD__COUNT; d++)
+            fprintf(out, "nfsscope_evictions_total{table=\"breakdown_%s\"} %" PRIu64 "\n",
+                    bd_dim_name((enum bd_dim)d), s->bd[d].evicted);
+        fprintf(out, "nfsscope_evictions_total{table=\"names\"} %" PRIu64 "\n",
+                names_evicted(s->names));
+    }
+    if (s->findings)
+        fprintf(out, "nfsscope_evictions_total{table=\"findings\"} %" PRIu64 "\n",
+                s->findings->evicted);
+}
+
+int
+report_prom(FILE *out, const struct stats *s, bool input_done)
+{
+    const struct capture_totals *c = &s->cap;
+    const struct rpc_totals *r = &s->rpc;
+    unsigned a;
+
+    family(out, "nfsscope_build_info", "gauge", "The nfsscope version serving these metrics.");
+    fprintf(out, "nfsscope_build_info{version=\"%s\"} 1\n", NFSSCOPE_VERSION);
+    family(out, "nfsscope_input_done", "gauge",
+           "1 once the input has ended (replayed files): the counters are final.");
+    fprintf(out, "nfsscope_input_done %d\n", input_done ? 1 : 0);
+    counter(out, "nfsscope_packets_total", "Packets captured.", c->packets);
+    counter(out, "nfsscope_wire_bytes_total", "Bytes of those packets on the wire.", c->bytes);
+    counter(out, "nfsscope_truncated_packets_total",
+            "Packets cut by the snapshot length (captured length < wire length).",
+            c->truncated_packets);
+    if (c->kernel_drops >= 0) /* live only (pcap_stats) */
+        counter(out, "nfsscope_kernel_drops_total",
+                "Packets the kernel dropped before nfsscope could read them.",
+                (uint64_t)c->kernel_drops);
+    counter(out, "nfsscope_rpc_calls_total", "RPC calls, every program (first transmissions).",
+            r->calls);
+    counter(out, "nfsscope_rpc_replies_total", "RPC replies matched to a call, every program.",
+            r->replies);
+    counter(out, "nfsscope_rpc_retransmissions_total",
+            "RPC calls sent again with the same XID before their reply.", r->retransmissions);
+    counter(out, "nfsscope_rpc_unanswered_calls_total",
+            "RPC calls given up without a reply (timeout, eviction or end of input).",
+            r->unanswered_calls);
+    counter(out, "nfsscope_rpc_orphan_replies_total", "RPC replies matched to no call.",
+            r->orphan_replies);
+    counter(out, "nfsscope_rpc_errors_total",
+            "RPC replies denied or not accepted (RFC 5531 section 9).", r->rpc_errors);
+    counter(out, "nfsscope_rpc_unknown_program_calls_total",
+            "RPC calls to programs nfsscope does not decode.", r->unknown_program_calls);
+    per_prog(out, s, "nfsscope_program_calls_total", "Calls per RPC program and version.",
+             false);
+    per_prog(out, s, "nfsscope_program_replies_total", "Replies per RPC program and version.",
+             true);
+    per_proc(out, s, "nfsscope_calls_total", "Calls (first transmissions) per procedure.",
+             PF_CALLS);
+    per_proc(out, s, "nfsscope_replies_total", "Replies matched to a call, per procedure.",
+             PF_REPLIES);
+    errors(out, s);
+    per_proc(out, s, "nfsscope_retransmissions_total", "Retransmitted calls per procedure.",
+             PF_RETRANS);
+    per_proc(out, s, "nfsscope_unanswered_calls_total", "Calls given up without a reply.",
+             PF_UNANSWERED);
+    latency(out, s);
+    bytes(out, s);
+    write_stable(out, s);
+    if (s->findings)
+        findings(out, s->findings);
+    family(out, "nfsscope_anomalies_total", "counter",
+           "Problems in the input, by kind (see nfsscope(8), ANOMALIES).");
+    for (a = 0; a < ANOM__COUNT; a++)
+        fprintf(out, "nfsscope_anomalies_total{kind=\"%s\"} %" PRIu64 "\n",
+                anomaly_key((enum anomaly)a), s->anom.n[a]);
+    evictions(out, s);
+    return ferror(out) ? -1 : 0;
+}
