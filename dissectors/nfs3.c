@@ -70,6 +70,24 @@ filename3(struct xdr_cur *x, struct pending_call *pc)
     }
 }
 
+/* A second diropargs3 (§3.3.3: dir, name): RENAME's to, LINK's link. Kept in
+ * pc->name after the first name when both fit (see xid_table.h). */
+static void
+diropargs3_second(struct xdr_cur *x, struct pending_call *pc)
+{
+    struct bytes fh, name;
+
+    if (!xdr_cur_opaque(x, NFS3_FHSIZE, &fh) || !xdr_cur_opaque(x, UINT32_MAX, &name))
+        return;
+    if (!fh.len || !name.len || name.len > PC_NAME_MAX ||
+        fh.len + name.len > (size_t)(PC_NAME_MAX - pc->name_len))
+        return;
+    memcpy(pc->name + pc->name_len, fh.p, fh.len);
+    memcpy(pc->name + pc->name_len + fh.len, name.p, name.len);
+    pc->fh2_len = (uint8_t)fh.len;
+    pc->name2_len = (uint8_t)name.len;
+}
+
 /* post_op_fh3 (§2.6): bool handle_follows, nfs_fh3. */
 static void
 post_op_fh3(struct xdr_cur *x, struct op_event *ev)
@@ -95,6 +113,13 @@ nfs3_call(struct xdr_cur *x, struct pending_call *pc)
     case NFSPROC3_REMOVE: /* §3.3.12 */
     case NFSPROC3_RMDIR:  /* §3.3.13 */
         filename3(x, pc);
+        break;
+    case NFSPROC3_RENAME: /* §3.3.14 RENAME3args: from (diropargs3), to (diropargs3) */
+        filename3(x, pc);
+        diropargs3_second(x, pc);
+        break;
+    case NFSPROC3_LINK: /* §3.3.15 LINK3args: file, link (diropargs3) */
+        diropargs3_second(x, pc);
         break;
     case NFSPROC3_READ: /* §3.3.6 READ3args: file, offset, count */
     case NFSPROC3_COMMIT: /* §3.3.21 COMMIT3args: file, offset, count */
@@ -343,6 +368,16 @@ nfs3_reply(struct xdr_cur *x, const struct pending_call *pc, struct op_event *ev
     }
     nfs3_reply_detail(*x, pc, ev);
     switch (pc->proc) {
+    case NFSPROC3_RENAME: /* §3.3.14: from's object is now to.name */
+        ev->names_op = NAMES_OP_RENAME;
+        break;
+    case NFSPROC3_LINK: /* §3.3.15: the file is also link.name */
+        ev->names_op = NAMES_OP_LINK;
+        break;
+    case NFSPROC3_REMOVE: /* §3.3.12, §3.3.13: the name is gone */
+    case NFSPROC3_RMDIR:
+        ev->names_op = NAMES_OP_REMOVE;
+        break;
     case NFSPROC3_LOOKUP: /* §3.3.3 LOOKUP3resok: object, ... */
         xdr_cur_opaque(x, NFS3_FHSIZE, &ev->obj_fh);
         break;

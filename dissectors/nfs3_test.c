@@ -420,6 +420,93 @@ test_absurd_counts(void)
     EQ(ev.read_bytes, 8192);
 }
 
+/* RENAME (§3.3.14) and LINK (§3.3.15): the second diropargs3 is kept after
+ * the first name; a successful reply says what it did to names. */
+static void
+test_rename_link(void)
+{
+    static const uint8_t rename_args[] = {
+        FH32,                                                 /* from.dir */
+        0x00, 0x00, 0x00, 0x01, 'a', 0x00, 0x00, 0x00,       /* from.name "a" */
+        0x00, 0x00, 0x00, 0x04, 0xd1, 0xd2, 0xd3, 0xd4,       /* to.dir: 4 bytes */
+        0x00, 0x00, 0x00, 0x03, 'b', 'c', 'd', 0x00,          /* to.name "bcd" */
+    };
+    static const uint8_t link_args[] = {
+        FH32,                                                 /* file */
+        0x00, 0x00, 0x00, 0x04, 0xd1, 0xd2, 0xd3, 0xd4,       /* link.dir */
+        0x00, 0x00, 0x00, 0x02, 'h', 'l', 0x00, 0x00,         /* link.name "hl" */
+    };
+    static const uint8_t rename_ok[] = {
+        0x00, 0x00, 0x00, 0x00, /* NFS3_OK */
+        0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, /* fromdir_wcc: no pre, no post */
+        0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, /* todir_wcc */
+    };
+    static const uint8_t link_ok[] = {
+        0x00, 0x00, 0x00, 0x00, /* NFS3_OK */
+        0x00, 0x00, 0x00, 0x00, /* file_attributes: none */
+        0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, /* linkdir_wcc */
+    };
+    static const uint8_t exist[] = {
+        0x00, 0x00, 0x00, 0x11, /* NFS3ERR_EXIST */
+        0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+        0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+    };
+    uint8_t big[4 + 32 + 4 + 252 + sizeof rename_args - 44];
+    struct pending_call pc;
+    struct op_event ev;
+    size_t o;
+
+    fresh_pc(&pc, 14);
+    EQ(do_call(rename_args, sizeof rename_args, &pc), DECODE_OK);
+    EQ(pc.fh_len, 32);
+    EQ(pc.name_len, 1);
+    EQ(pc.name[0], 'a');
+    EQ(pc.fh2_len, 4);
+    EQ(pc.name2_len, 3);
+    CHECK(memcmp(pc.name + 1, "\xd1\xd2\xd3\xd4" "bcd", 7) == 0);
+    fresh_ev(&ev);
+    EQ(do_reply(rename_ok, sizeof rename_ok, &pc, &ev), DECODE_OK);
+    EQ(ev.names_op, NAMES_OP_RENAME);
+    fresh_ev(&ev);
+    EQ(do_reply(exist, sizeof exist, &pc, &ev), DECODE_OK);
+    EQ(ev.names_op, NAMES_OP_NONE);
+    /* Cut inside to.name: nothing kept for it. */
+    fresh_pc(&pc, 14);
+    EQ(do_call(rename_args, sizeof rename_args - 2, &pc), DECODE_TRUNCATED);
+    EQ(pc.fh2_len, 0);
+    EQ(pc.name2_len, 0);
+    /* from.name of 252 bytes: to.dir and to.name do not fit after it. */
+    memcpy(big, rename_args, 36);
+    o = 36;
+    big[o++] = 0, big[o++] = 0, big[o++] = 0, big[o++] = 252;
+    memset(big + o, 'n', 252), o += 252;
+    memcpy(big + o, rename_args + 44, sizeof rename_args - 44);
+    fresh_pc(&pc, 14);
+    EQ(do_call(big, sizeof big, &pc), DECODE_OK);
+    EQ(pc.name_len, 252);
+    EQ(pc.fh2_len, 0);
+    EQ(pc.name2_len, 0);
+
+    fresh_pc(&pc, 15);
+    EQ(do_call(link_args, sizeof link_args, &pc), DECODE_OK);
+    EQ(pc.fh_len, 32);
+    EQ(pc.name_len, 0);
+    EQ(pc.fh2_len, 4);
+    EQ(pc.name2_len, 2);
+    CHECK(memcmp(pc.name, "\xd1\xd2\xd3\xd4" "hl", 6) == 0);
+    fresh_ev(&ev);
+    EQ(do_reply(link_ok, sizeof link_ok, &pc, &ev), DECODE_OK);
+    EQ(ev.names_op, NAMES_OP_LINK);
+    fresh_ev(&ev);
+    EQ(do_reply(exist, sizeof exist, &pc, &ev), DECODE_OK);
+    EQ(ev.names_op, NAMES_OP_NONE);
+
+    fresh_pc(&pc, 12); /* REMOVE */
+    fresh_ev(&ev);
+    EQ(do_reply(rename_ok, sizeof rename_ok - 8, &pc, &ev), DECODE_OK);
+    EQ(ev.names_op, NAMES_OP_REMOVE);
+}
+
 int
 main(void)
 {
@@ -432,5 +519,6 @@ main(void)
     test_write_reply();
     test_absurd_counts();
     test_status_replies();
+    test_rename_link();
     return t_done();
 }

@@ -15,6 +15,7 @@ struct entry {
     uint64_t parent;   /* hash of the parent handle, 0 for an export root */
     uint32_t prev, next; /* recency list (slot ids) */
     uint8_t is_export;
+    uint8_t indexed;   /* (parent, name) is in the dir index */
     uint8_t name_len;
     uint8_t name[NAME_MAX_LEN];
 };
@@ -24,7 +25,8 @@ struct names {
     size_t cap, count;
     uint32_t head, tail, free_head; /* head: most recent */
     size_t fresh;                   /* slots [fresh, cap) have never been used */
-    struct hashtab idx;
+    struct hashtab idx;  /* handle key -> slot */
+    struct hashtab didx; /* (parent key, name) -> slot, for RENAME and REMOVE */
     uint64_t seed, evicted;
 };
 
@@ -38,6 +40,10 @@ names_new(size_t cap, uint64_t seed)
     n->slab = calloc(cap, sizeof *n->slab);
     if (!n->slab || hashtab_init(&n->idx, cap) != 0)
         goto fail;
+    if (hashtab_init(&n->didx, cap) != 0) {
+        hashtab_fini(&n->idx);
+        goto fail;
+    }
     n->cap = cap;
     n->seed = seed;
     n->free_head = HT_NONE;
@@ -57,6 +63,7 @@ names_free(struct names *n)
     if (!n)
         return;
     hashtab_fini(&n->idx);
+    hashtab_fini(&n->didx);
     free(n->slab);
     free(n);
 }
@@ -77,6 +84,65 @@ find(const struct names *n, uint64_t key)
         if (n->slab[s].key == key)
             return s;
     return HT_NONE;
+}
+
+/* The dir index: at most one entry per (parent, name), the one that name
+ * currently leads to. Names longer than NAME_MAX_LEN are stored cut, and
+ * looked up cut the same way. */
+static uint64_t
+dname_hash(const struct names *n, uint64_t parent, const uint8_t *name, size_t len)
+{
+    if (len > NAME_MAX_LEN)
+        len = NAME_MAX_LEN;
+    return hash_u64x2(parent, hash_bytes(name, len, n->seed), n->seed);
+}
+
+static uint32_t
+find_dname(const struct names *n, uint64_t parent, struct bytes name)
+{
+    size_t len = name.len < NAME_MAX_LEN ? name.len : NAME_MAX_LEN;
+    uint64_t h = dname_hash(n, parent, name.p, len);
+    uint32_t pos, s;
+
+    for (s = hashtab_first(&n->didx, h, &pos); s != HT_NONE; s = hashtab_next(&n->didx, h, &pos)) {
+        const struct entry *e = &n->slab[s];
+        if (e->indexed && e->parent == parent && e->name_len == len &&
+            memcmp(e->name, name.p, len) == 0)
+            return s;
+    }
+    return HT_NONE;
+}
+
+/* The entry stays (with its last name, for labels) but that name no longer
+ * leads to it. */
+static void
+unindex(struct names *n, uint32_t s)
+{
+    struct entry *e = &n->slab[s];
+
+    if (!e->indexed)
+        return;
+    hashtab_remove(&n->didx, dname_hash(n, e->parent, e->name, e->name_len), s);
+    e->indexed = 0;
+}
+
+/* Index slot s under its (parent, name); an entry that held that name
+ * before names an object the name no longer leads to (removed, renamed
+ * over, or replaced behind our back): it is unindexed. */
+static void
+index_slot(struct names *n, uint32_t s)
+{
+    struct entry *e = &n->slab[s];
+    struct bytes name = { e->name, e->name_len };
+    uint32_t old;
+
+    if (e->indexed || e->is_export || !e->parent || !e->name_len)
+        return;
+    old = find_dname(n, e->parent, name);
+    if (old != HT_NONE)
+        unindex(n, old);
+    hashtab_insert(&n->didx, dname_hash(n, e->parent, e->name, e->name_len), s);
+    e->indexed = 1;
 }
 
 static void
@@ -122,6 +188,7 @@ upsert(struct names *n, uint64_t key)
         }
         if (n->free_head == HT_NONE) {
             uint32_t victim = n->tail;
+            unindex(n, victim); /* both indexes drop it together */
             unlink_slot(n, victim);
             hashtab_remove(&n->idx, n->slab[victim].key, victim);
             n->slab[victim].next = n->free_head;
@@ -170,8 +237,57 @@ names_learn(struct names *n, struct bytes parent, struct bytes name, struct byte
     e = upsert(n, ck);
     if (e->is_export)
         return; /* an export root keeps its path */
+    if (e->indexed && e->parent == pk && e->name_len == name.len &&
+        memcmp(e->name, name.p, name.len) == 0)
+        return; /* known already */
+    /* One name per handle: the latest one learned. */
+    unindex(n, (uint32_t)(e - n->slab));
     e->parent = pk;
     set_name(e, name);
+    index_slot(n, (uint32_t)(e - n->slab));
+}
+
+bool
+names_rename(struct names *n, struct bytes from_dir, struct bytes from_name, struct bytes to_dir,
+             struct bytes to_name)
+{
+    uint64_t fk, tk;
+    uint32_t s, t;
+    struct entry *e;
+
+    if (!n || !from_dir.len || !from_name.len || !to_dir.len || !to_name.len)
+        return false;
+    fk = names_key(n, from_dir);
+    tk = names_key(n, to_dir);
+    s = find_dname(n, fk, from_name);
+    /* RFC 1813 §3.3.14: an object that to.name named is replaced (unlinked). */
+    t = find_dname(n, tk, to_name);
+    if (t != HT_NONE && t != s)
+        unindex(n, t);
+    if (s == HT_NONE)
+        return false; /* the moved object's handle was never learned */
+    e = &n->slab[s];
+    if (e->key == tk)
+        return false; /* into itself: impossible (hostile); no self-parent */
+    unindex(n, s);
+    e->parent = tk;
+    set_name(e, to_name);
+    index_slot(n, s);
+    unlink_slot(n, s); /* most recently learned */
+    push_head(n, s);
+    return true;
+}
+
+void
+names_unlink(struct names *n, struct bytes dir, struct bytes name)
+{
+    uint32_t s;
+
+    if (!n || !dir.len || !name.len)
+        return;
+    s = find_dname(n, names_key(n, dir), name);
+    if (s != HT_NONE)
+        unindex(n, s);
 }
 
 void
@@ -182,6 +298,7 @@ names_learn_export(struct names *n, struct bytes path, struct bytes root)
     if (!n || !root.len || !path.len)
         return;
     e = upsert(n, names_key(n, root));
+    unindex(n, (uint32_t)(e - n->slab)); /* a root is found by handle only */
     e->parent = 0;
     e->is_export = 1;
     set_name(e, path);

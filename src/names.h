@@ -1,8 +1,15 @@
 /* names.h: names for file handles, learned from the wire (issue 4).
  *
  * A bounded cache from a file handle to (parent handle, name): MOUNT replies
- * give export roots (path -> root handle), LOOKUP, CREATE, MKDIR, SYMLINK and
- * MKNOD replies give a child's handle for (directory, name). A path is built
+ * give export roots (path -> root handle), LOOKUP, CREATE, MKDIR, SYMLINK,
+ * MKNOD, LINK and READDIRPLUS replies give a child's handle for (directory,
+ * name). RENAME replies carry no handle, so the same entries are also indexed
+ * by (directory, name) to find the object that moved (same capacity, evicted
+ * together with the handle index). A handle has one name here: the latest the
+ * wire showed. After LINK (RFC 1813 §3.3.15) both names are valid and the new
+ * one is kept, as a LOOKUP of either name would; a name that is removed or
+ * renamed over keeps labelling its old object (calls made to it before are
+ * still shown under it) but no longer leads to it. A path is built
  * by walking parents: "/export/dir/file" when the chain reaches an export
  * root, ".../dir/file" when it stops short, the handle in hex when nothing is
  * known. Fixed capacity, allocated once; when full, the least recently
@@ -26,6 +33,13 @@ void names_free(struct names *n); /* NULL is a no-op */
 
 /* `child` is called `name` in directory `parent`. */
 void names_learn(struct names *n, struct bytes parent, struct bytes name, struct bytes child);
+/* A successful RENAME (RFC 1813 §3.3.14): the object named (from_dir,
+ * from_name) is now (to_dir, to_name); an object to_name named before is
+ * replaced. Returns true if the moved object's handle was known. */
+bool names_rename(struct names *n, struct bytes from_dir, struct bytes from_name,
+                  struct bytes to_dir, struct bytes to_name);
+/* A successful REMOVE or RMDIR (§3.3.12, §3.3.13): (dir, name) leads nowhere. */
+void names_unlink(struct names *n, struct bytes dir, struct bytes name);
 /* `root` is the root of the export mounted as `path`. */
 void names_learn_export(struct names *n, struct bytes path, struct bytes root);
 

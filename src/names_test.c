@@ -69,5 +69,100 @@ main(void)
     }
     names_free(n);
     names_free(NULL);
+
+    /* RENAME and LINK (RFC 1813 §3.3.14, §3.3.15), REMOVE (§3.3.12). */
+    n = names_new(8, 7);
+    CHECK(n != NULL);
+    names_learn_export(n, B("/exp"), B("R"));
+    names_learn(n, B("R"), B("d"), B("D"));
+    names_learn(n, B("R"), B("e"), B("E"));
+    names_learn(n, B("D"), B("a"), B("A"));
+    /* Across directories: the object keeps its handle, gets the new path. */
+    CHECK(names_rename(n, B("D"), B("a"), B("E"), B("b")));
+    names_path(n, B("A"), buf, sizeof buf);
+    STREQ(buf, "/exp/e/b");
+    /* The old name leads nowhere now; the new one does. */
+    CHECK(!names_rename(n, B("D"), B("a"), B("D"), B("z")));
+    names_path(n, B("A"), buf, sizeof buf);
+    STREQ(buf, "/exp/e/b");
+    CHECK(names_rename(n, B("E"), B("b"), B("D"), B("c")));
+    names_path(n, B("A"), buf, sizeof buf);
+    STREQ(buf, "/exp/d/c");
+    /* A renamed directory takes its children along. */
+    CHECK(names_rename(n, B("R"), B("d"), B("R"), B("dd")));
+    names_path(n, B("A"), buf, sizeof buf);
+    STREQ(buf, "/exp/dd/c");
+    /* Renamed over an existing name: the replaced object keeps its last
+     * label, but the name leads to the moved one. */
+    names_learn(n, B("D"), B("old"), B("O"));
+    names_learn(n, B("D"), B("new"), B("N"));
+    CHECK(names_rename(n, B("D"), B("new"), B("D"), B("old")));
+    names_path(n, B("N"), buf, sizeof buf);
+    STREQ(buf, "/exp/dd/old");
+    names_path(n, B("O"), buf, sizeof buf);
+    STREQ(buf, "/exp/dd/old");
+    CHECK(names_rename(n, B("D"), B("old"), B("D"), B("moved")));
+    names_path(n, B("N"), buf, sizeof buf);
+    STREQ(buf, "/exp/dd/moved");
+    names_path(n, B("O"), buf, sizeof buf);
+    STREQ(buf, "/exp/dd/old");
+    /* A RENAME of an unknown object still retires the name it replaced. */
+    names_learn(n, B("D"), B("t"), B("T"));
+    CHECK(!names_rename(n, B("D"), B("unknown"), B("D"), B("t")));
+    CHECK(!names_rename(n, B("D"), B("t"), B("D"), B("t2")));
+    names_path(n, B("T"), buf, sizeof buf);
+    STREQ(buf, "/exp/dd/t");
+    /* LINK: the latest name is kept (both are valid), and found by RENAME. */
+    names_learn(n, B("D"), B("hl"), B("N"));
+    names_path(n, B("N"), buf, sizeof buf);
+    STREQ(buf, "/exp/dd/hl");
+    CHECK(names_rename(n, B("D"), B("hl"), B("D"), B("hl2")));
+    names_path(n, B("N"), buf, sizeof buf);
+    STREQ(buf, "/exp/dd/hl2");
+    /* REMOVE: the label stays, the name no longer leads to the object. */
+    names_unlink(n, B("D"), B("hl2"));
+    names_path(n, B("N"), buf, sizeof buf);
+    STREQ(buf, "/exp/dd/hl2");
+    CHECK(!names_rename(n, B("D"), B("hl2"), B("D"), B("x")));
+    /* A new object under a known name takes the name over. */
+    names_learn(n, B("D"), B("reborn"), B("N"));
+    names_learn(n, B("D"), B("reborn"), B("N2"));
+    CHECK(names_rename(n, B("D"), B("reborn"), B("D"), B("r2")));
+    names_path(n, B("N2"), buf, sizeof buf);
+    STREQ(buf, "/exp/dd/r2");
+    names_path(n, B("N"), buf, sizeof buf);
+    STREQ(buf, "/exp/dd/reborn");
+    /* Hostile: a directory renamed into itself is refused; empty parts and
+     * export roots (not found by name) teach nothing. */
+    CHECK(!names_rename(n, B("R"), B("dd"), B("D"), B("loop")));
+    names_path(n, B("A"), buf, sizeof buf);
+    STREQ(buf, "/exp/dd/c");
+    CHECK(!names_rename(n, B("R"), B(""), B("D"), B("x")));
+    CHECK(!names_rename(n, B("R"), B("/exp"), B("D"), B("x")));
+    names_free(n);
+
+    /* Bounded: both indexes stay consistent through eviction and renames. */
+    n = names_new(4, 5);
+    CHECK(n != NULL);
+    {
+        char h[8], nm[8], nm2[8];
+        int i;
+        for (i = 0; i < 200; i++) {
+            snprintf(h, sizeof h, "H%d", i % 9);
+            snprintf(nm, sizeof nm, "n%d", i % 7);
+            names_learn(n, B("P"), B(nm), B(h));
+            snprintf(nm2, sizeof nm2, "m%d", i % 5);
+            names_rename(n, B("P"), B(nm), B("P"), B(nm2));
+            names_unlink(n, B("P"), B(nm2));
+            CHECK(names_count(n) <= 4);
+        }
+        /* The last object learned, then renamed: found and named. */
+        names_learn(n, B("P"), B("last"), B("HL"));
+        CHECK(names_rename(n, B("P"), B("last"), B("P"), B("final")));
+        names_path(n, B("HL"), buf, sizeof buf);
+        STREQ(buf, ".../final");
+        CHECK(names_evicted(n) > 0);
+    }
+    names_free(n);
     return t_done();
 }

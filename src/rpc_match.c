@@ -31,6 +31,10 @@ event_who(struct op_event *ev, const struct pending_call *pc)
     ev->fh.len = pc->fh_len;
     ev->name.p = pc->name;
     ev->name.len = pc->name_len;
+    ev->fh2.p = pc->name + pc->name_len;
+    ev->fh2.len = pc->fh2_len;
+    ev->name2.p = ev->fh2.p + pc->fh2_len;
+    ev->name2.len = pc->name2_len;
     ev->bd_idx = pc->bd_idx;
     ev->bd_gen = pc->bd_gen;
 }

@@ -400,6 +400,21 @@ record_by(struct stats *s, const struct op_event *ev, bool error)
         else
             names_learn(s->names, ev->fh, ev->name, ev->obj_fh);
     }
+    if (ev->outcome == OP_REPLIED) {
+        switch (ev->names_op) {
+        case NAMES_OP_RENAME: /* RFC 1813 §3.3.14 */
+            names_rename(s->names, ev->fh, ev->name, ev->fh2, ev->name2);
+            break;
+        case NAMES_OP_LINK: /* §3.3.15: the file (fh) is also link.name */
+            names_learn(s->names, ev->fh2, ev->name2, ev->fh);
+            break;
+        case NAMES_OP_REMOVE: /* §3.3.12, §3.3.13 */
+            names_unlink(s->names, ev->fh, ev->name);
+            break;
+        default:
+            break;
+        }
+    }
     if (ev->outcome == OP_REPLIED) { /* READDIRPLUS: each entry's name and handle */
         unsigned i;
         for (i = 0; i < ev->ndirent && i < OP_DIRENT_MAX; i++)

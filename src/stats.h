@@ -48,6 +48,10 @@ struct op_dirent {
     struct op_attr attr; /* READDIRPLUS name_attributes */
 };
 
+/* What a successful reply did to the names of the file system, for the
+ * names cache (issue 4): fh/name and fh2/name2 are the call's. */
+enum { NAMES_OP_NONE = 0, NAMES_OP_RENAME, NAMES_OP_LINK, NAMES_OP_REMOVE };
+
 /* One finished operation. Filled by the RPC layer (times, outcome) and by the
  * program's dissector (status, bytes, stable_how). */
 struct op_event {
@@ -74,6 +78,8 @@ struct op_event {
     struct bytes fh;            /* the handle the call acted on (from the call) */
     struct bytes name;          /* the name it gave in that directory (from the call) */
     struct bytes obj_fh;        /* the handle the reply returned for that name (dissector) */
+    struct bytes fh2, name2;    /* RENAME to (dir, name), LINK link (dir, name) (from the call) */
+    uint8_t names_op;           /* what a successful reply did to names (dissector) */
     const uint32_t *bd_idx, *bd_gen; /* the call's breakdown rows, or NULL */
     /* What the findings need (issue 5), from the NFSv3 dissector. Borrowed
      * views are valid only during stats_record(). */

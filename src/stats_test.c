@@ -54,6 +54,49 @@ main(void)
     STREQ(path, "/export/a.txt");
     EQ(names_count(s.names), 2);
 
+    /* LOOKUP, then LINK (the latest name is kept), RENAME, REMOVE. */
+    memset(&ev, 0, sizeof ev);
+    ev.outcome = OP_REPLIED;
+    ev.key = &key;
+    ev.uid = ev.gid = UINT32_MAX;
+    ev.stable = ev.committed = STABLE_NONE;
+    ev.fh = B("ROOTFH");
+    ev.name = B("f1");
+    ev.obj_fh = B("FH-F");
+    stats_record(&s, &ev);
+    CHECK(names_path(s.names, B("FH-F"), path, sizeof path));
+    STREQ(path, "/export/f1");
+    ev.obj_fh = B("");
+    ev.fh = B("FH-F");
+    ev.name = B("");
+    ev.fh2 = B("ROOTFH");
+    ev.name2 = B("hl");
+    ev.names_op = NAMES_OP_LINK;
+    stats_record(&s, &ev);
+    names_path(s.names, B("FH-F"), path, sizeof path);
+    STREQ(path, "/export/hl");
+    ev.fh = B("ROOTFH");
+    ev.name = B("hl");
+    ev.name2 = B("hl2");
+    ev.names_op = NAMES_OP_RENAME;
+    ev.outcome = OP_NO_REPLY; /* not answered: nothing moved */
+    stats_record(&s, &ev);
+    names_path(s.names, B("FH-F"), path, sizeof path);
+    STREQ(path, "/export/hl");
+    ev.outcome = OP_REPLIED;
+    stats_record(&s, &ev);
+    names_path(s.names, B("FH-F"), path, sizeof path);
+    STREQ(path, "/export/hl2");
+    ev.name = B("hl2");
+    ev.names_op = NAMES_OP_REMOVE; /* the label stays, the name leads nowhere */
+    stats_record(&s, &ev);
+    CHECK(!names_rename(s.names, B("ROOTFH"), B("hl2"), B("ROOTFH"), B("x")));
+    names_path(s.names, B("FH-F"), path, sizeof path);
+    STREQ(path, "/export/hl2");
+    memset(&ev.fh2, 0, sizeof ev.fh2);
+    memset(&ev.name2, 0, sizeof ev.name2);
+    ev.names_op = NAMES_OP_NONE;
+
     /* An unanswered call teaches nothing. */
     ev.outcome = OP_NO_REPLY;
     ev.dirent[0].fh = B("FH-C");

@@ -42,12 +42,15 @@ struct pending_call {
     uint8_t gss_wrapped;          /* arguments are GSS-wrapped, not decoded */
     uint8_t stable;               /* set by the dissector: WRITE stable_how, or STABLE_NONE */
     uint8_t partial;              /* arguments were cut short */
-    uint8_t pad[2];
+    uint8_t fh2_len, name2_len;   /* a second handle and name, packed in name[] (below) */
     uint32_t write_count;         /* set by the dissector: WRITE count */
     uint32_t seq_prev, seq_next;  /* arrival order (slot ids), internal */
     /* Set by the dissector for the breakdowns and the names (issue 4): the
      * handle the call acts on (for LOOKUP, CREATE, ... the directory) and the
-     * name it gives in that directory (MOUNT: the export path). */
+     * name it gives in that directory (MOUNT: the export path). RENAME's
+     * to.dir and to.name, LINK's link.dir and link.name follow the first name
+     * in name[] (fh2_len, name2_len bytes) when all fit, else they are not
+     * kept (lengths 0) and nothing is learned from the call. */
     uint8_t fh_len, name_len;
     uint8_t fh[PC_FH_MAX];
     uint8_t name[PC_NAME_MAX];

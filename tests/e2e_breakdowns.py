@@ -65,6 +65,38 @@ def timeline_and_sizes(name, rep):
     check(reads <= ok_reads, f"{name}: read sizes {reads} > {ok_reads}")
 
 
+def renames(nfsscope, d):
+    """all-ops: LINK f1 -> hl, RENAME hl -> hl2 (RFC 1813 §3.3.15, §3.3.14),
+    then a READDIR of the file (NOTDIR). Each call's record carries the path
+    its handle had when it was answered: the name follows LINK and RENAME.
+    The READDIRPLUS listing after that shows hl2 then f1, so the report's file
+    row ends up under the latest name seen, f1."""
+    import tempfile
+    with tempfile.TemporaryDirectory() as tmp:
+        recf = os.path.join(tmp, "rec.jsonl")
+        rep = report(nfsscope, os.path.join(d, "all-ops.pcap"), "--top", "1000000",
+                     "--records", recf, "--records-format", "jsonl")
+        with open(recf) as f:
+            recs = [json.loads(line) for line in f]
+    links = [r for r in recs if r["procedure"] == "link"]
+    check(len(links) == 2, f"all-ops: 2 LINK records, got {len(links)}")
+    if len(links) != 2:
+        return
+    fh = links[0]["fh"]
+    check(links[0]["path"].endswith("/all-ops/f1"), f"all-ops: LINK of f1: {links[0]['path']}")
+    # The second LINK (EXIST) acts on the same file, now known by its link name.
+    check(links[1]["path"].endswith("/all-ops/hl"), f"all-ops: after LINK: {links[1]['path']}")
+    notdir = [r for r in recs if r["procedure"] == "readdir" and r["fh"] == fh]
+    check(len(notdir) == 1 and notdir[0]["status"] == "NFS3ERR_NOTDIR",
+          f"all-ops: READDIR of the file: {notdir}")
+    check(all(r["path"].endswith("/all-ops/hl2") for r in notdir),
+          f"all-ops: after RENAME hl -> hl2: {[r['path'] for r in notdir]}")
+    last = [r for r in recs if r["fh"] == fh][-1]
+    rows = [r["key"] for r in rep["breakdowns"]["file"]["rows"]]
+    check(last["path"].endswith("/all-ops/f1") and last["path"] in rows,
+          f"all-ops: the file's row is under its latest name {last['path']}: {rows}")
+
+
 def main():
     nfsscope, d = sys.argv[1], sys.argv[2]
     samples = sorted(f for f in os.listdir(d)
@@ -85,6 +117,8 @@ def main():
     named = [k for k in keyed if "/lsdir/file-" in k and k.endswith(".txt")]
     check(len(named) >= 5, f"ls-storm: top files are the listed files: {keyed}")
     check(any("lsdir" in r["key"] for r in files), "ls-storm: the listed directory is named")
+
+    renames(nfsscope, d)
 
     # 16 rows per table on 1,000+ files: still adds up; "other" holds the rest.
     small = report(nfsscope, storm, "--max-rows", "16", "--top", "100")
