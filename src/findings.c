@@ -297,24 +297,40 @@ struct who { /* the parts of an operation every finding needs */
     uint8_t af;
     int64_t t_call, t_reply;
     uint64_t lat;
+    /* Keys hashed once per call and reused by every table and scenario. */
+    uint64_t fk, ok;       /* fh_key of fh and of obj_fh */
+    uint64_t ma_f, ma_o;   /* model MK_ATTR keys of fh and obj_fh */
+    uint64_t ml_f;         /* model MK_LIST key of fh (LOOKUP, READDIR(PLUS)) */
+    uint64_t mx_f;         /* model MK_ACC key (ACCESS) or MK_DENT key (LOOKUP) */
+    const uint64_t *dfk;   /* per kept dirent with a handle: fh_key ... */
+    const uint64_t *dma;   /* ... and its model MK_ATTR key */
+    /* fh's parent directory from f->parent (read once: the model does not
+     * change that table); pdir_ml is the model MK_LIST key of it. */
+    bool pdir_done, pdir_have;
+    uint64_t pdir_ml;
+    struct fnd_client *client; /* found on first use */
+    struct fnd_file *file;
 };
 
 static struct fnd_client *
-client_row(struct findings *f, const struct who *w)
+client_row(struct findings *f, struct who *w)
 {
     size_t alen = w->af == 6 ? 16 : 4, i;
 
+    if (w->client)
+        return w->client;
     for (i = 0; i < FND_TOP_CLIENTS; i++) {
         struct fnd_client *c = &f->clients[i];
         if (c->af == 0) {
             c->af = w->af;
+            c->ck = w->ck;
             memcpy(c->addr, w->caddr, alen);
-            return c;
+            return w->client = c;
         }
-        if (c->af == w->af && memcmp(c->addr, w->caddr, alen) == 0)
-            return c;
+        if (c->ck == w->ck && c->af == w->af && memcmp(c->addr, w->caddr, alen) == 0)
+            return w->client = c;
     }
-    return &f->client_other;
+    return w->client = &f->client_other;
 }
 
 static struct fnd_file *
@@ -340,13 +356,22 @@ file_row(struct findings *f, struct bytes fh, int64_t now)
     return &f->files[*ix - 1];
 }
 
+/* fh's row, found once per call (fh is always the call's ev->fh). */
+static struct fnd_file *
+file_row_w(struct findings *f, struct bytes fh, struct who *w)
+{
+    if (!w->file)
+        w->file = file_row(f, fh, w->t_call);
+    return w->file;
+}
+
 /* One instance of a finding: counted, costed and attributed. */
 static void
-credit(struct findings *f, enum fkind k, const struct who *w, struct bytes fh,
+credit(struct findings *f, enum fkind k, struct who *w, struct bytes fh,
        struct modv *remember)
 {
     struct fnd_client *c = client_row(f, w);
-    struct fnd_file *fl = file_row(f, fh, w->t_call);
+    struct fnd_file *fl = file_row_w(f, fh, w);
 
     f->n[k]++;
     f->cost_us[k] += w->lat;
@@ -390,7 +415,7 @@ pair_key(const struct findings *f, uint64_t a, uint64_t b, unsigned kind)
 /* ---- stable writes, COMMIT, verifiers --------------------------------------- */
 
 static void
-writes(struct findings *f, const struct op_event *ev, const struct who *w, bool replied)
+writes(struct findings *f, const struct op_event *ev, struct who *w, bool replied)
 {
     if (ev->proc == P_COMMIT) {
         f->commits++;
@@ -419,7 +444,7 @@ writes(struct findings *f, const struct op_event *ev, const struct who *w, bool 
             if (replied)
                 histo_record(&f->lat_stable, w->lat);
             credit(f, FK_STABLE_WRITES, w, ev->fh, NULL);
-            fl = file_row(f, ev->fh, w->t_call);
+            fl = file_row_w(f, ev->fh, w);
             fl->stable[ev->stable]++;
         }
         if (ev->write_bytes > cv->max_write)
@@ -462,14 +487,16 @@ attr_counts(uint32_t proc)
     return proc != P_FSSTAT && proc != P_FSINFO && proc != P_PATHCONF;
 }
 
+/* fk: fh_key(f, fh). */
 static void
-hold(struct findings *f, uint64_t ck, struct bytes fh, const struct op_attr *a, int64_t t)
+hold(struct findings *f, uint64_t ck, struct bytes fh, uint64_t fk, const struct op_attr *a,
+     int64_t t)
 {
     struct held *h;
 
     if (!a->valid || !fh.len)
         return;
-    h = ftab_put(f->attr, pair_key(f, ck, fh_key(f, fh), 1), t, NULL);
+    h = ftab_put(f->attr, pair_key(f, ck, fk, 1), t, NULL);
     if (h->t && h->t < t) {
         h->t_prev = h->t;
         h->digest_prev = h->digest;
@@ -513,7 +540,7 @@ dot(struct bytes name)
 static void
 listing_call(struct findings *f, struct stats *s, const struct op_event *ev, const struct who *w)
 {
-    uint64_t dk = fh_key(f, ev->fh);
+    uint64_t dk = w->fk;
     struct lstv *l = ftab_put(f->lst, pair_key(f, w->ck, dk, 2), w->t_call, NULL);
     struct fnd_dir *d;
     struct fnd_listing *li = NULL;
@@ -540,9 +567,9 @@ listing_call(struct findings *f, struct stats *s, const struct op_event *ev, con
     for (i = 0; i < ev->ndirent; i++) {
         const struct op_dirent *e = &ev->dirent[i];
         if (e->fh.len && !dot(e->name)) {
-            struct parentv *pv = ftab_put(f->parent, fh_key(f, e->fh), w->t_reply, NULL);
+            struct parentv *pv = ftab_put(f->parent, w->dfk[i], w->t_reply, NULL);
             pv->dir = dk;
-            hold(f, w->ck, e->fh, &e->attr, w->t_reply);
+            hold(f, w->ck, e->fh, w->dfk[i], &e->attr, w->t_reply);
             if (s && s->names)
                 names_learn(s->names, ev->fh, e->name, e->fh);
         }
@@ -578,9 +605,9 @@ child_call(struct findings *f, const struct op_event *ev, const struct who *w, b
     struct fnd_listing *li;
 
     if (ev->proc == P_LOOKUP) {
-        dk = fh_key(f, ev->fh);
+        dk = w->fk;
     } else {
-        const struct parentv *pv = ftab_get(f->parent, fh_key(f, ev->fh));
+        const struct parentv *pv = ftab_get(f->parent, w->fk);
         if (!pv)
             return;
         dk = pv->dir;
@@ -638,17 +665,25 @@ ac_of(const struct fscen_params *P, const struct mval *a)
 /* The client's view of fh's attributes, with READDIRPLUS of its directory
  * counted as a refresh (its entries carry attributes); NULL if none. */
 static struct mval *
-m_attr(struct findings *f, unsigned sc, uint64_t ck, uint64_t fk, int64_t now)
+m_attr(struct findings *f, unsigned sc, struct who *w, int64_t now)
 {
     struct ftab *t = f->model[sc];
-    struct mval *a = ftab_get(t, mkey(f, MK_ATTR, ck, fk));
+    struct mval *a = ftab_get(t, w->ma_f);
 
     if (fscen_params[sc].rdirplus) {
-        const struct parentv *pv = ftab_get(f->parent, fk);
-        const struct mval *l = pv ? ftab_get(t, mkey(f, MK_LIST, ck, pv->dir)) : NULL;
+        const struct mval *l;
+
+        if (!w->pdir_done) {
+            const struct parentv *pv = ftab_get(f->parent, w->fk);
+            w->pdir_done = true;
+            w->pdir_have = pv != NULL;
+            if (pv)
+                w->pdir_ml = mkey(f, MK_LIST, w->ck, pv->dir);
+        }
+        l = w->pdir_have ? ftab_get(t, w->pdir_ml) : NULL;
         if (l && l->plus && (!a || l->t > a->t)) {
             if (!a)
-                a = ftab_put(t, mkey(f, MK_ATTR, ck, fk), now, NULL);
+                a = ftab_put(t, w->ma_f, now, NULL);
             a->t = l->t;
         }
     }
@@ -661,15 +696,16 @@ m_valid(const struct fscen_params *P, const struct mval *a, int64_t now)
     return a && a->t <= now && now - a->t < ac_of(P, a);
 }
 
+/* mk: the MK_ATTR key of fh. */
 static void
-m_refresh(struct findings *f, unsigned sc, uint64_t ck, struct bytes fh, const struct op_attr *at,
+m_refresh(struct findings *f, unsigned sc, uint64_t mk, struct bytes fh, const struct op_attr *at,
           int64_t t)
 {
     struct mval *a;
 
     if (!at->valid || !fh.len)
         return;
-    a = ftab_put(f->model[sc], mkey(f, MK_ATTR, ck, fh_key(f, fh)), t, NULL);
+    a = ftab_put(f->model[sc], mk, t, NULL);
     a->t = t;
     a->digest = at->digest;
     a->type = at->type;
@@ -678,13 +714,12 @@ m_refresh(struct findings *f, unsigned sc, uint64_t ck, struct bytes fh, const s
 /* Would a Linux client with scenario sc's options have sent this call?
  * Updates the scenario's caches as if it had (or had not). */
 static bool
-m_sent(struct findings *f, unsigned sc, const struct op_event *ev, const struct who *w)
+m_sent(struct findings *f, unsigned sc, const struct op_event *ev, struct who *w)
 {
     const struct fscen_params *P = &fscen_params[sc];
     struct ftab *t = f->model[sc];
-    uint64_t fk = fh_key(f, ev->fh);
     int64_t now = w->t_call;
-    struct mval *a = ev->fh.len ? m_attr(f, sc, w->ck, fk, now) : NULL;
+    struct mval *a = ev->fh.len ? m_attr(f, sc, w, now) : NULL;
     bool sent = true;
 
     /* Close-to-open: a GETATTR answered from the cache is an open()
@@ -714,19 +749,18 @@ m_sent(struct findings *f, unsigned sc, const struct op_event *ev, const struct 
         }
         break;
     case P_ACCESS: {
-        struct mval *x = ftab_get(t, mkey(f, MK_ACC, w->ck, hash_u64x2(fk, ev->uid, f->seed)));
+        struct mval *x = ftab_get(t, w->mx_f);
         sent = !(x && a && x->digest == a->digest && now - x->t < ac_of(P, a));
         if (sent && ev->attr.valid) {
-            x = ftab_put(t, mkey(f, MK_ACC, w->ck, hash_u64x2(fk, ev->uid, f->seed)), now, NULL);
+            x = ftab_put(t, w->mx_f, now, NULL);
             x->t = w->t_reply;
             x->digest = ev->attr.digest;
         }
         break;
     }
     case P_LOOKUP: {
-        uint64_t nk = hash_u64x2(fk, hash_bytes(ev->name.p, ev->name.len, f->seed), f->seed);
-        struct mval *e = ftab_get(t, mkey(f, MK_DENT, w->ck, nk));
-        const struct mval *l = ftab_get(t, mkey(f, MK_LIST, w->ck, fk));
+        struct mval *e = ftab_get(t, w->mx_f);
+        const struct mval *l = ftab_get(t, w->ml_f);
         bool dir_ok = m_valid(P, a, now);
 
         if (!P->dentries)
@@ -736,7 +770,7 @@ m_sent(struct findings *f, unsigned sc, const struct op_event *ev, const struct 
         if (dir_ok && P->rdirplus && ev->status == 0 && l && l->plus && l->digest == a->digest)
             sent = false; /* READDIRPLUS primed the dentry */
         if (sent && ev->attr.valid) {
-            e = ftab_put(t, mkey(f, MK_DENT, w->ck, nk), now, NULL);
+            e = ftab_put(t, w->mx_f, now, NULL);
             e->t = w->t_reply;
             e->digest = ev->attr.digest;
             e->pos = ev->status == 0;
@@ -745,7 +779,7 @@ m_sent(struct findings *f, unsigned sc, const struct op_event *ev, const struct 
     }
     case P_READDIR:
     case P_READDIRPLUS: {
-        struct mval *l = ftab_put(t, mkey(f, MK_LIST, w->ck, fk), now, NULL);
+        struct mval *l = ftab_put(t, w->ml_f, now, NULL);
 
         if (ev->offset == 0)
             l->sending = !(l->t && a && l->digest == a->digest && m_valid(P, a, now));
@@ -770,17 +804,18 @@ m_sent(struct findings *f, unsigned sc, const struct op_event *ev, const struct 
     if (!sent)
         return false;
     if (ev->has_status && attr_counts(ev->proc)) {
-        m_refresh(f, sc, w->ck, ev->fh, &ev->attr, w->t_reply);
-        m_refresh(f, sc, w->ck, ev->obj_fh, &ev->obj_attr, w->t_reply);
+        m_refresh(f, sc, w->ma_f, ev->fh, &ev->attr, w->t_reply);
+        m_refresh(f, sc, w->ma_o, ev->obj_fh, &ev->obj_attr, w->t_reply);
         if (P->rdirplus && ev->proc == P_READDIRPLUS) {
             unsigned i;
             for (i = 0; i < ev->ndirent; i++)
                 if (!dot(ev->dirent[i].name))
-                    m_refresh(f, sc, w->ck, ev->dirent[i].fh, &ev->dirent[i].attr, w->t_reply);
+                    m_refresh(f, sc, w->dma[i], ev->dirent[i].fh, &ev->dirent[i].attr,
+                              w->t_reply);
         }
     }
     if (ev->proc == P_READ && ev->fh.len) {
-        a = ftab_put(t, mkey(f, MK_ATTR, w->ck, fk), now, NULL);
+        a = ftab_put(t, w->ma_f, now, NULL);
         if (a->read_digest != a->digest)
             a->read_end = 0;
         a->read_digest = a->digest;
@@ -791,7 +826,7 @@ m_sent(struct findings *f, unsigned sc, const struct op_event *ev, const struct 
 }
 
 static void
-whatif(struct findings *f, const struct op_event *ev, const struct who *w, bool replied)
+whatif(struct findings *f, const struct op_event *ev, struct who *w, bool replied)
 {
     unsigned sc;
 
@@ -807,10 +842,52 @@ whatif(struct findings *f, const struct op_event *ev, const struct who *w, bool 
 
 /* ---- the entry point -------------------------------------------------------------- */
 
+/* The table keys of a replied call, hashed once (each was computed up to
+ * seven times, once per scenario, and again by the redundancy checks). */
+static void
+call_keys(const struct findings *f, const struct op_event *ev, struct who *w, uint64_t *dfk,
+          uint64_t *dma)
+{
+    unsigned i;
+
+    w->fk = fh_key(f, ev->fh);
+    w->ma_f = mkey(f, MK_ATTR, w->ck, w->fk);
+    if (ev->obj_fh.len) {
+        w->ok = fh_key(f, ev->obj_fh);
+        w->ma_o = mkey(f, MK_ATTR, w->ck, w->ok);
+    }
+    switch (ev->proc) {
+    case P_ACCESS:
+        w->mx_f = mkey(f, MK_ACC, w->ck, hash_u64x2(w->fk, ev->uid, f->seed));
+        break;
+    case P_LOOKUP:
+        w->mx_f = mkey(f, MK_DENT, w->ck,
+                       hash_u64x2(w->fk, hash_bytes(ev->name.p, ev->name.len, f->seed), f->seed));
+        w->ml_f = mkey(f, MK_LIST, w->ck, w->fk);
+        break;
+    case P_READDIR:
+    case P_READDIRPLUS:
+        w->ml_f = mkey(f, MK_LIST, w->ck, w->fk);
+        for (i = 0; i < ev->ndirent; i++)
+            if (ev->dirent[i].fh.len) {
+                dfk[i] = fh_key(f, ev->dirent[i].fh);
+                dma[i] = mkey(f, MK_ATTR, w->ck, dfk[i]);
+            } else {
+                dfk[i] = dma[i] = 0; /* not used: no handle */
+            }
+        break;
+    default:
+        break;
+    }
+    w->dfk = dfk;
+    w->dma = dma;
+}
+
 void
 findings_record(struct findings *f, struct stats *s, const struct op_event *ev)
 {
     struct who w;
+    uint64_t dfk[OP_DIRENT_MAX], dma[OP_DIRENT_MAX];
     bool replied;
 
     if (!f || !ev->pg || ev->prog != 100003 || ev->vers != 3 || ev->proc >= FND_NPROC ||
@@ -830,12 +907,14 @@ findings_record(struct findings *f, struct stats *s, const struct op_event *ev)
     f->now[ev->proc]++;
 
     writes(f, ev, &w, replied);
+    if (replied)
+        call_keys(f, ev, &w, dfk, dma);
     whatif(f, ev, &w, replied);
     if (!replied || !ev->has_status)
         return;
 
     if (modifies(ev->proc) && ev->fh.len) {
-        struct modv *m = ftab_put(f->mod, fh_key(f, ev->fh), w.t_reply, NULL);
+        struct modv *m = ftab_put(f->mod, w.fk, w.t_reply, NULL);
         if (m->red_call && w.t_call < m->red_call && w.t_reply > m->red_call)
             uncredit(f, FK_REDUNDANT_GETATTR, m);
         m->t_mod = w.t_reply;
@@ -850,8 +929,8 @@ findings_record(struct findings *f, struct stats *s, const struct op_event *ev)
 
     switch (ev->proc) {
     case P_GETATTR: {
-        const struct held *h = ftab_get(f->attr, pair_key(f, w.ck, fh_key(f, ev->fh), 1));
-        struct modv *m = ftab_get(f->mod, fh_key(f, ev->fh));
+        const struct held *h = ftab_get(f->attr, pair_key(f, w.ck, w.fk, 1));
+        struct modv *m = ftab_get(f->mod, w.fk);
         bool red = false;
         int64_t ht = 0;
         uint64_t hd = 0;
@@ -868,17 +947,17 @@ findings_record(struct findings *f, struct stats *s, const struct op_event *ev)
             hd == ev->attr.digest) {
             red = true;
             if (!m)
-                m = ftab_put(f->mod, fh_key(f, ev->fh), w.t_reply, NULL);
+                m = ftab_put(f->mod, w.fk, w.t_reply, NULL);
             credit(f, FK_REDUNDANT_GETATTR, &w, ev->fh, m);
         }
         child_call(f, ev, &w, red);
         break;
     }
     case P_ACCESS: {
-        uint64_t k = pair_key(f, w.ck, hash_u64x2(fh_key(f, ev->fh), (uint64_t)ev->uid << 32 |
-                                                                     ev->access_req, f->seed), 3);
+        uint64_t k = pair_key(f, w.ck, hash_u64x2(w.fk, (uint64_t)ev->uid << 32 | ev->access_req,
+                                                  f->seed), 3);
         struct accv *a = ftab_put(f->acc, k, w.t_reply, NULL);
-        const struct modv *m = ftab_get(f->mod, fh_key(f, ev->fh));
+        const struct modv *m = ftab_get(f->mod, w.fk);
 
         f->access++;
         if (a->t && a->t <= w.t_call && w.t_call - a->t <= f->window_ns &&
@@ -900,11 +979,11 @@ findings_record(struct findings *f, struct stats *s, const struct op_event *ev)
         break;
     }
     if (ev->obj_fh.len && ev->fh.len && ev->proc != P_READDIRPLUS) {
-        struct parentv *pv = ftab_put(f->parent, fh_key(f, ev->obj_fh), w.t_reply, NULL);
-        pv->dir = fh_key(f, ev->fh);
+        struct parentv *pv = ftab_put(f->parent, w.ok, w.t_reply, NULL);
+        pv->dir = w.fk;
     }
     if (attr_counts(ev->proc)) {
-        hold(f, w.ck, ev->fh, &ev->attr, w.t_reply);
-        hold(f, w.ck, ev->obj_fh, &ev->obj_attr, w.t_reply);
+        hold(f, w.ck, ev->fh, w.fk, &ev->attr, w.t_reply);
+        hold(f, w.ck, ev->obj_fh, w.ok, &ev->obj_attr, w.t_reply);
     }
 }

@@ -63,6 +63,7 @@ extern const struct fscen_params fscen_params[SC__COUNT];
 
 struct fnd_client {
     uint8_t af, addr[16]; /* FLOW_AF_*; 0 = unused */
+    uint64_t ck;          /* hash of the address (findings.c: compared first) */
     uint64_t n[FK__COUNT], cost_us[FK__COUNT];
 };
 
