@@ -24,6 +24,10 @@ tests/flood/rssrun.c: see there why not from Python):
     ipfrag_evicted, rpc_bad_mark, tcp_ooo_overflow, names_evicted, breakdown
     rows evicted ... with the exact numbers where they are determined.
 
+bd16 (issue 4) runs the names flood with 16 rows per breakdown table and 64
+names: memory is as flat, every table adds up to the totals and its "other"
+row holds what was evicted.
+
 Scale: N defaults to the issue's sizes (1 million units). Sanitizer builds
 are ~10x slower, so tests.cmake passes --scale 0.2 there (set
 NFSSCOPE_FLOOD_SCALE to override either way; e.g. 0.01 for a quick look).
@@ -80,6 +84,8 @@ def check(cond, what):
 def run(tools, kind, n, work, extra=()):
     """floodgen KIND N | rssrun nfsscope -r - -o json; returns (report, peak RSS bytes, seconds)."""
     nfsscope, floodgen, rssrun = tools
+    gen_kind, more = GEN.get(kind, (kind, []))
+    extra = list(more) + list(extra)
     out_path = os.path.join(work, "out.json")
     err_path = os.path.join(work, "err.txt")
     rss_path = os.path.join(work, "rss.txt")
@@ -88,12 +94,12 @@ def run(tools, kind, n, work, extra=()):
     with open(out_path, "wb") as out, open(err_path, "wb") as err:
         if n == 0:  # the pcap header alone: an empty capture
             gen = None
-            header = subprocess.run([floodgen, kind, "1"], capture_output=True).stdout[:24]
+            header = subprocess.run([floodgen, gen_kind, "1"], capture_output=True).stdout[:24]
             nfs = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=out, stderr=err)
             nfs.stdin.write(header)
             nfs.stdin.close()
         else:
-            gen = subprocess.Popen([floodgen, kind, str(n)], stdout=subprocess.PIPE)
+            gen = subprocess.Popen([floodgen, gen_kind, str(n)], stdout=subprocess.PIPE)
             nfs = subprocess.Popen(cmd, stdin=gen.stdout, stdout=out, stderr=err)
             gen.stdout.close()  # nfsscope holds the read end
         nfs.wait()
@@ -194,6 +200,38 @@ def check_names(rep, n):
               f"names: {dim} rows {bd[dim]['distinct']} evicted {bd[dim]['evicted']}")
 
 
+BD16_ROWS, BD16_NAMES = 16, 64
+
+
+def check_bd16(rep, n):
+    """The names flood (n LOOKUP + n GETATTR, 65,536 clients, n files) with 16
+    rows per breakdown table and 64 names: every table still adds up to the
+    totals, and the "other" row holds exactly what was evicted from it."""
+    rpc, bd = rep["rpc"], rep["breakdowns"]
+    check(rpc["calls"] == 2 * n and rpc["replies"] == 2 * n, f"bd16: calls {rpc['calls']}")
+    check(bd["names_known"] == BD16_NAMES and bd["names_evicted"] == n - BD16_NAMES,
+          f"bd16: names known {bd['names_known']} evicted {bd['names_evicted']}")
+    errors = sum(p["errors"] for p in rep["nfs3"]["ops"].values())
+    want = {"calls": rpc["calls"], "replies": rpc["replies"], "unanswered": 0, "errors": errors}
+    for dim in ("client", "server", "pair", "export", "file", "user"):
+        t = bd[dim]
+        rows = t["rows"]
+        check(t["distinct"] <= BD16_ROWS, f"bd16: {dim} distinct {t['distinct']}")
+        for k, v in want.items():
+            shown = sum(r[k] for r in rows)
+            check(shown + t["other"][k] == v,
+                  f"bd16: {dim} {k}: rows {shown} + other {t['other'][k]} != {v}")
+        lat = sum(r["latency_us"]["count"] for r in rows) + t["other"]["latency_us"]["count"]
+        check(lat == rpc["replies"], f"bd16: {dim} latencies {lat} != {rpc['replies']}")
+    # 65,536 clients and n files (n + 1 handles) through 16 rows: most are out.
+    for dim, distinct in (("client", min(n, 65536)), ("file", n + 1)):
+        t = bd[dim]
+        check(t["distinct"] == BD16_ROWS and t["evicted"] >= distinct - BD16_ROWS,
+              f"bd16: {dim} distinct {t['distinct']} evicted {t['evicted']}")
+        check(t["other"]["calls"] >= rpc["calls"] - sum(r["calls"] for r in t["rows"]) > 0,
+              f"bd16: {dim} other row {t['other']['calls']}")
+
+
 KINDS = {
     #  kind: (units at scale 1, tables filled, report check)
     "syn": (1000000, ["flows"], check_syn),
@@ -204,7 +242,14 @@ KINDS = {
     "conns": (250000, ["flows", "pending", "rows"], check_conns),   # 1M packets
     "ooo": (1000000, ["ooo", "flows"], check_ooo),
     "names": (250000, ["flows", "names", "rows", "pending"], check_names),  # 1M packets
+    # issue 4: the names flood through 16-row breakdown tables and 64 names
+    "bd16": (250000, ["flows", "names", "rows", "pending"], check_bd16),
 }
+
+# Kinds that reuse another's capture with their own limits (after LIMITS: the
+# last value of an option wins).
+GEN = {"bd16": ("names", ["--max-rows", str(BD16_ROWS), "--max-names", str(BD16_NAMES),
+                          "--top", "1000"])}
 
 
 # The N/10 run must already fill the tables: 64 connections x 256 KiB ahead

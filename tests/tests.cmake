@@ -58,7 +58,7 @@ set(_flood_scale "")
 if(NFSSCOPE_SANITIZE)
   set(_flood_scale --scale 0.25 --asan)
 endif()
-foreach(k syn calls frags record recfrag conns ooo names)
+foreach(k syn calls frags record recfrag conns ooo names bd16)
   add_test(NAME flood_${k} COMMAND Python3::Interpreter ${CMAKE_SOURCE_DIR}/tests/e2e_flood.py
            $<TARGET_FILE:nfsscope> $<TARGET_FILE:floodgen> $<TARGET_FILE:rssrun> ${_flood_scale}
            ${k})
