@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "csv_field.h"
 #include "json.h"
 #include "stats.h"
 #include "term_escape.h"
@@ -99,21 +100,13 @@ putf(struct records *r, const char *fmt, ...)
         r->len += (size_t)n < sizeof r->line - r->len ? (size_t)n : sizeof r->line - r->len - 1;
 }
 
-/* A CSV field (RFC 4180 §2): quoted when it holds '"', ',', CR or LF. */
+/* A CSV field (csv_field.h); `wire`: a path from the network. */
 static void
-csv_field(struct records *r, const char *s)
+rec_field(struct records *r, const char *s, bool wire)
 {
-    if (strpbrk(s, "\",\r\n")) {
-        put(r, "\"", 1);
-        for (; *s; s++) {
-            if (*s == '"')
-                put(r, "\"", 1);
-            put(r, s, 1);
-        }
-        put(r, "\"", 1);
-    } else {
-        put(r, s, strlen(s));
-    }
+    char buf[CSV_FIELD_MAX(REC_ESC_MAX)];
+
+    put(r, buf, csv_field(buf, sizeof buf, s, wire));
 }
 
 /* What a record holds, as text (empty: none); numbers stay numbers in JSON. */
@@ -250,14 +243,14 @@ write_csv(struct records *r, const struct rec *c)
     else
         put(r, ",,", 2);
     putf(r, "%s,%" PRIu32 ",%" PRIu32 ",", c->transport, c->xid, c->prog);
-    csv_field(r, c->prog_name);
+    rec_field(r, c->prog_name, false);
     putf(r, ",%" PRIu32 ",", c->vers);
-    csv_field(r, c->proc);
+    rec_field(r, c->proc, false);
     putf(r, ",%s,%s,%s,", OPT_U(c->has_uid, num[0]), OPT_U(c->has_gid, num[1]), c->fh);
     if (c->has_path)
-        csv_field(r, r->esc);
+        rec_field(r, r->esc, true);
     putf(r, ",%s,%s,%s,", OPT_U(c->has_offset, num[2]), OPT_U(c->has_count, num[3]), c->stable);
-    csv_field(r, c->status);
+    rec_field(r, c->status, false);
     putf(r, ",%s,%" PRIu32 ",%s,%s\r\n", OPT_U(c->has_latency, num[4]), c->call_len,
          OPT_U(c->has_reply, num[5]), c->outcome);
     fwrite(r->line, 1, r->len, r->fp);

@@ -7,7 +7,8 @@ A synthetic capture (tests/pcapsyn.py) teaches nfsscope's names cache
 hostile names: a MOUNT of an export whose path holds escape sequences, then
 LOOKUP replies naming files with ANSI/OSC escapes, BEL, CR/LF, NUL, DEL,
 invalid UTF-8 (bare continuation bytes, overlong encodings), 8-bit C1
-controls (U+009B CSI), CSV and JSON metacharacters, a spreadsheet formula,
+controls (U+009B CSI), CSV and JSON metacharacters, spreadsheet formulas
+(as names and as exports, which start a path),
 a 400-byte name and a harmless UTF-8 name; every call carries an AUTH_SYS
 machine name with escapes too. A GETATTR of each learned handle puts the
 path in the file breakdown and in the per-call records. Then:
@@ -19,7 +20,8 @@ path in the file breakdown and in the per-call records. Then:
   JSON    parses (Python's json, strict about control characters) and is
           strict UTF-8; names with valid UTF-8 come back byte for byte;
   CSV     the report (--by) and --records csv parse with csv.reader(strict=True),
-          every row as wide as its header, no raw control bytes;
+          every row as wide as its header, no raw control bytes, no cell
+          starting with = + - @ TAB CR (the formula exports behind a ');
   JSONL   --records jsonl: every line parses.
 """
 import csv
@@ -62,6 +64,9 @@ NAMES = [
     "\u011b".encode() * 30,  # the text report keeps a path's last 37 bytes: mid-character
 ]
 MACHINE = b"host\x1b[5m\nevil\xff"
+# Exports (paths from the wire) a spreadsheet would run as formulas: the CSV
+# outputs neutralise them with a leading apostrophe, JSON keeps them exact.
+FORMULAS = [b'=HYPERLINK("http://x","y")', b"+1+1", b"-2+3", b"@SUM(A1)"]
 CLI, SRV = ("10.0.0.1", 800), ("10.0.0.2", 2049)
 
 
@@ -82,6 +87,10 @@ def capture():
         fh = bytes([i + 1]) * 32
         pair(P.NFS_PROG, 3, 3, P.nfs3_lookup_args(root, name), P.nfs3_lookup_res(fh))
         pair(P.NFS_PROG, 3, 1, P.fh3(fh), P.nfs3_getattr_res_err(70))
+    for i, exp in enumerate(FORMULAS):
+        froot = bytes([0xF0 + i]) * 32
+        pair(P.MOUNT_PROG, 3, 1, P.mnt_args(exp), P.mnt_res(froot))
+        pair(P.NFS_PROG, 3, 1, P.fh3(froot), P.nfs3_getattr_res_err(70))
     # A handle below an unknown directory: a ".../name" path.
     pair(P.NFS_PROG, 3, 3, P.nfs3_lookup_args(b"U" * 32, b"under\x1b[Kunknown"),
          P.nfs3_lookup_res(b"V" * 32))
@@ -133,6 +142,8 @@ def check_json(path):
     check(any("new\nline" in k for k in keys), f"json: the LF name round-trips: {keys}")
     check(any("ok-été" in k for k in keys), "json: the UTF-8 name round-trips")
     check(any('csv,"quoted",semi;' in k for k in keys), "json: the CSV name round-trips")
+    for exp in FORMULAS:
+        check(exp.decode() in exports, f"json: the export {exp!r} kept exact")
     check(any('json"}],\\"x\\u0000' in k for k in keys), "json: the JSON name round-trips")
     check("\x1b" not in blob or all(k.isprintable() or "\x1b" in k for k in keys),
           "json: keys decode")
@@ -165,6 +176,19 @@ def check_csv_report(path):
         return
     keys = [r[1] for r in rows if r and r[0] == "file"]
     check(any(k.endswith('csv,"quoted",semi;') for k in keys), f"csv: the CSV name: {keys}")
+    no_formulas("csv", rows)
+
+
+def no_formulas(what, rows, prefix="'"):
+    """No cell starts a spreadsheet formula; the hostile exports are there,
+    behind an apostrophe (the export dimension) or after the "/" that starts
+    the path of the export's root (records)."""
+    cells = [c for r in rows for c in r]
+    bad = [c for c in cells if c[:1] in ("=", "+", "-", "@", "\t", "\r")]
+    check(not bad, f"{what}: cells that start a formula: {bad[:5]}")
+    for exp in FORMULAS:
+        want = prefix + exp.decode()
+        check(want in cells, f"{what}: {want!r} present")
 
 
 def check_records(path, work):
@@ -174,6 +198,7 @@ def check_records(path, work):
     try:
         rows = check_csv(text.decode("utf-8"), "records csv")
         check(len(rows) >= 2 * len(NAMES), f"records csv: {len(rows)} rows")
+        no_formulas("records csv", rows, prefix="/")
     except (UnicodeDecodeError, csv.Error) as e:
         check(False, f"records csv: {e}")
     recj = os.path.join(work, "rec.jsonl")
@@ -188,6 +213,9 @@ def check_records(path, work):
         except ValueError as e:
             check(False, f"records jsonl: {e}: {ln[:200]!r}")
     check(n >= 2 * len(NAMES), f"records jsonl: {n} lines")
+    paths = [json.loads(ln).get("path") or "" for ln in raw.decode("utf-8", "replace").splitlines()]
+    for exp in FORMULAS:
+        check("/" + exp.decode() in paths, f"records jsonl: {exp!r} kept exact")
 
 
 def main():

@@ -2,8 +2,8 @@
  *
  * A header row, then one row per (program, procedure) for every registered
  * program, procedures in number order, zero rows included. Records end in
- * CRLF as RFC 4180 §2 says. A field is quoted when it holds a comma, a double
- * quote, CR or LF, or starts/ends with a space; quotes inside are doubled.
+ * CRLF as RFC 4180 §2 says; fields are quoted by csv_field() (names from the
+ * wire that would start a spreadsheet formula get a leading apostrophe).
  * Latency fields are empty when the procedure has no timed replies; the mean
  * has one decimal (written with integer arithmetic: locale-independent). */
 #include <inttypes.h>
@@ -13,35 +13,26 @@
 
 #include <stdlib.h>
 
+#include "csv_field.h"
 #include "stats.h"
 #include "term_escape.h"
 #include "view.h"
+
+/* A breakdown key after term_escape, cut to fit (as in the text report). */
+#define KEY_ESC_MAX 2048
 
 static const char csv_header[] = "program,procedure,calls,replies,errors,retransmissions,"
                                  "unanswered,bytes,lat_count,lat_min_us,lat_mean_us,lat_p50_us,"
                                  "lat_p90_us,lat_p99_us,lat_max_us";
 
+/* A field; `wire`: it came from the network (see csv_field.h). */
 static void
-field(FILE *out, const char *s)
+field(FILE *out, const char *s, bool wire)
 {
-    size_t n = strlen(s);
-    bool quote = n > 0 && (s[0] == ' ' || s[n - 1] == ' ');
-    const char *p;
+    char buf[CSV_FIELD_MAX(KEY_ESC_MAX)];
 
-    for (p = s; *p && !quote; p++)
-        if (*p == ',' || *p == '"' || *p == '\r' || *p == '\n')
-            quote = true;
-    if (!quote) {
-        fputs(s, out);
-        return;
-    }
-    fputc('"', out);
-    for (p = s; *p; p++) {
-        if (*p == '"')
-            fputc('"', out);
-        fputc(*p, out);
-    }
-    fputc('"', out);
+    csv_field(buf, sizeof buf, s, wire);
+    fputs(buf, out);
 }
 
 static void
@@ -60,12 +51,12 @@ static void
 bd_row(FILE *out, const char *dim, const char *key, const struct bd_row *r)
 {
     const struct histo_small *h = &r->latency;
-    char esc[2048];
+    char esc[KEY_ESC_MAX];
 
     term_escape(esc, sizeof esc, (const uint8_t *)key, strlen(key));
-    field(out, dim);
+    field(out, dim, false);
     fputc(',', out);
-    field(out, esc);
+    field(out, esc, true);
     num(out, r->calls);
     num(out, r->replies);
     num(out, r->errors);
@@ -143,13 +134,13 @@ csv_report(FILE *out, const struct stats *s, const struct view_info *vi)
             const struct histo *h = &p->latency;
             char nb[24];
 
-            field(out, pg->name);
+            field(out, pg->name, false);
             fputc(',', out);
             if (pg->proc_names && pg->proc_names[k]) {
-                field(out, pg->proc_names[k]);
+                field(out, pg->proc_names[k], false);
             } else {
                 snprintf(nb, sizeof nb, "proc%" PRIu32, k);
-                field(out, nb);
+                field(out, nb, false);
             }
             num(out, p->calls);
             num(out, p->replies);
