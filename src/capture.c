@@ -301,6 +301,8 @@ run_live(struct capture *c, struct nfsscope_ctx *ctx, const struct capture_run_o
         return 1;
     while (!*o->stop && (o->max_packets == 0 || n < o->max_packets)) {
         double now = mono_now(), wait = 0.25; /* at most: the stop flag is looked at */
+        struct pollfd pfd[1 + CAPTURE_IO_MAX];
+        size_t np = 0, nio = 0;
         int cnt = -1, r;
 
         if (o->duration_s > 0 && now - t0 >= o->duration_s)
@@ -319,13 +321,24 @@ run_live(struct capture *c, struct nfsscope_ctx *ctx, const struct capture_run_o
         if (o->duration_s > 0 && t0 + o->duration_s - now < wait)
             wait = t0 + o->duration_s - now;
         if (fd >= 0) {
-            struct pollfd pfd = { .fd = fd, .events = POLLIN };
-            int ms = wait > 0 ? (int)(wait * 1000) + 1 : 0;
+            pfd[0].fd = fd;
+            pfd[0].events = POLLIN;
+            pfd[0].revents = 0;
+            np = 1;
+        }
+        if (o->io_fill)
+            nio = o->io_fill(o->io_arg, pfd + np, CAPTURE_IO_MAX, &wait);
+        if (np + nio) {
+            /* Without a selectable descriptor pcap_dispatch waits (100 ms at
+             * most), so the other descriptors are only looked at here. */
+            int ms = fd >= 0 && wait > 0 ? (int)(wait * 1000) + 1 : 0;
 
-            if (poll(&pfd, 1, ms) < 0 && errno != EINTR) {
+            if (poll(pfd, (nfds_t)(np + nio), ms) < 0 && errno != EINTR) {
                 snprintf(err, errlen, "%s: poll: %s", s->name, strerror(errno));
                 return 1;
             }
+            if (nio)
+                o->io_serve(o->io_arg, pfd + np, nio);
         }
         if (o->max_packets)
             cnt = (int)(o->max_packets - n < 4096 ? o->max_packets - n : 4096);
@@ -367,6 +380,59 @@ next_source(struct capture *c)
     return best;
 }
 
+/* Poll the other descriptors for at most `wait` seconds and serve them. */
+static void
+serve_io(const struct capture_run_opts *o, double wait)
+{
+    struct pollfd pfd[CAPTURE_IO_MAX];
+    size_t n = o->io_fill(o->io_arg, pfd, CAPTURE_IO_MAX, &wait);
+    int ms = wait > 0 ? (int)(wait * 1000) + 1 : 0;
+
+    if (poll(pfd, (nfds_t)n, ms) >= 0)
+        o->io_serve(o->io_arg, pfd, n);
+}
+
+#define IO_BATCH 256 /* packets fed between two looks at the other descriptors */
+
+/* Files while other descriptors are served (--metrics): a packet is fed once
+ * its time has come at o->speed times the file's pace; until then, and at
+ * least every IO_BATCH packets, the descriptors are polled. The stop flag is
+ * looked at between waits of at most 250 ms. */
+static int
+run_files_io(struct capture *c, struct nfsscope_ctx *ctx, const struct capture_run_opts *o)
+{
+    uint64_t n = 0;
+    double first = -1, t0 = mono_now();
+    unsigned batch = 0;
+
+    prime(c, ctx);
+    while (!*o->stop && (o->max_packets == 0 || n < o->max_packets)) {
+        struct source *best = next_source(c);
+        double t, due = 0, now;
+
+        if (!best)
+            break;
+        t = ts_sec(best->hdr, best->nano);
+        if (first < 0)
+            first = t;
+        if (o->duration_s > 0 && t - first >= o->duration_s)
+            break;
+        if (o->speed > 0)
+            due = t0 + (t - first) / o->speed;
+        now = mono_now();
+        if (due > now || ++batch >= IO_BATCH) {
+            serve_io(o, due - now > 0.25 ? 0.25 : due > now ? due - now : 0);
+            batch = 0;
+            if (due > mono_now())
+                continue;
+        }
+        feed(ctx, best);
+        n++;
+        advance(best, ctx);
+    }
+    return 0;
+}
+
 int
 capture_run(struct capture *c, struct nfsscope_ctx *ctx, const struct capture_run_opts *o,
             char *err, size_t errlen)
@@ -376,6 +442,8 @@ capture_run(struct capture *c, struct nfsscope_ctx *ctx, const struct capture_ru
 
     if (c->live)
         return run_live(c, ctx, o, err, errlen);
+    if (o->io_fill)
+        return run_files_io(c, ctx, o);
     prime(c, ctx);
     while (!*o->stop && (o->max_packets == 0 || n < o->max_packets)) {
         struct source *best = next_source(c);

@@ -7,6 +7,7 @@
 #ifndef NFSSCOPE_CAPTURE_H
 #define NFSSCOPE_CAPTURE_H
 
+#include <poll.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -37,7 +38,19 @@ struct capture_run_opts {
     void (*tick)(void *arg, struct nfsscope_ctx *ctx, const struct timespec *now);
     void *tick_arg;
     volatile sig_atomic_t *stop;   /* set from a signal handler */
+    /* Other descriptors served by the same loop (the --metrics server), or
+     * io_fill NULL: io_fill adds at most `max` pollfds and may lower *wait_s;
+     * io_serve handles what poll() found in them (never blocking). With
+     * files, packets are then fed at `speed` times the pace of their
+     * timestamps (0: as fast as they can be read), so that the descriptors
+     * are served while the file plays. */
+    size_t (*io_fill)(void *arg, struct pollfd *fds, size_t max, double *wait_s);
+    void (*io_serve)(void *arg, const struct pollfd *fds, size_t n);
+    void *io_arg;
+    double speed;
 };
+
+#define CAPTURE_IO_MAX 65 /* pollfds io_fill may add */
 
 /* Feed packets into the pipeline until the input ends, a limit is reached
  * or *stop becomes non-zero. Returns 0, or 1 with `err` set when reading

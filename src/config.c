@@ -27,4 +27,6 @@ config_defaults(struct nfsscope_config *cfg)
     cfg->window_s = 3; /* findings (issue 5): like acregmin */
     cfg->tui = -1;
     cfg->speed = 1.0;
+    cfg->metrics_clients = 8;
+    cfg->metrics_timeout_s = 10;
 }

@@ -48,6 +48,10 @@ struct nfsscope_config {
     double interval_s;    /* --interval: periodic reports without the view (0 = none) */
     int tui;              /* --tui 1, --no-tui 0, -1 = the view for -i on a terminal */
     double speed;         /* --speed: replay speed of -r in the view (0 = fastest) */
+    /* --metrics (issue 9) */
+    const char *metrics_addr;  /* ADDR:PORT to serve /metrics on, or NULL */
+    size_t metrics_clients;    /* connections served at once; more are refused */
+    double metrics_timeout_s;  /* a connection's life, accept to close */
 };
 
 /* Defaults for every field. */

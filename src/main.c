@@ -7,15 +7,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "capture.h"
 #include "config.h"
 #include "diff.h"
 #include "merge.h"
+#include "metrics.h"
 #include "privdrop.h"
 #include "records.h"
 #include "pipeline.h"
+#include "report_prom.h"
 #include "breakdown.h"
 #include "tui.h"
 #include "view.h"
@@ -53,14 +56,20 @@ static const char usage_text[] =
     "  -o text|json|csv   report format on standard output (default: text)\n"
     "  --tui, --no-tui    the interactive view (default for -i on a terminal); with\n"
     "                     -r it replays the file; the final report follows on exit\n"
-    "  --speed X          replay speed in the view: 1 = the file's own pace\n"
-    "                     (default), 10 = ten times faster, 0 = as fast as possible\n"
+    "  --speed X          replay speed of -r in the view or with --metrics: 1 = the\n"
+    "                     file's own pace (default), 10 = ten times faster, 0 = as\n"
+    "                     fast as possible\n"
     "  --interval SECONDS with -i and no view: a report every SECONDS (JSON: one\n"
     "                     object per line), then the final report\n"
     "  --records FILE     one row per matched or unanswered call to FILE (not '-':\n"
     "                     the report is on standard output)\n"
     "  --records-format csv|jsonl\n"
     "                     CSV (RFC 4180, header row, CRLF; default) or JSON Lines\n"
+    "  --metrics ADDR:PORT\n"
+    "                     serve Prometheus metrics at http://ADDR:PORT/metrics\n"
+    "                     (e.g. 127.0.0.1:9100, [::1]:9100; port 0: any free one);\n"
+    "                     -i: while capturing; -r: the file plays at --speed, then\n"
+    "                     its final counters are served until SIGINT or SIGTERM\n"
     "Breakdowns (who and what)\n"
     "  --by DIM[,DIM...]  top-N tables in the text report per client, server, pair,\n"
     "                     export, file or user (JSON always has all of them)\n"
@@ -161,6 +170,73 @@ on_tick(void *arg, struct nfsscope_ctx *ctx, const struct timespec *now)
     t->view->tick(stdout, &ctx->stats, t->vi, now);
 }
 
+/* --metrics (issue 9): the exposition is rendered from the stats between
+ * two packets, in the capture's own loop. */
+struct metrics_arg {
+    struct metrics *m;
+    struct nfsscope_ctx *ctx;
+    struct capture *cap;
+    bool input_done;
+};
+
+static double
+mono_now(void)
+{
+    struct timespec t;
+
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+static int
+render_metrics(FILE *out, void *arg)
+{
+    struct metrics_arg *a = arg;
+
+    if (capture_is_live(a->cap)) {
+        int64_t drops = capture_kernel_drops(a->cap);
+        if (drops >= 0)
+            a->ctx->stats.cap.kernel_drops = drops;
+    }
+    return report_prom(out, &a->ctx->stats, a->input_done);
+}
+
+static size_t
+metrics_io_fill(void *arg, struct pollfd *fds, size_t max, double *wait_s)
+{
+    struct metrics_arg *a = arg;
+
+    return metrics_fill(a->m, fds, max, mono_now(), wait_s);
+}
+
+static void
+metrics_io_serve(void *arg, const struct pollfd *fds, size_t n)
+{
+    struct metrics_arg *a = arg;
+
+    metrics_serve(a->m, fds, n, mono_now());
+}
+
+/* -r with --metrics: the input has ended; serve the final counters until
+ * SIGINT or SIGTERM, so that the last scrape sees them. */
+static void
+metrics_linger(struct metrics_arg *a, volatile sig_atomic_t *stop)
+{
+    char url[128];
+
+    metrics_url(a->m, url, sizeof url);
+    fprintf(stderr, "nfsscope: input ended; the final counters stay at %s until interrupted\n",
+            url);
+    while (!*stop) {
+        struct pollfd fds[CAPTURE_IO_MAX];
+        double wait = 0.25;
+        size_t n = metrics_io_fill(a, fds, CAPTURE_IO_MAX, &wait);
+
+        if (poll(fds, (nfds_t)n, (int)(wait * 1000) + 1) >= 0)
+            metrics_io_serve(a, fds, n);
+    }
+}
+
 /* The BPF expression: the remaining arguments joined with spaces (tcpdump). */
 static char *
 join_args(int argc, char **argv)
@@ -207,6 +283,7 @@ enum {
     OPT_NO_FINDINGS,
     OPT_RECORDS,
     OPT_RECORDS_FORMAT,
+    OPT_METRICS,
 };
 
 /* --by client,file: a mask of enum bd_dim bits. */
@@ -255,6 +332,7 @@ main(int argc, char **argv)
         { "no-findings", no_argument, NULL, OPT_NO_FINDINGS },
         { "records", required_argument, NULL, OPT_RECORDS },
         { "records-format", required_argument, NULL, OPT_RECORDS_FORMAT },
+        { "metrics", required_argument, NULL, OPT_METRICS },
         { NULL, 0, NULL, 0 },
     };
     struct nfsscope_config cfg;
@@ -272,6 +350,7 @@ main(int argc, char **argv)
     enum records_format records_fmt = RECORDS_CSV;
     struct records *records = NULL;
     char rerr[512];
+    struct metrics_arg ma = { NULL, NULL, NULL, false }; /* issue 9: --metrics */
 
     if (argc >= 2 && strcmp(argv[1], "diff") == 0) /* issue 5: src/diff.c */
         return diff_main(argc - 1, argv + 1);
@@ -332,6 +411,15 @@ main(int argc, char **argv)
                             " give a file name");
             records_path = optarg;
             break;
+        case OPT_METRICS: {
+            struct sockaddr_storage ss;
+            socklen_t sslen;
+
+            if (metrics_parse_addr(optarg, &ss, &sslen, err, sizeof err) != 0)
+                usage_error("%s", err);
+            cfg.metrics_addr = optarg;
+            break;
+        }
         case OPT_RECORDS_FORMAT:
             if (!records_format_parse(optarg, &records_fmt))
                 usage_error("--records-format: \"%s\" is not one of csv, jsonl", optarg);
@@ -391,8 +479,10 @@ main(int argc, char **argv)
         usage_error("-o: \"%s\" is not one of text, json, csv", cfg.format);
     if (cfg.interval_s > 0 && !view->tick)
         usage_error("--interval: -o %s has no periodic report", cfg.format);
-    use_tui = cfg.tui == 1 || (cfg.tui == -1 && cfg.iface && isatty(STDIN_FILENO) &&
-                               isatty(STDOUT_FILENO));
+    if (cfg.metrics_addr && cfg.tui == 1)
+        usage_error("--metrics: not with --tui (the view runs its own loop); drop --tui");
+    use_tui = cfg.tui == 1 || (cfg.tui == -1 && cfg.iface && !cfg.metrics_addr &&
+                               isatty(STDIN_FILENO) && isatty(STDOUT_FILENO));
     if (use_tui && !tui_usable(err, sizeof err))
         usage_error("--tui: %s", err);
     filter = join_args(argc - optind, argv + optind);
@@ -414,11 +504,27 @@ main(int argc, char **argv)
         free(filter);
         return st;
     }
+    if (cfg.metrics_addr) { /* issue 9: bound before -Z, so ports below 1024 work */
+        ma.ctx = &ctx;
+        ma.cap = cap;
+        st = metrics_open(&ma.m, cfg.metrics_addr, cfg.metrics_clients, cfg.metrics_timeout_s,
+                          render_metrics, &ma, err, sizeof err);
+        if (st != 0) {
+            if (st == 2)
+                usage_error("%s", err);
+            fprintf(stderr, "nfsscope: %s\n", err);
+            capture_close(cap);
+            pipeline_fini(&ctx);
+            free(filter);
+            return st;
+        }
+    }
     st = privdrop_after_open(capture_is_live(cap), cfg.user, err, sizeof err);
     if (st != 0) {
         if (st == 2)
             usage_error("%s", err);
         fprintf(stderr, "nfsscope: %s\n", err);
+        metrics_close(ma.m);
         capture_close(cap);
         pipeline_fini(&ctx);
         free(filter);
@@ -430,6 +536,7 @@ main(int argc, char **argv)
         records = records_open(records_path, records_fmt, err, sizeof err);
         if (!records) {
             fprintf(stderr, "nfsscope: %s\n", err);
+            metrics_close(ma.m);
             capture_close(cap);
             pipeline_fini(&ctx);
             free(filter);
@@ -458,6 +565,16 @@ main(int argc, char **argv)
             fprintf(stderr, "nfsscope: %s\n", line);
         }
         memset(&ro, 0, sizeof ro);
+        if (ma.m) {
+            char url[128];
+
+            metrics_url(ma.m, url, sizeof url);
+            fprintf(stderr, "nfsscope: metrics at %s\n", url);
+            ro.io_fill = metrics_io_fill;
+            ro.io_serve = metrics_io_serve;
+            ro.io_arg = &ma;
+            ro.speed = cfg.speed;
+        }
         ta.view = view;
         ta.vi = &vi;
         ro.max_packets = cfg.max_packets;
@@ -467,6 +584,12 @@ main(int argc, char **argv)
         ro.tick_arg = &ta;
         ro.stop = &stop_requested;
         st = capture_run(cap, &ctx, &ro, err, sizeof err);
+        if (ma.m && st == 0 && !capture_is_live(cap) && !stop_requested) {
+            pipeline_finish(&ctx); /* unanswered calls counted before the last scrape */
+            finished = 1;
+            ma.input_done = true;
+            metrics_linger(&ma, &stop_requested);
+        }
     }
     if (capture_is_live(cap)) {
         int64_t drops = capture_kernel_drops(cap); /* -1 once the interface is gone */
@@ -487,6 +610,7 @@ main(int argc, char **argv)
         fprintf(stderr, "nfsscope: standard output: write failed: %s\n", strerror(errno));
         st = 1;
     }
+    metrics_close(ma.m);
     capture_close(cap);
     pipeline_fini(&ctx);
     free(filter);
