@@ -1,6 +1,7 @@
 /* jsonr.c: a small bounded JSON reader (RFC 8259); see jsonr.h. */
 #include "jsonr.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,28 +56,88 @@ new_node(struct pstate *p)
     return j->count++;
 }
 
-/* A string starting at the opening quote: its raw contents. */
+static bool
+is_hex(char c)
+{
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+/* A string starting at the opening quote: its raw contents, checked against
+ * RFC 8259 §7 (no raw control character; an escape is one of \" \\ \/ \b
+ * \f \n \r \t or \u and four hex digits). */
 static int
 string(struct pstate *p, uint32_t *off, uint32_t *len)
 {
     const char *t = p->j->text;
-    size_t start;
+    size_t start, n = p->j->len;
 
-    if (p->pos >= p->j->len || t[p->pos] != '"')
+    if (p->pos >= n || t[p->pos] != '"')
         return fail(p, "expected a string");
     start = ++p->pos;
-    while (p->pos < p->j->len && t[p->pos] != '"') {
+    while (p->pos < n && t[p->pos] != '"') {
         if ((unsigned char)t[p->pos] < 0x20)
             return fail(p, "control character in a string");
-        if (t[p->pos] == '\\')
-            p->pos++;
+        if (t[p->pos] == '\\') {
+            char e = ++p->pos < n ? t[p->pos] : '\0';
+
+            if (e == 'u') {
+                size_t k;
+
+                for (k = 1; k <= 4; k++)
+                    if (p->pos + k >= n || !is_hex(t[p->pos + k]))
+                        return fail(p, "bad \\u escape");
+                p->pos += 4;
+            } else if (!e || !strchr("\"\\/bfnrt", e)) {
+                return fail(p, "bad escape");
+            }
+        }
         p->pos++;
     }
-    if (p->pos >= p->j->len)
+    if (p->pos >= n)
         return fail(p, "unterminated string");
     *off = (uint32_t)start;
     *len = (uint32_t)(p->pos - start);
     p->pos++;
+    return 0;
+}
+
+static bool
+digit(const struct pstate *p)
+{
+    return p->pos < p->j->len && p->j->text[p->pos] >= '0' && p->j->text[p->pos] <= '9';
+}
+
+/* RFC 8259 §6: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)? */
+static int
+number(struct pstate *p)
+{
+    const char *t = p->j->text;
+
+    if (p->pos < p->j->len && t[p->pos] == '-')
+        p->pos++;
+    if (!digit(p))
+        return fail(p, "unexpected character");
+    if (t[p->pos] == '0')
+        p->pos++;
+    else
+        while (digit(p))
+            p->pos++;
+    if (p->pos < p->j->len && t[p->pos] == '.') {
+        p->pos++;
+        if (!digit(p))
+            return fail(p, "bad number");
+        while (digit(p))
+            p->pos++;
+    }
+    if (p->pos < p->j->len && (t[p->pos] == 'e' || t[p->pos] == 'E')) {
+        p->pos++;
+        if (p->pos < p->j->len && (t[p->pos] == '+' || t[p->pos] == '-'))
+            p->pos++;
+        if (!digit(p))
+            return fail(p, "bad number");
+        while (digit(p))
+            p->pos++;
+    }
     return 0;
 }
 
@@ -178,10 +239,8 @@ value(struct pstate *p, uint32_t *out)
     default: {
         size_t start = p->pos;
 
-        while (p->pos < p->j->len && strchr("+-0123456789.eE", p->j->text[p->pos]))
-            p->pos++;
-        if (p->pos == start)
-            return fail(p, "unexpected character");
+        if (number(p) != 0)
+            return -1;
         p->j->n[self].type = JR_NUM;
         p->j->n[self].off = (uint32_t)start;
         p->j->n[self].len = (uint32_t)(p->pos - start);
@@ -227,9 +286,19 @@ jsonr_get(const struct jsonr *j, uint32_t obj, const char *key)
 
     if (obj >= j->count || j->n[obj].type != JR_OBJ)
         return JSONR_NONE;
-    for (c = j->n[obj].first; c != JSONR_NONE; c = j->n[c].next)
-        if (j->n[c].key_len == kl && memcmp(j->text + j->n[c].key_off, key, kl) == 0)
+    for (c = j->n[obj].first; c != JSONR_NONE; c = j->n[c].next) {
+        const struct jsonr_node *n = &j->n[c];
+        char buf[256];
+
+        if (n->key_len == kl && memcmp(j->text + n->key_off, key, kl) == 0)
             return c;
+        /* An escaped member name ("get\u0061ttr"): compare its value. */
+        if (n->key_len > kl && kl < sizeof buf - 1 &&
+            memchr(j->text + n->key_off, '\\', n->key_len) &&
+            jsonr_unescape(j->text + n->key_off, n->key_len, buf, sizeof buf) == kl &&
+            memcmp(buf, key, kl) == 0)
+            return c;
+    }
     return JSONR_NONE;
 }
 
@@ -273,15 +342,101 @@ bool
 jsonr_str(const struct jsonr *j, uint32_t node, char *buf, size_t bufsz)
 {
     const struct jsonr_node *n;
-    size_t k;
 
     if (node >= j->count || !bufsz)
         return false;
     n = &j->n[node];
     if (n->type != JR_STR)
         return false;
-    k = n->len < bufsz - 1 ? n->len : bufsz - 1;
-    memcpy(buf, j->text + n->off, k);
-    buf[k] = '\0';
+    (void)jsonr_unescape(j->text + n->off, n->len, buf, bufsz);
     return true;
+}
+
+static unsigned
+hexv(char c)
+{
+    return c >= '0' && c <= '9' ? (unsigned)(c - '0')
+           : c >= 'a' && c <= 'f' ? (unsigned)(c - 'a' + 10)
+                                  : (unsigned)(c - 'A' + 10);
+}
+
+static uint32_t
+hex4(const char *p)
+{
+    return hexv(p[0]) << 12 | hexv(p[1]) << 8 | hexv(p[2]) << 4 | hexv(p[3]);
+}
+
+static size_t
+utf8_len(uint32_t cp)
+{
+    return cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+}
+
+static void
+put_utf8(char *o, uint32_t cp, size_t len)
+{
+    static const uint8_t lead[5] = { 0, 0, 0xc0, 0xe0, 0xf0 };
+    size_t i;
+
+    if (len == 1) {
+        o[0] = (char)cp;
+        return;
+    }
+    for (i = len - 1; i > 0; i--, cp >>= 6)
+        o[i] = (char)(0x80 | (cp & 0x3f));
+    o[0] = (char)(lead[len] | cp);
+}
+
+size_t
+jsonr_unescape(const char *p, size_t n, char *dst, size_t cap)
+{
+    size_t k = 0, o = 0;
+
+    if (!cap)
+        return 0;
+    while (k < n) {
+        uint32_t cp = (unsigned char)p[k];
+        size_t used = 1, len;
+
+        if (p[k] == '\\' && k + 1 < n) {
+            used = 2;
+            switch (p[k + 1]) {
+            case 'b': cp = '\b'; break;
+            case 'f': cp = '\f'; break;
+            case 'n': cp = '\n'; break;
+            case 'r': cp = '\r'; break;
+            case 't': cp = '\t'; break;
+            case 'u':
+                if (k + 6 > n) {
+                    cp = 0xfffd;
+                    used = n - k;
+                    break;
+                }
+                cp = hex4(p + k + 2);
+                used = 6;
+                if (cp >= 0xd800 && cp < 0xdc00 && k + 12 <= n && p[k + 6] == '\\' &&
+                    p[k + 7] == 'u' && hex4(p + k + 8) >= 0xdc00 && hex4(p + k + 8) < 0xe000) {
+                    cp = 0x10000 + ((cp - 0xd800) << 10) + (hex4(p + k + 8) - 0xdc00);
+                    used = 12;
+                } else if (cp >= 0xd800 && cp < 0xe000) {
+                    cp = 0xfffd; /* a lone surrogate is not a character */
+                }
+                break;
+            default: cp = (unsigned char)p[k + 1]; break;
+            }
+            len = utf8_len(cp);
+        } else {
+            len = 1; /* raw bytes (UTF-8 already) are copied as they are */
+        }
+        if (o + len + 1 > cap)
+            break;
+        if (len == 1)
+            dst[o] = (char)cp;
+        else
+            put_utf8(dst + o, cp, len);
+        o += len;
+        k += used;
+    }
+    dst[o] = '\0';
+    return o;
 }

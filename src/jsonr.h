@@ -2,10 +2,11 @@
  *
  * Parses a whole document held in memory into a flat array of nodes (one per
  * value; object members carry their key). Bounded: at most `max_nodes` nodes
- * and JSONR_MAX_DEPTH levels; strings and numbers are views into the input
- * (not unescaped: keys compare byte-wise against their raw text, which is
- * what nfsscope's own reports contain). Used by `nfsscope diff` to read
- * saved reports. */
+ * and JSONR_MAX_DEPTH levels; strings and numbers are views into the input,
+ * checked against the grammar of RFC 8259 (§6 numbers, §7 strings) and
+ * unescaped when read (jsonr_str, jsonr_unescape; member names compare by
+ * value). Used by `nfsscope diff` and `nfsscope merge` to read saved
+ * reports. */
 #ifndef NFSSCOPE_JSONR_H
 #define NFSSCOPE_JSONR_H
 
@@ -45,7 +46,14 @@ uint32_t jsonr_get(const struct jsonr *j, uint32_t obj, const char *key);
 uint32_t jsonr_path(const struct jsonr *j, uint32_t from, const char *path);
 /* A number node as double / uint64 (def when absent, null or not a number). */
 double jsonr_num(const struct jsonr *j, uint32_t node, double def);
-/* A string node's raw contents into buf (NUL-terminated, cut); false if not a string. */
+/* A string node's value, unescaped, into buf (NUL-terminated, cut between
+ * characters); false if not a string. */
 bool jsonr_str(const struct jsonr *j, uint32_t node, char *buf, size_t bufsz);
+/* Unescape the raw contents of a string (RFC 8259 §7) into dst, at most
+ * `cap` bytes with the NUL: \uXXXX and surrogate pairs become UTF-8, a lone
+ * surrogate U+FFFD; \u0000 becomes a NUL byte inside the result. Never
+ * longer than the input (n + 1 bytes always suffice). Stops before a
+ * character that would not fit. Returns the length. */
+size_t jsonr_unescape(const char *raw, size_t n, char *dst, size_t cap);
 
 #endif

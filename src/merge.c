@@ -105,84 +105,14 @@ read_all(const char *path, size_t *len, char *err, size_t errsz)
     return buf;
 }
 
-static unsigned
-hexv(char c)
-{
-    return c >= '0' && c <= '9' ? (unsigned)(c - '0')
-           : c >= 'a' && c <= 'f' ? (unsigned)(c - 'a' + 10)
-           : c >= 'A' && c <= 'F' ? (unsigned)(c - 'A' + 10)
-                                  : 0;
-}
-
-static size_t
-put_utf8(char *o, uint32_t cp)
-{
-    if (cp < 0x80) {
-        o[0] = (char)cp;
-        return 1;
-    }
-    if (cp < 0x800) {
-        o[0] = (char)(0xc0 | (cp >> 6));
-        o[1] = (char)(0x80 | (cp & 0x3f));
-        return 2;
-    }
-    if (cp < 0x10000) {
-        o[0] = (char)(0xe0 | (cp >> 12));
-        o[1] = (char)(0x80 | ((cp >> 6) & 0x3f));
-        o[2] = (char)(0x80 | (cp & 0x3f));
-        return 3;
-    }
-    o[0] = (char)(0xf0 | (cp >> 18));
-    o[1] = (char)(0x80 | ((cp >> 12) & 0x3f));
-    o[2] = (char)(0x80 | ((cp >> 6) & 0x3f));
-    o[3] = (char)(0x80 | (cp & 0x3f));
-    return 4;
-}
-
-/* A JSON string's raw contents, unescaped (RFC 8259 §7), malloc'd. */
+/* A JSON string's raw contents, unescaped (jsonr_unescape), malloc'd. */
 static char *
 unescape(const char *p, size_t n, size_t *outlen)
 {
-    char *o = malloc(n + 1), *q = o;
-    size_t k = 0;
+    char *o = malloc(n + 1);
 
-    if (!o)
-        return NULL;
-    while (k < n) {
-        char c = p[k++];
-        uint32_t cp;
-
-        if (c != '\\' || k >= n) {
-            *q++ = c;
-            continue;
-        }
-        c = p[k++];
-        switch (c) {
-        case 'b': *q++ = '\b'; break;
-        case 'f': *q++ = '\f'; break;
-        case 'n': *q++ = '\n'; break;
-        case 'r': *q++ = '\r'; break;
-        case 't': *q++ = '\t'; break;
-        case 'u':
-            if (k + 4 > n)
-                break;
-            cp = hexv(p[k]) << 12 | hexv(p[k + 1]) << 8 | hexv(p[k + 2]) << 4 | hexv(p[k + 3]);
-            k += 4;
-            if (cp >= 0xd800 && cp < 0xdc00 && k + 6 <= n && p[k] == '\\' && p[k + 1] == 'u') {
-                uint32_t lo = hexv(p[k + 2]) << 12 | hexv(p[k + 3]) << 8 | hexv(p[k + 4]) << 4 |
-                              hexv(p[k + 5]);
-                if (lo >= 0xdc00 && lo < 0xe000) {
-                    cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
-                    k += 6;
-                }
-            }
-            q += put_utf8(q, cp); /* \uXXXX is 6 bytes, at most 4 out */
-            break;
-        default: *q++ = c; break;
-        }
-    }
-    *q = '\0';
-    *outlen = (size_t)(q - o);
+    if (o)
+        *outlen = jsonr_unescape(p, n, o, n + 1);
     return o;
 }
 
