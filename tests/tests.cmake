@@ -109,3 +109,11 @@ add_test(NAME valgrind COMMAND Python3::Interpreter ${CMAKE_SOURCE_DIR}/tests/va
          $<TARGET_FILE:nfsscope> ${CMAKE_SOURCE_DIR}/samples ${CMAKE_BINARY_DIR}/valgrind_work
          $<TARGET_FILE:floodgen> ${_vg_san})
 set_tests_properties(valgrind PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 900)
+
+# Prometheus metrics (issue 9): --metrics scraped with urllib and curl while
+# a file replays (and live on lo as root with tcpreplay); every scrape parsed
+# strictly; the last scrape equals the final JSON report; 404/405/400/431,
+# slow clients, a port in use, bad ADDR:PORT.
+add_test(NAME e2e_metrics COMMAND Python3::Interpreter ${CMAKE_SOURCE_DIR}/tests/e2e_metrics.py
+         $<TARGET_FILE:nfsscope> ${CMAKE_SOURCE_DIR}/samples ${CMAKE_BINARY_DIR}/metrics_work)
+set_tests_properties(e2e_metrics PROPERTIES TIMEOUT 300 RESOURCE_LOCK loopback)
