@@ -2,6 +2,7 @@
 #include "hashtab.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "t.h"
 
@@ -54,6 +55,30 @@ main(void)
     }
     CHECK(hash_bytes("abc", 3, 1) != hash_bytes("abc", 3, 2));
     CHECK(hash_bytes("abcdefghij", 10, 1) != hash_bytes("abcdefghik", 10, 1));
+    { /* every byte of every length counts, whatever the alignment, and nothing
+       * past the end is read: the tail is loaded in overlapping words */
+        uint8_t buf[96], copy[96];
+        size_t n, j, off;
+        unsigned ignored = 0, misaligned = 0;
+
+        for (j = 0; j < sizeof buf; j++)
+            buf[j] = (uint8_t)(j * 37 + 11);
+        for (n = 1; n <= 80; n++) {
+            uint64_t h0 = hash_bytes(buf, n, 5);
+            for (off = 1; off < 8; off++) {
+                memcpy(copy + off, buf, n);
+                copy[off + n] = (uint8_t)~buf[n]; /* a different byte just past the end */
+                misaligned += hash_bytes(copy + off, n, 5) != h0;
+            }
+            for (j = 0; j < n; j++) {
+                buf[j] ^= 0x40;
+                ignored += hash_bytes(buf, n, 5) == h0;
+                buf[j] ^= 0x40;
+            }
+        }
+        EQ(ignored, 0);
+        EQ(misaligned, 0);
+    }
     hashtab_fini(&h);
     return t_done();
 }

@@ -1,6 +1,7 @@
 /* rpc_match.c: call/reply matching and dispatch to the dissectors. */
 #include "rpc_match.h"
 
+#include <stddef.h>
 #include <string.h>
 
 #include "config.h"
@@ -17,6 +18,13 @@ rpc_program_find(uint32_t prog, uint32_t vers)
             return rpc_programs[i];
     return NULL;
 }
+
+/* An event's dirent[] (2.3 KB) is read only below ndirent, so it is left out
+ * of the per-reply memset; it must stay the last member for that. */
+#define EV_CLEAR(ev) memset((ev), 0, offsetof(struct op_event, dirent))
+_Static_assert(offsetof(struct op_event, dirent) + sizeof(((struct op_event *)0)->dirent) ==
+                   sizeof(struct op_event),
+               "dirent[] is the last member of struct op_event");
 
 /* Who and what an operation concerns, from its pending call. */
 static void
@@ -46,7 +54,7 @@ call_lost(void *ctx, const struct pending_call *pc, bool evicted)
     struct rpc_match *m = ctx;
     struct op_event ev;
 
-    memset(&ev, 0, sizeof ev);
+    EV_CLEAR(&ev);
     ev.pg = pc->pg;
     ev.prog = pc->prog;
     ev.vers = pc->vers;
@@ -177,7 +185,7 @@ handle_reply(struct rpc_match *m, struct flow *f, unsigned dir, const struct rpc
         m->stats->rpc.duplicate_replies++;
         return;
     }
-    memset(&ev, 0, sizeof ev);
+    EV_CLEAR(&ev);
     ev.stable = ev.committed = STABLE_NONE;
     ev.t_reply = msg->ts_last;
     ev.reply_len = msg->msg_len;
