@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "dissector.h"
+#include "nfsstat2.h"
 #include "stats.h"
 #include "xdr_cur.h"
 #include "xid_table.h"
@@ -33,29 +34,6 @@ static const char *const nfs2_proc_names[NFS2_NPROCS] = {
     "write", "create", "remove", "rename", "link", "symlink", "mkdir", "rmdir",
     "readdir", "statfs",
 };
-
-static const struct {
-    uint32_t v;
-    const char *name;
-} nfs2_status_names[] = { /* RFC 1094 §2.3.1 stat */
-    { 0, "NFS_OK" }, { 1, "NFSERR_PERM" }, { 2, "NFSERR_NOENT" }, { 5, "NFSERR_IO" },
-    { 6, "NFSERR_NXIO" }, { 13, "NFSERR_ACCES" }, { 17, "NFSERR_EXIST" },
-    { 19, "NFSERR_NODEV" }, { 20, "NFSERR_NOTDIR" }, { 21, "NFSERR_ISDIR" },
-    { 27, "NFSERR_FBIG" }, { 28, "NFSERR_NOSPC" }, { 30, "NFSERR_ROFS" },
-    { 63, "NFSERR_NAMETOOLONG" }, { 66, "NFSERR_NOTEMPTY" }, { 69, "NFSERR_DQUOT" },
-    { 70, "NFSERR_STALE" }, { 99, "NFSERR_WFLUSH" },
-};
-
-static const char *
-nfs2_status_name(uint32_t status)
-{
-    size_t i;
-
-    for (i = 0; i < sizeof nfs2_status_names / sizeof nfs2_status_names[0]; i++)
-        if (nfs2_status_names[i].v == status)
-            return nfs2_status_names[i].name;
-    return NULL;
-}
 
 static bool
 void_results(uint32_t proc)
@@ -154,7 +132,7 @@ const struct rpc_program nfs2_program = {
     .vers = 2,
     .nprocs = NFS2_NPROCS,
     .proc_names = nfs2_proc_names,
-    .status_name = nfs2_status_name,
+    .status_name = nfsstat2_name,
     .call = nfs2_call,
     .reply = nfs2_reply,
 };

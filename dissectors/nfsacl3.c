@@ -6,11 +6,8 @@
  * entries after it are not decoded. */
 #include <stddef.h>
 
-#include "dissector.h"
+#include "nfsacl_common.h"
 #include "nfsstat3.h"
-#include "stats.h"
-#include "xdr_cur.h"
-#include "xid_table.h"
 
 #define NFS3_FHSIZE 64 /* RFC 1813 §2.4 */
 
@@ -22,7 +19,6 @@ static const char *const nfsacl3_proc_names[NFSACL3_NPROCS] = {
     "null", "getacl", "setacl", "getxattrdir",
 };
 
-
 static enum decode_rc
 nfsacl3_call(struct xdr_cur *x, struct pending_call *pc)
 {
@@ -30,23 +26,6 @@ nfsacl3_call(struct xdr_cur *x, struct pending_call *pc)
 
     if (pc->proc != ACLPROC3_NULL)
         xdr_cur_opaque(x, NFS3_FHSIZE, &fh); /* every argument starts with nfs_fh3 */
-    return xdr_cur_status(x);
-}
-
-static enum decode_rc
-nfsacl3_reply(struct xdr_cur *x, const struct pending_call *pc, struct op_event *ev,
-              const struct op_sink *sub)
-{
-    uint32_t status;
-
-    (void)sub;
-    if (pc->proc == ACLPROC3_NULL || pc->proc >= NFSACL3_NPROCS)
-        return DECODE_OK;
-    status = xdr_cur_u32(x);
-    if (xdr_cur_ok(x)) {
-        ev->has_status = true;
-        ev->status = status;
-    }
     return xdr_cur_status(x);
 }
 
@@ -59,5 +38,5 @@ const struct rpc_program nfsacl3_program = {
     .proc_names = nfsacl3_proc_names,
     .status_name = nfsstat3_name,
     .call = nfsacl3_call,
-    .reply = nfsacl3_reply,
+    .reply = nfsacl_reply,
 };
