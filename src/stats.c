@@ -54,6 +54,44 @@ stats_breakdowns_init(struct stats *s, size_t rows, size_t names_cap, uint64_t s
     return 0;
 }
 
+int
+stats_by_proc_init(struct stats *s)
+{
+    static const enum bd_dim dims[] = { BD_CLIENT, BD_SERVER, BD_FILE };
+    unsigned i;
+
+    if (!s->bd_on)
+        return -1;
+    for (i = 0; i < sizeof dims / sizeof *dims; i++) {
+        struct bd_table *t = &s->bd[dims[i]];
+
+        if (t->procs)
+            continue;
+        t->procs = calloc(1, sizeof *t->procs);
+        if (!t->procs || bd_procs_init(t->procs, t->cap) != 0) {
+            free(t->procs);
+            t->procs = NULL;
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* The bd_procs key of a procedure the tables show, or BD_PROCS_OTHER (an
+ * undecoded program, a procedure number beyond the program's). */
+static uint32_t
+proc_key(const struct stats *s, const struct rpc_program *pg, uint32_t proc)
+{
+    size_t i;
+
+    if (!pg || proc >= pg->nprocs)
+        return BD_PROCS_OTHER;
+    for (i = 0; i < s->nprogs; i++)
+        if (s->progs[i].pg == pg)
+            return bd_procs_key(i, proc);
+    return BD_PROCS_OTHER;
+}
+
 void
 stats_fini(struct stats *s)
 {
@@ -223,6 +261,7 @@ stats_record(struct stats *s, const struct op_event *ev)
     struct proc_stats *p = proc_of(s, ev->pg, ev->proc, &ps);
 
     findings_record(s->findings, s, ev); /* issue 5; a no-op when NULL */
+    findings_record(s->findings_view, s, ev); /* the view's, since its reset (issue 6) */
     records_write(s->records, s, ev);    /* issue 9 (--records); a no-op when NULL */
     switch (ev->outcome) {
     case OP_NO_REPLY:
@@ -331,10 +370,12 @@ stats_call_by(struct stats *s, struct pending_call *pc, struct bd_cache *c)
     struct bd_keys k;
     struct bytes fh = { pc->fh, pc->fh_len };
     bool have_keys = false;
+    uint32_t pk;
     unsigned d;
 
     if (!s->bd_on)
         return;
+    pk = s->bd[BD_CLIENT].procs ? proc_key(s, pc->pg, pc->proc) : BD_PROCS_OTHER;
     for (d = 0; d < BD__COUNT; d++) {
         struct bd_row *r = NULL;
         bool cacheable = c && (d == BD_CLIENT || d == BD_SERVER || d == BD_PAIR || d == BD_USER);
@@ -351,6 +392,8 @@ stats_call_by(struct stats *s, struct pending_call *pc, struct bd_cache *c)
         pc->bd_idx[d] = (uint32_t)(r - s->bd[d].rows);
         pc->bd_gen[d] = r->gen;
         r->calls++;
+        if (s->bd[d].procs && pk != BD_PROCS_OTHER)
+            bd_procs_call(s->bd[d].procs, pc->bd_idx[d], r->gen, pk, pc->write_count);
         if (pc->pg && pc->pg->prog == 100003 && pc->pg->vers == 3)
             r->nfs3_calls++;
         if (pc->stable <= STABLE_FILE_SYNC)
@@ -390,10 +433,12 @@ record_by(struct stats *s, const struct op_event *ev, bool error)
 {
     struct bd_keys k;
     bool have_keys = false;
+    uint32_t pk;
     unsigned d;
 
     if (!s->bd_on || !ev->key)
         return;
+    pk = s->bd[BD_CLIENT].procs ? proc_key(s, ev->pg, ev->proc) : BD_PROCS_OTHER;
     if (ev->outcome == OP_REPLIED && ev->obj_fh.len && ev->name.len) {
         if (ev->obj_is_export)
             names_learn_export(s->names, ev->name, ev->obj_fh);
@@ -438,6 +483,9 @@ record_by(struct stats *s, const struct op_event *ev, bool error)
         r->errors += error;
         r->read_bytes += ev->read_bytes;
         histo_small_record(&r->latency, stats_latency_us(&ev->t_call, &ev->t_reply));
+        if (s->bd[d].procs && pk != BD_PROCS_OTHER)
+            bd_procs_reply(s->bd[d].procs, (size_t)(r - s->bd[d].rows), r->gen, pk, error,
+                           ev->read_bytes, stats_latency_us(&ev->t_call, &ev->t_reply));
     }
     if (ev->outcome != OP_NO_REPLY) {
         struct tl_bucket *b = timeline_at(&s->tl, &ev->t_reply);

@@ -182,6 +182,8 @@ struct stats {
     struct names *names;
     struct timeline tl; /* per-interval calls, bytes and latency */
     struct findings *findings; /* issue 5 (src/findings.h); NULL: not analysed */
+    struct findings *findings_view; /* the view's since its last reset (issue 6), owned by
+                                     * the view; NULL: none */
     struct records *records;   /* issue 9 (src/records.h): --records; NULL: off */
 };
 
@@ -189,6 +191,10 @@ struct stats {
 int stats_init(struct stats *s);
 /* Add the breakdown tables (rows per dimension) and the names cache. 0 or -1. */
 int stats_breakdowns_init(struct stats *s, size_t rows, size_t names_cap, uint64_t seed);
+/* Per breakdown row and procedure counts (bd_procs.h) for the client, server
+ * and file tables: the view's procedure table for one of them (issue 6).
+ * After stats_breakdowns_init; 0 or -1. Freed with the tables. */
+int stats_by_proc_init(struct stats *s);
 void stats_fini(struct stats *s);
 /* The prog_stats for a registered program, or NULL. */
 struct prog_stats *stats_prog(struct stats *s, const struct rpc_program *pg);

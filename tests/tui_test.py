@@ -6,11 +6,20 @@
 Runs `nfsscope --tui --speed 0 -r samples/ls-storm.pcap` in a detached tmux
 session of fixed size (its own tmux server, no config), sends keys, reads the
 screen with capture-pane and checks: the procedure rows and counts once the
-replay has ended (against `nfsscope -r ... -o json` of the same file), sort,
-filter, hide-zero, panels, reset, help, resize, quit; the terminal is back
-(no alternate screen, cursor visible) and the final report is on stdout after
-quit, after SIGTERM and after a fatal signal; a file name with an escape
-sequence in it is shown escaped.
+replay has ended (against `nfsscope -r ... -o json` of the same file), the
+latency sparkline's p99 (against the JSON timeline), sort, filter, hide-zero,
+panels, reset, help, resize, quit; the terminal is back (no alternate screen,
+cursor visible) and the final report is on stdout after quit, after SIGTERM
+and after a fatal signal; a file name with an escape sequence in it is shown
+escaped.
+
+Two clients (ls-storm.pcap is 127.0.0.1's, multi-client.pcapng 198.18.0.2's,
+replayed together): the procedure table for one client (Enter on the clients
+panel, by filter or top row) equals the JSON report of that client's file
+alone, for a file it sums to the JSON breakdown row, and \\ brings the totals
+back. Reset (r) between the two files (replayed at x1, 18 s apart): every
+count shown starts from zero, then shows only the second file's; the final
+report still counts both.
 
 Exit 0 pass, 1 fail, 77 skip (no tmux).
 """
@@ -87,6 +96,45 @@ def rows_of(screen):
     return out
 
 
+def scoped_rows(screen):
+    """Rows of the table for one client/server/file: {"nfs3 getattr": calls},
+    "(other procedures)" included."""
+    out = {}
+    for line in screen.splitlines():
+        m = re.match(r"^(\w+ \w+|\(other procedures\))\s+(\d+)\s+[\d.]+%", line)
+        if m:
+            out[m.group(1)] = int(m.group(2))
+    return out
+
+
+def truth_of(nfsscope, *files):
+    args = [nfsscope]
+    for f in files:
+        args += ["-r", f]
+    return json.loads(subprocess.run(args + ["-o", "json"], check=True, capture_output=True,
+                                     text=True).stdout)
+
+
+def all_ops(truth):
+    """{"nfs3 getattr": calls, "mount3 mnt": calls, ...} of every program with calls."""
+    out = {}
+    for prog, body in truth.items():
+        if isinstance(body, dict) and isinstance(body.get("ops"), dict):
+            for name, v in body["ops"].items():
+                if isinstance(v, dict) and v.get("calls"):
+                    out["%s %s" % (prog, name)] = v["calls"]
+    return out
+
+
+def fmt_lat(us):
+    """ui/tui_panels.c fmt_lat()."""
+    if us < 1000:
+        return "%dus" % us
+    if us < 1000000:
+        return "%.1fms" % (us / 1e3)
+    return "%.2fs" % (us / 1e6)
+
+
 def shell(cmd, work, tag):
     """The command in a shell that records its exit status and stays up."""
     return ("sh -c 'trap \"\" INT TERM; %s > %s/%s.out 2> %s/%s.err; echo $? > %s/%s.rc;"
@@ -133,6 +181,11 @@ def main():
         for name in ("nfs3 getattr", "nfs3 lookup", "nfs3 access", "nfs3 readdirplus"):
             check(got.get(name) == ops[name] and ops[name] > 0,
                   "row %s: %s calls (report: %s)" % (name, got.get(name), ops[name]))
+        p99max = max(b["p99_us"] for b in truth["timeline"]["buckets"] if b["p99_us"] is not None)
+        m = re.search(r"^lat p99 .* max (\S+)\s+\(p99/s\)", s, re.M)
+        check(m is not None and m.group(1) == fmt_lat(p99max),
+              "latency sparkline: p99 per second (%s; timeline's %s)"
+              % (m.group(1) if m else None, fmt_lat(p99max)))
         first = rows_of(s)
         check(first and first[0][0] == "nfs3 getattr", "default sort: calls, most first")
         calls = [c for _, c in first]
@@ -222,6 +275,113 @@ def main():
         with open(os.path.join(work, "main.err")) as f:
             err = f.read()
         check(err == "", "nothing on stderr (%r)" % err[:200])
+    finally:
+        t.kill()
+
+    # --- two clients: the procedure table for one client, one file ----------------
+    mc = os.path.join(samples, "multi-client.pcapng")
+    both = truth_of(nfsscope, pcap, mc)
+    alone = {"127.0.0.1": all_ops(truth_of(nfsscope, pcap)), "198.18.0.2": all_ops(truth_of(nfsscope, mc))}
+    total = all_ops(both)
+    t = Tmux("scope", 132, 50, shell("%s --tui --speed 0 -r %s -r %s" % (nfsscope, pcap, mc),
+                                     work, "scope"))
+    try:
+        s = t.wait_for(lambda s: "END OF CAPTURE" in s)
+        check(scoped_rows(s).get("nfs3 getattr") == total["nfs3 getattr"], "both files replayed")
+        # by filter: the rows the clients panel's filter keeps
+        t.keys("2", "/")
+        t.keys("198.18", literal=True)
+        t.keys("Enter")
+        t.wait_for(lambda s: 'filter: "198.18"' in s, 20)
+        t.keys("Enter")
+        s = t.wait_for(lambda s: 'client: "198.18"' in s, 20)
+        got = {k: v for k, v in scoped_rows(s).items() if v}
+        check('client: "198.18"' in s and got == alone["198.18.0.2"],
+              "Enter on clients filtered by 198.18: the table is 198.18.0.2's (%s; alone: %s)"
+              % (got, alone["198.18.0.2"]))
+        check(re.search(r"^procedure\s+calls\s+share\s+calls/s\s+errors\s+mean\s+max", s, re.M)
+              is not None, "scoped table: mean and max columns")
+        t.keys("\\", literal=True)
+        s = t.wait_for(lambda s: "client:" not in s and "procedure" in s, 20)
+        got = {k: v for k, v in scoped_rows(s).items() if v}
+        check(got == total, "\\ brings the totals back")
+        # by the top row: clients sorted by calls, the first is 127.0.0.1
+        t.keys("2", "\\", literal=True)
+        t.wait_for(lambda s: "filter:" not in s and re.search(r"calls\s.*client", s), 20)
+        t.keys("Enter")
+        s = t.wait_for(lambda s: "client: 127.0.0.1" in s, 20)
+        got = {k: v for k, v in scoped_rows(s).items() if v}
+        check(got == alone["127.0.0.1"], "Enter on the top client row: 127.0.0.1's table (%s)"
+              % sorted(got.items())[:4])
+        # a file: the table sums to its breakdown row in the JSON report
+        row = both["breakdowns"]["file"]["rows"][0]
+        t.keys("4")
+        t.wait_for(lambda s: re.search(r"calls\s.*file", s), 20)
+        t.keys("Enter")
+        s = t.wait_for(lambda s: "file: " in s and "procedure" in s, 20)
+        rows = scoped_rows(s)
+        check(sum(rows.values()) == row["calls"] and ("file: " + row["key"]) in s,
+              "Enter on the top file row: its procedures add up to its calls (%d, report %d, %s)"
+              % (sum(rows.values()), row["calls"], row["key"]))
+        t.keys("q")
+        wait_file(os.path.join(work, "scope.rc"))
+    finally:
+        t.kill()
+
+    # --- reset between the two files (x1: 18 s apart) ------------------------------
+    t = Tmux("reset", 132, 50, shell("%s --tui --speed 1 -r %s -r %s" % (nfsscope, pcap, mc),
+                                     work, "reset"))
+    try:
+        first_calls = truth["rpc"]["calls"]
+        s = t.wait_for(lambda s: re.search(r"calls %d\b" % first_calls, s) is not None, 30)
+        check(re.search(r"calls %d\b" % first_calls, s) is not None and "END OF CAPTURE" not in s,
+              "x1: the first file is in, the second not yet")
+        t.keys("r")
+        s = t.wait_for(lambda s: "since reset at" in s, 20)
+        got = dict(rows_of(s))
+        check(re.search(r"calls 0\b", s) is not None and got.get("nfs3 getattr") == 0 and got.get("nfs3 access") == 0,
+              "r: header and table from zero, 'since reset at' (%s)" % got.get("nfs3 getattr"))
+        t.keys("2")
+        s = t.wait_for(lambda s: re.search(r"calls\s.*client", s) is not None, 20)
+        check(re.search(r"^\s+0\s+0\.0%.*127\.0\.0\.1\s*$", s, re.M) is not None,
+              "r: clients panel from zero")
+        t.keys("5")
+        s = t.wait_for(lambda s: re.search(r"^findings \(since reset at", s, re.M) is not None, 20)
+        check(re.search(r"^findings \(since reset at", s, re.M) is not None
+              and "redundant_getattr" not in s, "r: findings from zero")
+        t.keys("1")
+        s = t.wait_for(lambda s: "END OF CAPTURE" in s, 60)
+        got = {k: v for k, v in rows_of(s) if v}
+        check(got == alone["198.18.0.2"]
+              and re.search(r"calls %d\b" % truth_of(nfsscope, mc)["rpc"]["calls"], s) is not None,
+              "after the reset: only the second file's counts (%s)" % sorted(got.items())[:4])
+        m = re.search(r"^lat p99 .* max (\S+)\s+\(p99/s\)", s, re.M)
+        p99mc = max(b["p99_us"] for b in truth_of(nfsscope, mc)["timeline"]["buckets"]
+                    if b["p99_us"] is not None)
+        check(m is not None and m.group(1) == fmt_lat(p99mc), "latency sparkline: the p99 of the"
+              " second file's second (%s; timeline's %s)" % (m.group(1) if m else None,
+                                                            fmt_lat(p99mc)))
+        m = re.search(r"^calls/s .* max (\d+)\s", s, re.M)
+        check(m is not None and int(m.group(1)) == truth_of(nfsscope, mc)["rpc"]["calls"],
+              "r: the sparklines start again (calls/s max %s, not the first file's %d)"
+              % (m.group(1) if m else None, first_calls))
+        t.keys("2")
+        s = t.wait_for(lambda s: re.search(r"calls\s.*client", s) is not None, 20)
+        mc_row = [r for r in both["breakdowns"]["client"]["rows"] if r["key"] == "198.18.0.2"]
+        check(mc_row and re.search(r"^\s+%d\s+100\.0%%.*198\.18\.0\.2\s*$" % mc_row[0]["calls"],
+                                   s, re.M) is not None
+              and re.search(r"^\s+0\s+0\.0%.*127\.0\.0\.1\s*$", s, re.M) is not None,
+              "after the reset: clients panel counts only the second file")
+        t.keys("q")
+        check(wait_file(os.path.join(work, "reset.rc")), "q quits")
+        with open(os.path.join(work, "reset.out")) as f:
+            out = f.read()
+        check(re.search(r"^getattr\s+%d\b" % total["nfs3 getattr"], out, re.M) is not None,
+              "the final report still counts everything")
+        for tag in ("scope", "reset"):
+            with open(os.path.join(work, tag + ".err")) as f:
+                err = f.read()
+            check(err == "", "%s: nothing on stderr (%r)" % (tag, err[:200]))
     finally:
         t.kill()
 

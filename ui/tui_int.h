@@ -10,7 +10,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
+#include "bd_procs.h"
 #include "breakdown.h"
 #include "config.h"
 #include "stats.h"
@@ -42,6 +44,7 @@ enum tui_action {
     A_SORT_PREV,
     A_SORT_INVERT,
     A_FILTER,
+    A_SCOPE,
     A_CLEAR_FILTER,
     A_HIDE_ZERO,
     A_RESET,
@@ -75,18 +78,24 @@ void tui_done(void);
 /* One row of a breakdown panel, reset baseline already taken off. */
 struct tui_bdrow {
     const struct bd_row *r;
-    uint64_t calls, errors, bytes, lat_sum;
+    size_t slot; /* in the table; cap: the "other" row */
+    uint64_t calls, errors, bytes, lat_sum, p50, p99, lat_count;
 };
 
-/* Baseline of one breakdown table (reset): per slot, what it held. */
+/* Baseline of one breakdown table (reset): per slot, what it held; entry
+ * [cap] is the table's "other" row. */
 struct tui_bdbase {
     uint32_t *gen;
-    uint64_t *calls, *errors, *bytes, *lat_sum; /* cap entries each */
+    uint64_t *calls, *errors, *bytes, *lat_sum; /* cap + 1 entries each */
+    struct histo_small *lat;                    /* cap + 1 */
+    struct bd_procs_row *procs;                 /* cap + 1, when per-procedure counts are on */
     size_t cap;
 };
 
 struct tui_state {
     const struct stats *s;
+    struct stats *ws;               /* the same, for the view's own taps only: the
+                                     * per-procedure row counts and findings_view */
     const struct nfsscope_config *cfg;
     const struct view_info *vi;
     bool live, utf8;
@@ -96,6 +105,15 @@ struct tui_state {
     bool sort_asc[TP__COUNT];
     int scroll[TP__COUNT];
     char filter[TP__COUNT][TUI_FILTER_MAX];
+    /* The procedure table for one client, server or file (Enter on its
+     * panel): the rows whose label contains scope_text, or one row (by key,
+     * or the "other" row). From the per-procedure row counts (bd_procs.h). */
+    bool scope_on, scope_exact, scope_other;
+    enum bd_dim scope_dim;
+    uint8_t scope_key[BD_KEY_MAX];
+    size_t scope_key_len;
+    char scope_filter[TUI_FILTER_MAX];       /* substring (scope_exact false) */
+    char scope_text[TUI_FILTER_MAX * 4 + 8]; /* escaped, for the screen */
     bool hide_zero, help, paused, ended;
     bool prompting;                 /* reading a filter on the bottom line */
     char prompt[TUI_FILTER_MAX];
@@ -105,8 +123,9 @@ struct tui_state {
     double elapsed_s;               /* shown in the header */
     /* per-second samples (ring), by view time: wall clock live, packet time in a replay */
     int64_t sample_sec;             /* second of the last sample, -1 before the first */
-    uint64_t last_calls, last_bytes, last_lat_sum, last_lat_count;
-    uint64_t ring_calls[TUI_RING], ring_bytes[TUI_RING], ring_lat[TUI_RING]; /* lat: mean us */
+    uint64_t last_calls, last_bytes;
+    int64_t p99_from;               /* first second the p99 may use (after a reset) */
+    uint64_t ring_calls[TUI_RING], ring_bytes[TUI_RING], ring_lat[TUI_RING]; /* lat: p99 us */
     unsigned ring_n, ring_head;     /* samples held; index of the next one */
     /* per (program, procedure): flat index = proc_off[program] + proc */
     size_t *proc_off, nflat;
@@ -118,19 +137,27 @@ struct tui_state {
     struct rpc_totals base_rpc;
     struct anomalies base_anom;
     bool have_base;
+    time_t reset_at;                /* view time of the last reset */
     struct tui_bdbase bdbase[BD__COUNT];
+    struct findings *fview;         /* findings since the reset (ws->findings_view) */
     /* scratch for drawing */
     struct tui_bdrow *bdrows;
     size_t bdrows_cap;
 };
 
-int tui_state_init(struct tui_state *t, const struct stats *s, const struct nfsscope_config *cfg,
+/* `s` gets the view's taps (per-procedure row counts; findings since a
+ * reset); tui_state_fini() takes them off again. */
+int tui_state_init(struct tui_state *t, struct stats *s, const struct nfsscope_config *cfg,
                    const struct view_info *vi, bool live);
 void tui_state_fini(struct tui_state *t);
 /* Take per-second samples up to second `sec` (view time). */
 void tui_sample(struct tui_state *t, int64_t sec);
-/* Counters start again from zero (a baseline taken off everything shown). */
-void tui_reset(struct tui_state *t);
+/* Counters start again from zero (a baseline taken off everything shown;
+ * findings from a new engine; sparklines cleared). `now` is view time. */
+void tui_reset(struct tui_state *t, time_t now);
+/* Enter on a client, server or file panel: the procedure table for the rows
+ * this panel's filter keeps, or for the first row shown. */
+void tui_scope(struct tui_state *t);
 
 /* Draw the whole screen (into curses' buffer; the caller refreshes). */
 void tui_draw(struct tui_state *t);

@@ -27,9 +27,17 @@ const struct tui_key tui_keys[] = {
     { 'i', A_SORT_INVERT, "i", "invert the sort order" },
     { '/', A_FILTER, "/ F4", "filter this panel: procedure, client, server or file name contains" },
     { KEY_F(4), A_FILTER, NULL, NULL },
-    { '\\', A_CLEAR_FILTER, "\\", "clear this panel's filter" },
+    { '\r', A_SCOPE, "Enter", "clients/servers/files: the procedure table for the rows this"
+                               " panel's filter keeps, or else for the top row shown"
+                               " (calls, errors, bytes, latency mean and max)" },
+    { '\n', A_SCOPE, NULL, NULL },
+    { KEY_ENTER, A_SCOPE, NULL, NULL },
+    { '\\', A_CLEAR_FILTER, "\\", "clear this panel's filter (procedures: and the"
+                                 " client/server/file)" },
     { 'z', A_HIDE_ZERO, "z", "hide or show rows with no calls" },
-    { 'r', A_RESET, "r", "reset: count from zero again (the final report keeps everything)" },
+    { 'r', A_RESET, "r", "reset: every count shown (procedures, clients, servers, files,"
+                         " findings, sparklines) from zero again; calls in flight still get"
+                         " their replies; the final report keeps everything" },
     { 'p', A_PAUSE, "p Space", "pause (replay: stop the clock; live: freeze the screen)" },
     { ' ', A_PAUSE, NULL, NULL },
     { '+', A_FASTER, "+", "replay twice as fast" },

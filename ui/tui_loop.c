@@ -131,6 +131,17 @@ on_prompt_key(struct loop *l, int ch)
     }
 }
 
+/* Now, as the view counts time: the wall clock live, packet time in a replay. */
+static time_t
+view_time(const struct loop *l)
+{
+    if (l->t.live || l->ctx->stats.cap.packets == 0)
+        return time(NULL);
+    if (l->t.speed > 0 && !l->t.paused && !l->t.ended) /* the replay clock */
+        return ts_plus(&l->origin, (mono() - l->wall0) * l->t.speed).tv_sec;
+    return l->ctx->now.tv_sec;
+}
+
 static void
 on_key(struct loop *l, int ch)
 {
@@ -176,9 +187,14 @@ on_key(struct loop *l, int ch)
         t->prompt_len = strlen(t->prompt);
         curs_set(1);
         break;
-    case A_CLEAR_FILTER: t->filter[t->panel][0] = '\0'; break;
+    case A_SCOPE: tui_scope(t); break;
+    case A_CLEAR_FILTER:
+        t->filter[t->panel][0] = '\0';
+        if (t->panel == TP_OPS)
+            t->scope_on = false;
+        break;
     case A_HIDE_ZERO: t->hide_zero = !t->hide_zero; break;
-    case A_RESET: tui_reset(t); break;
+    case A_RESET: tui_reset(t, view_time(l)); break;
     case A_PAUSE:
         t->paused = !t->paused;
         if (!t->live) {
@@ -269,10 +285,13 @@ tui_run(struct capture *cap, struct nfsscope_ctx *ctx, const struct nfsscope_con
             } else if (t->speed <= 0) { /* fastest: a packet-time second at most, so the
                                          * per-second samples stay per second */
                 bool more = capture_next_ts(cap, ctx, &next);
+                if (more) /* what was fed so far is all from earlier seconds */
+                    tui_sample(t, (int64_t)next.tv_sec);
                 next.tv_nsec = 999999999;
                 r = capture_poll(cap, ctx, max, more ? &next : NULL, err, errlen);
             } else {
                 struct timespec until = ts_plus(&l.origin, (now - l.wall0) * t->speed);
+                tui_sample(t, (int64_t)until.tv_sec); /* the seconds before the clock's */
                 r = capture_poll(cap, ctx, max, &until, err, errlen);
             }
             if (r == CAPTURE_ERR) {
@@ -305,9 +324,8 @@ tui_run(struct capture *cap, struct nfsscope_ctx *ctx, const struct nfsscope_con
                 ctx->stats.cap.kernel_drops = capture_kernel_drops(cap);
                 last_drops = now;
             }
-        } else if (ctx->stats.cap.packets) {
+        } else if (ctx->stats.cap.packets) { /* replay: sampled before feeding (step 1) */
             t->elapsed_s = ts_d(&ctx->now) - ts_d(&ctx->stats.cap.first_ts);
-            tui_sample(t, (int64_t)ctx->now.tv_sec);
         }
 
         /* 3. the screen: on request, while data comes (4/s), every second */

@@ -1,7 +1,8 @@
 /* tui_panels.c: what the view shows, drawn from `const struct stats *` and
- * the view's own samples and baselines: the header, two sparklines, the
- * nfsstat-style procedure table, the client/server/file panels, findings and
- * the help screen generated from the key table.
+ * the view's own samples and baselines (tui_state.c): the header, two
+ * sparklines, the nfsstat-style procedure table (whole, or for one client,
+ * server or file), the client/server/file panels, findings and the help
+ * screen generated from the key table.
  *
  * Every string that may come from the wire (breakdown labels: addresses,
  * paths, export names) or from the command line goes through term_escape()
@@ -14,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <wchar.h>
 
 #include "anomaly.h"
@@ -21,191 +23,10 @@
 #include "term_escape.h"
 #include "tui_int.h"
 
-/* ---------------------------------------------------------------- state */
-
-static int
-bdbase_alloc(struct tui_bdbase *b, size_t cap)
-{
-    b->cap = cap;
-    b->gen = calloc(cap ? cap : 1, sizeof *b->gen);
-    b->calls = calloc(cap ? cap : 1, sizeof *b->calls);
-    b->errors = calloc(cap ? cap : 1, sizeof *b->errors);
-    b->bytes = calloc(cap ? cap : 1, sizeof *b->bytes);
-    b->lat_sum = calloc(cap ? cap : 1, sizeof *b->lat_sum);
-    return b->gen && b->calls && b->errors && b->bytes && b->lat_sum ? 0 : -1;
-}
-
-static void
-bdbase_free(struct tui_bdbase *b)
-{
-    free(b->gen);
-    free(b->calls);
-    free(b->errors);
-    free(b->bytes);
-    free(b->lat_sum);
-    memset(b, 0, sizeof *b);
-}
-
-int
-tui_state_init(struct tui_state *t, const struct stats *s, const struct nfsscope_config *cfg,
-               const struct view_info *vi, bool live)
-{
-    size_t i, n = 0;
-
-    memset(t, 0, sizeof *t);
-    t->s = s;
-    t->cfg = cfg;
-    t->vi = vi;
-    t->live = live;
-    t->speed = cfg->speed;
-    t->sample_sec = -1;
-    t->sort_col[TP_OPS] = OC_CALLS;
-    t->sort_col[TP_CLIENTS] = t->sort_col[TP_SERVERS] = t->sort_col[TP_FILES] = BC_CALLS;
-    t->proc_off = calloc(s->nprogs + 1, sizeof *t->proc_off);
-    if (!t->proc_off)
-        return -1;
-    for (i = 0; i < s->nprogs; i++) {
-        t->proc_off[i] = n;
-        n += s->progs[i].pg->nprocs;
-    }
-    t->proc_off[s->nprogs] = n;
-    t->nflat = n;
-    t->prev_calls = calloc(n ? n : 1, sizeof *t->prev_calls);
-    t->rate = calloc(n ? n : 1, sizeof *t->rate);
-    return t->prev_calls && t->rate ? 0 : -1;
-}
-
-void
-tui_state_fini(struct tui_state *t)
-{
-    unsigned d;
-
-    free(t->proc_off);
-    free(t->prev_calls);
-    free(t->rate);
-    free(t->base_procs);
-    for (d = 0; d < BD__COUNT; d++)
-        bdbase_free(&t->bdbase[d]);
-    free(t->bdrows);
-    memset(t, 0, sizeof *t);
-}
-
-/* Totals over every program: calls, latency sum and count. */
-static void
-totals(const struct stats *s, uint64_t *calls, uint64_t *lat_sum, uint64_t *lat_count)
-{
-    size_t i;
-    uint32_t p;
-
-    *calls = *lat_sum = *lat_count = 0;
-    for (i = 0; i < s->nprogs; i++) {
-        const struct prog_stats *ps = &s->progs[i];
-        *calls += ps->calls;
-        for (p = 0; p < ps->pg->nprocs; p++) {
-            *lat_sum += ps->procs[p].latency.sum;
-            *lat_count += ps->procs[p].latency.count;
-        }
-    }
-}
-
-static void
-ring_push(struct tui_state *t, uint64_t calls, uint64_t bytes, uint64_t lat)
-{
-    t->ring_calls[t->ring_head] = calls;
-    t->ring_bytes[t->ring_head] = bytes;
-    t->ring_lat[t->ring_head] = lat;
-    t->ring_head = (t->ring_head + 1) % TUI_RING;
-    if (t->ring_n < TUI_RING)
-        t->ring_n++;
-}
-
-void
-tui_sample(struct tui_state *t, int64_t sec)
-{
-    const struct stats *s = t->s;
-    uint64_t calls, lat_sum, lat_count, gap;
-    size_t i;
-    uint32_t p;
-
-    if (t->sample_sec < 0) { /* the first second: counted from zero (last_* are 0) */
-        t->sample_sec = sec;
-        return;
-    }
-    if (sec <= t->sample_sec)
-        return;
-    /* What happened since the last sample is put in the latest second; the
-     * seconds between (nothing seen) are zeros. */
-    gap = (uint64_t)(sec - t->sample_sec);
-    for (; gap > 1 && gap <= TUI_RING; gap--)
-        ring_push(t, 0, 0, 0);
-    totals(s, &calls, &lat_sum, &lat_count);
-    ring_push(t, calls - t->last_calls, s->cap.bytes - t->last_bytes,
-              lat_count > t->last_lat_count
-                  ? (lat_sum - t->last_lat_sum) / (lat_count - t->last_lat_count)
-                  : 0);
-    t->last_calls = calls;
-    t->last_bytes = s->cap.bytes;
-    t->last_lat_sum = lat_sum;
-    t->last_lat_count = lat_count;
-    for (i = 0; i < s->nprogs; i++)
-        for (p = 0; p < s->progs[i].pg->nprocs; p++) {
-            size_t k = t->proc_off[i] + p;
-            uint64_t c = s->progs[i].procs[p].calls;
-            t->rate[k] = sec - t->sample_sec == 1 ? c - t->prev_calls[k] : 0;
-            t->prev_calls[k] = c;
-        }
-    t->sample_sec = sec;
-}
 
 static const enum bd_dim panel_dim[TP__COUNT] = {
     [TP_CLIENTS] = BD_CLIENT, [TP_SERVERS] = BD_SERVER, [TP_FILES] = BD_FILE,
 };
-
-void
-tui_reset(struct tui_state *t)
-{
-    const struct stats *s = t->s;
-    size_t i;
-    unsigned d;
-
-    if (!t->base_procs) {
-        t->base_procs = calloc(t->nflat ? t->nflat : 1, sizeof *t->base_procs);
-        if (!t->base_procs) {
-            snprintf(t->status, sizeof t->status, "reset: out of memory");
-            return;
-        }
-    }
-    for (i = 0; i < s->nprogs; i++)
-        memcpy(&t->base_procs[t->proc_off[i]], s->progs[i].procs,
-               s->progs[i].pg->nprocs * sizeof *s->progs[i].procs);
-    t->base_cap = s->cap;
-    t->base_rpc = s->rpc;
-    t->base_anom = s->anom;
-    if (s->bd_on) {
-        for (d = 0; d < BD__COUNT; d++) {
-            const struct bd_table *bt = &s->bd[d];
-            struct tui_bdbase *b = &t->bdbase[d];
-            size_t k;
-
-            if (d != BD_CLIENT && d != BD_SERVER && d != BD_FILE)
-                continue;
-            if (!b->gen && bdbase_alloc(b, bt->cap) != 0) {
-                bdbase_free(b);
-                continue;
-            }
-            for (k = 0; k < bt->count && k < b->cap; k++) {
-                const struct bd_row *r = &bt->rows[k];
-                b->gen[k] = r->gen;
-                b->calls[k] = r->calls;
-                b->errors[k] = r->errors;
-                b->bytes[k] = r->read_bytes + r->write_bytes;
-                b->lat_sum[k] = r->latency.sum;
-            }
-        }
-    }
-    t->have_base = true;
-    snprintf(t->status, sizeof t->status, "counters reset (the final report still counts all)");
-}
 
 /* ---------------------------------------------------------------- formats */
 
@@ -355,6 +176,17 @@ ring_max(const struct tui_state *t, const uint64_t *ring, int width)
     return m;
 }
 
+/* Kernel drops since the reset (-1: not known). */
+static int64_t
+drops(const struct tui_state *t)
+{
+    int64_t d = t->s->cap.kernel_drops;
+
+    if (d >= 0 && t->have_base && t->base_cap.kernel_drops >= 0)
+        d -= t->base_cap.kernel_drops < d ? t->base_cap.kernel_drops : d;
+    return d;
+}
+
 static void
 draw_header(struct tui_state *t)
 {
@@ -375,7 +207,13 @@ draw_header(struct tui_state *t)
              s->rpc.calls - (t->have_base ? t->base_rpc.calls : 0));
     if (s->cap.kernel_drops >= 0)
         snprintf(right + strlen(right), sizeof right - strlen(right), "  drops %" PRId64,
-                 s->cap.kernel_drops);
+                 drops(t));
+    if (t->have_base) {
+        struct tm tm;
+        if (localtime_r(&t->reset_at, &tm))
+            snprintf(right + strlen(right), sizeof right - strlen(right),
+                     "  since reset at %02d:%02d:%02d", tm.tm_hour, tm.tm_min, tm.tm_sec);
+    }
     attron(A_BOLD);
     mvaddstr(0, 0, "nfsscope ");
     attroff(A_BOLD);
@@ -388,7 +226,7 @@ draw_header(struct tui_state *t)
     w = COLS - 9 - (int)strlen(right) - (t->paused || t->ended ? 18 : 0);
     put_clip(0, 9, line, w > 12 ? w : 12);
     x = getcurx(stdscr);
-    if (s->cap.kernel_drops > 0)
+    if (drops(t) > 0)
         attron(A_BOLD); /* drops: the numbers above are missing something */
     put_clip(0, x, right, COLS - x);
     attroff(A_BOLD);
@@ -403,12 +241,14 @@ draw_header(struct tui_state *t)
     mvaddstr(1, 0, "quality: ");
     x = 9;
     line[0] = '\0';
-    if (s->cap.kernel_drops > 0)
+    if (drops(t) > 0)
         nq += snprintf(line + strlen(line), sizeof line - strlen(line), "%" PRId64 " kernel drops, ",
-                       s->cap.kernel_drops) > 0;
-    if (s->cap.truncated_packets)
+                       drops(t)) > 0;
+    if (s->cap.truncated_packets > (t->have_base ? t->base_cap.truncated_packets : 0))
         nq += snprintf(line + strlen(line), sizeof line - strlen(line),
-                       "%" PRIu64 " cut by snaplen, ", s->cap.truncated_packets) > 0;
+                       "%" PRIu64 " cut by snaplen, ",
+                       s->cap.truncated_packets -
+                           (t->have_base ? t->base_cap.truncated_packets : 0)) > 0;
     for (a = 0; a < ANOM__COUNT && strlen(line) < sizeof line - 64; a++)
         if (s->anom.n[a] > (t->have_base ? t->base_anom.n[a] : 0))
             nq += snprintf(line + strlen(line), sizeof line - strlen(line), "%" PRIu64 " %s, ",
@@ -435,11 +275,16 @@ draw_header(struct tui_state *t)
         snprintf(line, sizeof line, " max %-6" PRIu64 " %8s/s", ring_max(t, t->ring_calls, w), b1);
         put_clip(2, 16 + w, line, COLS - 16 - w);
         fmt_lat(b1, sizeof b1, ring_last(t, t->ring_lat), true);
-        snprintf(line, sizeof line, "latency %7s", b1);
+        snprintf(line, sizeof line, "lat p99 %7s", b1);
         mvaddstr(3, 0, line);
         sparkline(t, 3, 16, w, t->ring_lat);
         fmt_lat(b2, sizeof b2, ring_max(t, t->ring_lat, w), true);
-        snprintf(line, sizeof line, " max %-6s (mean/s)", b2);
+        /* timeline buckets grow past a second in long runs (timeline.h) */
+        if (s->tl.interval_s > 1)
+            snprintf(line, sizeof line, " max %-6s (p99 of %" PRIu32 "s buckets)", b2,
+                     s->tl.interval_s);
+        else
+            snprintf(line, sizeof line, " max %-6s (p99/s)", b2);
         put_clip(3, 16 + w, line, COLS - 16 - w);
     }
 }
@@ -454,7 +299,7 @@ static const char *const bd_cols[BC__COUNT] = { "calls", "errors", "p50",  "p99"
 static void
 draw_tabs(struct tui_state *t, int y)
 {
-    char b[TUI_FILTER_MAX * 4 + 32];
+    char b[TUI_FILTER_MAX * 4 + 64];
     int i, x = 0;
 
     move(y, 0);
@@ -482,6 +327,13 @@ draw_tabs(struct tui_state *t, int y)
             attroff(A_BOLD);
             x = getcurx(stdscr);
         }
+        if (t->panel == TP_OPS && t->scope_on) {
+            snprintf(b, sizeof b, "  %s: %s", bd_dim_name(t->scope_dim), t->scope_text);
+            attron(A_BOLD);
+            put_clip(y, x, b, COLS - x);
+            attroff(A_BOLD);
+            x = getcurx(stdscr);
+        }
         if (t->hide_zero)
             put_clip(y, x, "  zero rows hidden", COLS - x);
     }
@@ -494,8 +346,123 @@ struct oprow {
     uint32_t proc;
     char name[48];
     uint64_t calls, rate, errors, bytes, p50, p90, p99, max;
-    bool have_lat;
+    bool have_lat, have_max;
 };
+
+/* ------------------------------------------- the table for one client/server/file */
+
+/* Does row r of bt (other: the table's "other" row) belong to the scope? */
+static bool
+scope_has(struct tui_state *t, const struct bd_table *bt, const struct bd_row *r, bool other)
+{
+    char label[1024];
+
+    if (t->scope_exact)
+        return other ? t->scope_other
+                     : !t->scope_other && r->key_len == t->scope_key_len &&
+                           memcmp(r->key, t->scope_key, r->key_len) == 0;
+    if (other)
+        snprintf(label, sizeof label, "(other)");
+    else
+        stats_row_label(t->s, bt->dim, r, label, sizeof label);
+    return contains(label, t->scope_filter);
+}
+
+/* The entry of `key` in a baseline row, or NULL. */
+static const struct bd_proc *
+base_entry(const struct bd_procs_row *b, uint32_t key)
+{
+    uint32_t i;
+
+    for (i = 0; b && i < b->n && i < BD_PROCS_PER_ROW; i++)
+        if (b->e[i].key == key)
+            return &b->e[i];
+    return NULL;
+}
+
+/* Sum the per-procedure counts of the scope's rows into acc[] (nflat + 1
+ * entries: [nflat] holds what rows counted beyond their room), baselines
+ * taken off. lat_max is 0 where not known since the reset (a maximum cannot
+ * be subtracted): acc_max_known[k] says so. Returns the rows that matched. */
+static size_t
+scope_sum(struct tui_state *t, struct bd_proc *acc, bool *max_known)
+{
+    const struct bd_table *bt = &t->s->bd[t->scope_dim];
+    const struct tui_bdbase *b = &t->bdbase[t->scope_dim];
+    size_t k, f, matched = 0;
+
+    memset(acc, 0, (t->nflat + 1) * sizeof *acc);
+    for (f = 0; f <= t->nflat; f++)
+        max_known[f] = true;
+    if (!bt->procs)
+        return 0;
+    for (k = 0; k <= bt->count; k++) {
+        bool other = k == bt->count;
+        const struct bd_row *r = other ? &bt->other : &bt->rows[k];
+        size_t slot = other ? bt->cap : k;
+        uint32_t gen = other ? 0 : r->gen, n, i;
+        const struct bd_proc *e;
+        const struct bd_procs_row *base = NULL;
+
+        if (!other && !r->used)
+            continue;
+        if (!scope_has(t, bt, r, other))
+            continue;
+        matched++;
+        e = bd_procs_row(bt->procs, slot, gen, &n);
+        if (t->have_base && b->procs && b->procs[slot].gen == gen)
+            base = &b->procs[slot];
+        for (i = 0; e && i < n; i++) {
+            const struct bd_proc *be = base_entry(base, e[i].key);
+            uint32_t pi = e[i].key >> 16, pr = e[i].key & 0xffffu;
+            struct bd_proc *a;
+
+            if (e[i].key == BD_PROCS_OTHER)
+                f = t->nflat;
+            else if (pi < t->s->nprogs && pr < t->s->progs[pi].pg->nprocs)
+                f = t->proc_off[pi] + pr;
+            else
+                continue;
+            a = &acc[f];
+            a->calls += e[i].calls - (be ? be->calls : 0);
+            a->errors += e[i].errors - (be ? be->errors : 0);
+            a->bytes += e[i].bytes - (be ? be->bytes : 0);
+            a->lat_count += e[i].lat_count - (be ? be->lat_count : 0);
+            a->lat_sum += e[i].lat_sum - (be ? be->lat_sum : 0);
+            if (be && be->lat_count && e[i].lat_max <= be->lat_max) {
+                if (e[i].lat_count > be->lat_count)
+                    max_known[f] = false; /* timed since, but below the old maximum */
+            } else if (e[i].lat_max > a->lat_max) {
+                a->lat_max = e[i].lat_max;
+            }
+        }
+    }
+    return matched;
+}
+
+static void
+oprow_scoped(struct tui_state *t, struct oprow *o, size_t pi, uint32_t p, const struct bd_proc *a,
+             bool max_known)
+{
+    const struct prog_stats *ps = pi < t->s->nprogs ? &t->s->progs[pi] : NULL;
+
+    memset(o, 0, sizeof *o);
+    o->ps = ps;
+    o->proc = p;
+    if (!ps)
+        snprintf(o->name, sizeof o->name, "(other procedures)");
+    else if (ps->pg->proc_names && ps->pg->proc_names[p])
+        snprintf(o->name, sizeof o->name, "%s %s", ps->pg->name, ps->pg->proc_names[p]);
+    else
+        snprintf(o->name, sizeof o->name, "%s proc%" PRIu32, ps->pg->name, p);
+    o->calls = a->calls;
+    o->errors = a->errors;
+    o->bytes = a->bytes;
+    o->have_lat = a->lat_count > 0;
+    o->p50 = a->lat_count ? (a->lat_sum + a->lat_count / 2) / a->lat_count : 0; /* the mean */
+    o->max = a->lat_max;
+    o->have_max = o->have_lat && max_known;
+}
 
 static void
 oprow_fill(struct tui_state *t, struct oprow *o, size_t pi, uint32_t p, struct histo *tmp)
@@ -534,7 +501,7 @@ oprow_fill(struct tui_state *t, struct oprow *o, size_t pi, uint32_t p, struct h
         }
         h = tmp;
     }
-    o->have_lat = h->count > 0;
+    o->have_lat = o->have_max = h->count > 0;
     o->p50 = histo_percentile(h, 50);
     o->p90 = histo_percentile(h, 90);
     o->p99 = histo_percentile(h, 99);
@@ -576,22 +543,44 @@ ops_rows(struct tui_state *t, struct oprow *rows, size_t cap, uint64_t *total)
 {
     const struct stats *s = t->s;
     struct histo *tmp = malloc(sizeof *tmp);
+    struct bd_proc *acc = NULL;
+    bool *max_known = NULL;
     size_t i, n = 0;
     uint32_t p;
 
     *total = 0;
-    if (!tmp)
+    if (t->scope_on) {
+        acc = malloc((t->nflat + 1) * sizeof *acc);
+        max_known = malloc((t->nflat + 1) * sizeof *max_known);
+    }
+    if (!tmp || (t->scope_on && (!acc || !max_known))) {
+        free(tmp);
+        free(acc);
+        free(max_known);
         return 0;
-    for (i = 0; i < s->nprogs; i++) {
-        const struct prog_stats *ps = &s->progs[i];
-        bool main_prog = ps->pg->prog == 100003 && ps->pg->vers == 3;
+    }
+    if (t->scope_on)
+        scope_sum(t, acc, max_known);
+    for (i = 0; i <= s->nprogs; i++) {
+        const struct prog_stats *ps = i < s->nprogs ? &s->progs[i] : NULL;
+        bool main_prog = ps && ps->pg->prog == 100003 && ps->pg->vers == 3;
+        uint32_t np = ps ? ps->pg->nprocs : 1;
 
-        for (p = 0; p < ps->pg->nprocs && n < cap; p++) {
+        if (!ps && !t->scope_on)
+            break; /* the "(other procedures)" row is the scoped table's */
+        for (p = 0; p < np && n < cap; p++) {
             struct oprow *o = &rows[n];
+            size_t f = ps ? t->proc_off[i] + p : t->nflat;
 
-            if (!main_prog && ps->procs[p].calls == 0 && ps->procs[p].replies == 0)
-                continue;
-            oprow_fill(t, o, i, p, tmp);
+            if (t->scope_on) {
+                if (!main_prog && acc[f].calls == 0 && acc[f].lat_count == 0)
+                    continue;
+                oprow_scoped(t, o, i, p, &acc[f], max_known[f]);
+            } else {
+                if (!main_prog && ps->procs[p].calls == 0 && ps->procs[p].replies == 0)
+                    continue;
+                oprow_fill(t, o, i, p, tmp);
+            }
             *total += o->calls;
             if (t->hide_zero && o->calls == 0)
                 continue;
@@ -601,6 +590,8 @@ ops_rows(struct tui_state *t, struct oprow *rows, size_t cap, uint64_t *total)
         }
     }
     free(tmp);
+    free(acc);
+    free(max_known);
     ops_sort_col = t->sort_col[TP_OPS];
     ops_sort_asc = t->sort_asc[TP_OPS];
     qsort(rows, n, sizeof *rows, oprow_cmp);
@@ -612,8 +603,8 @@ draw_ops(struct tui_state *t, int y0, int height, bool draw)
 {
     struct oprow *rows;
     uint64_t total;
-    size_t n, i, cap = t->nflat ? t->nflat : 1;
-    char line[256], l50[16], l90[16], l99[16], lmax[16], by[16];
+    size_t n, i, cap = t->nflat + 1;
+    char line[256], l50[16], l90[16], l99[16], lmax[16], by[16], rate[24];
     int y;
 
     rows = calloc(cap, sizeof *rows);
@@ -624,8 +615,12 @@ draw_ops(struct tui_state *t, int y0, int height, bool draw)
         free(rows);
         return (int)n;
     }
+    /* For one client, server or file: no histogram per row and procedure
+     * (bd_procs.h), so the mean stands in the p50 column and p90/p99 are
+     * blank; no calls/s. */
     snprintf(line, sizeof line, "%-22s %10s %6s %8s %8s %8s %8s %8s %8s %9s", "procedure", "calls",
-             "share", "calls/s", "errors", "p50", "p90", "p99", "max", "bytes");
+             "share", "calls/s", "errors", t->scope_on ? "mean" : "p50", t->scope_on ? "" : "p90",
+             t->scope_on ? "" : "p99", "max", "bytes");
     attron(A_REVERSE);
     mvhline(y0, 0, ' ', COLS);
     put_clip(y0, 0, line, COLS);
@@ -638,15 +633,21 @@ draw_ops(struct tui_state *t, int y0, int height, bool draw)
         fmt_lat(l50, sizeof l50, o->p50, o->have_lat);
         fmt_lat(l90, sizeof l90, o->p90, o->have_lat);
         fmt_lat(l99, sizeof l99, o->p99, o->have_lat);
-        fmt_lat(lmax, sizeof lmax, o->max, o->have_lat);
+        fmt_lat(lmax, sizeof lmax, o->max, o->have_max);
+        if (t->scope_on)
+            l90[0] = l99[0] = '\0';
         if (o->bytes)
             fmt_bytes(by, sizeof by, o->bytes);
         else
             snprintf(by, sizeof by, "-");
+        if (t->scope_on)
+            snprintf(rate, sizeof rate, "-");
+        else
+            snprintf(rate, sizeof rate, "%" PRIu64, o->rate);
         snprintf(line, sizeof line,
-                 "%-22s %10" PRIu64 " %5.1f%% %8" PRIu64 " %8" PRIu64 " %8s %8s %8s %8s %9s",
+                 "%-22s %10" PRIu64 " %5.1f%% %8s %8" PRIu64 " %8s %8s %8s %8s %9s",
                  o->name, o->calls, total ? 100.0 * (double)o->calls / (double)total : 0.0,
-                 o->rate, o->errors, l50, l90, l99, lmax, by);
+                 rate, o->errors, l50, l90, l99, lmax, by);
         if (o->errors)
             attron(A_BOLD);
         put_clip(y, 0, line, COLS);
@@ -671,14 +672,8 @@ bdrow_cmp(const void *va, const void *vb)
 
     switch (bd_sort_col) {
     case BC_ERRORS: x = a->errors; y = b->errors; break;
-    case BC_P50:
-        x = histo_small_percentile(&a->r->latency, 50);
-        y = histo_small_percentile(&b->r->latency, 50);
-        break;
-    case BC_P99:
-        x = histo_small_percentile(&a->r->latency, 99);
-        y = histo_small_percentile(&b->r->latency, 99);
-        break;
+    case BC_P50: x = a->p50; y = b->p50; break;
+    case BC_P99: x = a->p99; y = b->p99; break;
     case BC_LAT: x = a->lat_sum; y = b->lat_sum; break;
     case BC_BYTES: x = a->bytes; y = b->bytes; break;
     case BC_NAME: x = y = 0; break;
@@ -693,12 +688,32 @@ bdrow_cmp(const void *va, const void *vb)
     return bd_sort_col == BC_NAME && !bd_sort_asc ? -c : c;
 }
 
+/* A row's latency histogram since the reset: the bucket-wise difference
+ * (min and max are not known since then: 0 and the whole maximum). */
+static const struct histo_small *
+small_since(struct histo_small *tmp, const struct histo_small *cur, const struct histo_small *base)
+{
+    unsigned i;
+
+    if (!base || base->count == 0)
+        return cur;
+    memset(tmp, 0, sizeof *tmp);
+    for (i = 0; i < HISTO_SMALL_BUCKETS; i++) {
+        tmp->bucket[i] = cur->bucket[i] >= base->bucket[i] ? cur->bucket[i] - base->bucket[i] : 0;
+        tmp->count += tmp->bucket[i];
+    }
+    tmp->sum = cur->sum - base->sum;
+    tmp->max = tmp->count ? cur->max : 0;
+    return tmp;
+}
+
 static size_t
 bd_collect(struct tui_state *t, enum bd_dim d)
 {
     const struct stats *s = t->s;
     const struct bd_table *bt = &s->bd[d];
     const struct tui_bdbase *b = &t->bdbase[d];
+    struct histo_small tmp;
     size_t k, n = 0;
     char label[1024];
 
@@ -712,24 +727,33 @@ bd_collect(struct tui_state *t, enum bd_dim d)
         t->bdrows_cap = bt->count + 1;
     }
     for (k = 0; k <= bt->count; k++) {
-        const struct bd_row *r = k < bt->count ? &bt->rows[k] : &bt->other;
+        bool other = k == bt->count;
+        const struct bd_row *r = other ? &bt->other : &bt->rows[k];
+        size_t slot = other ? bt->cap : k;
         struct tui_bdrow *o = &t->bdrows[n];
-        /* a slot given to another key since the reset (or new) counts whole */
-        bool based = t->have_base && b->gen && k < bt->count && k < b->cap && b->gen[k] == r->gen;
+        const struct histo_small *h;
+        /* a slot given to another key since the reset (or new) counts whole;
+         * "other" only grows */
+        bool based = t->have_base && b->gen && slot <= b->cap && b->gen[slot] == r->gen;
 
-        if (k == bt->count && r->calls == 0)
+        if (other && r->calls == 0)
             continue; /* no "other" row until something was evicted */
-        if (k < bt->count && !r->used)
+        if (!other && !r->used)
             continue;
         o->r = r;
-        o->calls = r->calls - (based ? b->calls[k] : 0);
-        o->errors = r->errors - (based ? b->errors[k] : 0);
-        o->bytes = r->read_bytes + r->write_bytes - (based ? b->bytes[k] : 0);
-        o->lat_sum = r->latency.sum - (based ? b->lat_sum[k] : 0);
+        o->slot = slot;
+        o->calls = r->calls - (based ? b->calls[slot] : 0);
+        o->errors = r->errors - (based ? b->errors[slot] : 0);
+        o->bytes = r->read_bytes + r->write_bytes - (based ? b->bytes[slot] : 0);
+        o->lat_sum = r->latency.sum - (based ? b->lat_sum[slot] : 0);
+        h = small_since(&tmp, &r->latency, based ? &b->lat[slot] : NULL);
+        o->lat_count = h->count;
+        o->p50 = histo_small_percentile(h, 50);
+        o->p99 = histo_small_percentile(h, 99);
         if (t->hide_zero && o->calls == 0)
             continue;
         if (t->filter[t->panel][0]) {
-            if (k == bt->count)
+            if (other)
                 snprintf(label, sizeof label, "(other)");
             else
                 stats_row_label(s, d, r, label, sizeof label);
@@ -742,6 +766,56 @@ bd_collect(struct tui_state *t, enum bd_dim d)
     bd_sort_asc = t->sort_asc[t->panel];
     qsort(t->bdrows, n, sizeof *t->bdrows, bdrow_cmp);
     return n;
+}
+
+void
+tui_scope(struct tui_state *t)
+{
+    enum bd_dim d;
+    const struct bd_table *bt;
+    char label[1024], e[TUI_FILTER_MAX * 4];
+    size_t n;
+
+    if (t->panel != TP_CLIENTS && t->panel != TP_SERVERS && t->panel != TP_FILES)
+        return;
+    d = panel_dim[t->panel];
+    bt = &t->s->bd[d];
+    if (!t->s->bd_on || !bt->procs) {
+        snprintf(t->status, sizeof t->status,
+                 "no per-procedure counts for %ss (breakdowns off, or no memory)", bd_dim_name(d));
+        return;
+    }
+    if (t->filter[t->panel][0]) { /* the rows this panel's filter keeps */
+        t->scope_exact = false;
+        memcpy(t->scope_filter, t->filter[t->panel], sizeof t->scope_filter);
+        snprintf(t->scope_text, sizeof t->scope_text, "\"%s\"",
+                 esc(e, sizeof e, t->filter[t->panel]));
+    } else { /* the first row shown */
+        const struct tui_bdrow *o;
+
+        n = bd_collect(t, d);
+        if (n == 0) {
+            snprintf(t->status, sizeof t->status, "no %s to choose", bd_dim_name(d));
+            return;
+        }
+        o = &t->bdrows[(size_t)t->scroll[t->panel] < n ? (size_t)t->scroll[t->panel] : 0];
+        t->scope_exact = true;
+        t->scope_other = o->r == &bt->other;
+        t->scope_key_len = o->r->key_len;
+        memcpy(t->scope_key, o->r->key, o->r->key_len);
+        if (t->scope_other)
+            snprintf(label, sizeof label, "(other)");
+        else
+            stats_row_label(t->s, d, o->r, label, sizeof label);
+        term_escape(t->scope_text, sizeof t->scope_text, (const uint8_t *)label, strlen(label));
+    }
+    t->scope_dim = d;
+    t->scope_on = true;
+    t->panel = TP_OPS;
+    t->scroll[TP_OPS] = 0;
+    snprintf(t->status, sizeof t->status,
+             "procedures of this %s only (\\ shows all again); latency: mean and max",
+             bd_dim_name(d));
 }
 
 static int
@@ -771,10 +845,10 @@ draw_bd(struct tui_state *t, int y0, int height, bool draw)
         t->scroll[t->panel] = n ? (int)n - 1 : 0;
     for (i = (size_t)t->scroll[t->panel], y = y0 + 1; i < n && y < y0 + height; i++, y++) {
         const struct tui_bdrow *o = &t->bdrows[i];
-        bool have = o->r->latency.count > 0;
+        bool have = o->lat_count > 0;
 
-        fmt_lat(l50, sizeof l50, histo_small_percentile(&o->r->latency, 50), have);
-        fmt_lat(l99, sizeof l99, histo_small_percentile(&o->r->latency, 99), have);
+        fmt_lat(l50, sizeof l50, o->p50, have);
+        fmt_lat(l99, sizeof l99, o->p99, have);
         fmt_lat(lt, sizeof lt, o->lat_sum, o->lat_sum > 0);
         fmt_bytes(by, sizeof by, o->bytes);
         snprintf(line, sizeof line, "%10" PRIu64 " %5.1f%% %8" PRIu64 " %8s %8s %10s %9s  ",
@@ -806,6 +880,7 @@ static int
 findings_lines(struct tui_state *t, char **buf, const char *lines[], int max)
 {
     static char extra[6][256];
+    static struct stats view; /* a shallow copy: the counts since the reset */
     const struct stats *s = t->s;
     size_t len = 0;
     FILE *f;
@@ -813,6 +888,25 @@ findings_lines(struct tui_state *t, char **buf, const char *lines[], int max)
     char *p;
 
     *buf = NULL;
+    if (t->have_base) { /* since the reset: the view's own engine and totals */
+        unsigned a;
+
+        view = *s;
+        if (t->fview) /* else (no memory at the reset): the whole run's */
+            view.findings = t->fview;
+        view.rpc.calls -= t->base_rpc.calls;
+        view.rpc.replies -= t->base_rpc.replies;
+        view.rpc.retransmissions -= t->base_rpc.retransmissions;
+        view.rpc.unanswered_calls -= t->base_rpc.unanswered_calls;
+        view.rpc.orphan_replies -= t->base_rpc.orphan_replies;
+        view.rpc.rpc_errors -= t->base_rpc.rpc_errors;
+        view.cap.truncated_packets -= t->base_cap.truncated_packets;
+        if (view.cap.kernel_drops >= 0 && t->base_cap.kernel_drops >= 0)
+            view.cap.kernel_drops -= t->base_cap.kernel_drops;
+        for (a = 0; a < ANOM__COUNT; a++)
+            view.anom.n[a] -= t->base_anom.n[a];
+        s = &view;
+    }
     if (s->findings && (f = open_memstream(buf, &len)) != NULL) {
         findings_text(f, s);
         fclose(f);
@@ -831,7 +925,7 @@ findings_lines(struct tui_state *t, char **buf, const char *lines[], int max)
             break;
         p = nl + 1;
     }
-    if (!s->findings) {
+    if (!s->findings && !t->have_base) {
         const struct prog_stats *ps = stats_prog_by_name(s, "nfs3");
         uint64_t st = ps ? ps->write.stable[1] + ps->write.stable[2] : 0;
         if (st && k < 6)
@@ -864,13 +958,19 @@ static int
 draw_findings(struct tui_state *t, int y0, int height, bool draw)
 {
     const char *lines[FINDINGS_MAX_LINES];
-    char *buf;
+    char *buf, head[96];
+    struct tm tm;
     int n = findings_lines(t, &buf, lines, FINDINGS_MAX_LINES), i;
 
     if (draw) {
         attron(A_REVERSE);
         mvhline(y0, 0, ' ', COLS);
-        put_clip(y0, 0, "findings (since the start; r does not reset them)", COLS);
+        if (t->have_base && t->fview && localtime_r(&t->reset_at, &tm))
+            snprintf(head, sizeof head, "findings (since reset at %02d:%02d:%02d)", tm.tm_hour,
+                     tm.tm_min, tm.tm_sec);
+        else
+            snprintf(head, sizeof head, "findings (since the start)");
+        put_clip(y0, 0, head, COLS);
         attroff(A_REVERSE);
         if (t->scroll[TP_FINDINGS] > n - 1)
             t->scroll[TP_FINDINGS] = n > 0 ? n - 1 : 0;
@@ -883,6 +983,32 @@ draw_findings(struct tui_state *t, int y0, int height, bool draw)
 }
 
 /* ---------------------------------------------------------------- help */
+
+/* Text at (y, x) in lines of at most `cols` columns, broken at spaces;
+ * returns the next free line. ASCII only (the help is ours). */
+static int
+put_wrapped(int y, int x, const char *text, int cols, int ymax)
+{
+    const char *p = text;
+
+    if (cols < 8)
+        cols = 8;
+    while (*p && y < ymax) {
+        int n = (int)strlen(p), cut = n;
+
+        if (n > cols) {
+            for (cut = cols; cut > 0 && p[cut] != ' '; cut--)
+                ;
+            if (cut == 0)
+                cut = cols;
+        }
+        mvaddnstr(y++, x, p, cut);
+        p += cut;
+        while (*p == ' ')
+            p++;
+    }
+    return y;
+}
 
 static void
 draw_help(void)
@@ -897,15 +1023,17 @@ draw_help(void)
         if (!k->help)
             continue; /* an alias: its label is on the line of the key it follows */
         put_clip(y, 2, k->label, 10);
-        put_clip(y, 14, k->help, COLS - 14);
-        y++;
+        y = put_wrapped(y, 14, k->help, COLS - 14, LINES - 1);
     }
     if (y < LINES - 1)
-        put_clip(y + 1, 2,
-                 "Columns: calls (first transmissions), share of calls, calls/s in the last"
-                 " second, errors (status not OK or RPC-level), latency p50/p90/p99/max, bytes"
-                 " (READ returned, WRITE sent).",
-                 COLS - 2);
+        put_wrapped(y + 1, 2,
+                    "Columns: calls (first transmissions), share of calls, calls/s in the last"
+                    " second, errors (status not OK or RPC-level), latency p50/p90/p99/max, bytes"
+                    " (READ returned, WRITE sent). For one client, server or file (Enter) the"
+                    " counts are kept per row and procedure without a histogram: latency is the"
+                    " mean (in the p50 column) and the max. The latency sparkline is the p99 of"
+                    " each second's replies.",
+                    COLS - 2, LINES - 1);
 }
 
 /* ---------------------------------------------------------------- screen */
@@ -953,6 +1081,11 @@ tui_draw(struct tui_state *t)
         move(LINES - 1, (int)strlen(b) < COLS ? (int)strlen(b) : COLS - 1);
     } else if (t->status[0]) {
         put_clip(LINES - 1, 0, t->status, COLS);
+    } else if (t->panel == TP_CLIENTS || t->panel == TP_SERVERS || t->panel == TP_FILES) {
+        put_clip(LINES - 1, 0,
+                 "h help  q quit  Tab panel  s/< sort  / filter  Enter their procedures"
+                 "  r reset  p pause",
+                 COLS);
     } else {
         put_clip(LINES - 1, 0,
                  "h help  q quit  Tab panel  s/< sort  i invert  / filter  z zeros  r reset"
