@@ -556,6 +556,31 @@ capture_describe(const struct capture *c, char *buf, size_t len)
              link_name(s->dlt), c->snaplen, c->warning[0] ? "; warning: " : "", c->warning);
 }
 
+int
+capture_link_type(const struct capture *c)
+{
+    size_t i;
+
+    for (i = 1; i < c->n; i++)
+        if (c->src[i].dlt != c->src[0].dlt)
+            return -1;
+    return c->n ? c->src[0].dlt : -1;
+}
+
+int
+capture_snaplen(const struct capture *c)
+{
+    int m = 0;
+    size_t i;
+
+    for (i = 0; i < c->n; i++) {
+        int s = pcap_snapshot(c->src[i].p);
+        if (s > m)
+            m = s;
+    }
+    return m;
+}
+
 int64_t
 capture_kernel_drops(struct capture *c)
 {

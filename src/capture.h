@@ -80,6 +80,11 @@ int capture_poll(struct capture *c, struct nfsscope_ctx *ctx, int max,
 /* Files: the time of the next packet; false at the end (or live). */
 bool capture_next_ts(struct capture *c, struct nfsscope_ctx *ctx, struct timespec *ts);
 
+/* -w (src/wpcap.h): the link type shared by every source, or -1 when the
+ * -r files differ; and the largest snapshot length among them. */
+int capture_link_type(const struct capture *c);
+int capture_snaplen(const struct capture *c);
+
 /* Kernel drops for live captures (pcap_stats), or -1. */
 int64_t capture_kernel_drops(struct capture *c);
 

@@ -151,6 +151,19 @@ flow_table_get(struct flow_table *t, const struct flow_key *k, const struct time
     return f;
 }
 
+struct flow *
+flow_table_find(const struct flow_table *t, const struct flow_key *k)
+{
+    struct flow_key r = flow_key_reverse(k);
+    uint64_t h = key_hash(k, t->seed);
+    uint32_t pos, s;
+
+    for (s = hashtab_first(&t->idx, h, &pos); s != HT_NONE; s = hashtab_next(&t->idx, h, &pos))
+        if (flow_key_eq(&t->slab[s].key, k) || flow_key_eq(&t->slab[s].key, &r))
+            return &t->slab[s];
+    return NULL;
+}
+
 void
 flow_table_expire(struct flow_table *t, const struct timespec *now, unsigned idle_s, size_t budget)
 {

@@ -60,6 +60,10 @@ void flow_table_fini(struct flow_table *t);
 struct flow *flow_table_get(struct flow_table *t, const struct flow_key *k,
                             const struct timespec *now, unsigned *dir);
 
+/* The flow of `k` (either direction) if it is in the table, else NULL; no
+ * side effects (no LRU touch, nothing created). */
+struct flow *flow_table_find(const struct flow_table *t, const struct flow_key *k);
+
 /* Expire flows idle longer than idle_s at packet time `now`; at most `budget`
  * (0 = no limit). */
 void flow_table_expire(struct flow_table *t, const struct timespec *now, unsigned idle_s,

@@ -74,6 +74,8 @@ struct ipfrag {
     uint8_t **spare; /* stack of free buffers */
     uint32_t nspare;
     uint8_t *done_buf; /* the last finished datagram's buffer, freed at the next call */
+    struct ipfrag_frag last; /* the latest fragment added (-w: src/wpcap.h) */
+    bool last_valid;
 };
 
 static uint8_t *
@@ -451,6 +453,8 @@ ipfrag_add(struct ipfrag *fr, const struct ipfrag_frag *f, const struct timespec
     uint32_t i, end, cap, nblk, hb_end;
     struct slot *s;
 
+    fr->last = *f;
+    fr->last_valid = true;
     if (fr->cap == 0) {
         anomaly_add(fr->an, ANOM_IPFRAG_EVICTED, 1);
         return DECODE_UNSUPPORTED;
@@ -589,4 +593,20 @@ ipfrag_give_up_between(struct ipfrag *fr, uint8_t af, uint8_t proto, const uint8
         }
         i = next;
     }
+}
+
+bool
+ipfrag_last(const struct ipfrag *fr, struct ipfrag_frag *out)
+{
+    if (!fr || !fr->last_valid)
+        return false;
+    *out = fr->last;
+    return true;
+}
+
+void
+ipfrag_forget_last(struct ipfrag *fr)
+{
+    if (fr)
+        fr->last_valid = false;
 }

@@ -78,4 +78,10 @@ struct ipfrag_frag {
 enum decode_rc ipfrag_add(struct ipfrag *fr, const struct ipfrag_frag *f, const struct timespec *ts,
                           struct l4_seg *out);
 
+/* The fragment most recently given to ipfrag_add() since ipfrag_forget_last()
+ * (its data borrowed from that packet): lets the -w writer (src/wpcap.h) tell
+ * which datagram a packet was a fragment of. false: none. */
+bool ipfrag_last(const struct ipfrag *fr, struct ipfrag_frag *out);
+void ipfrag_forget_last(struct ipfrag *fr);
+
 #endif

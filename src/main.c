@@ -22,6 +22,7 @@
 #include "breakdown.h"
 #include "tui.h"
 #include "view.h"
+#include "wpcap.h"
 
 static volatile sig_atomic_t stop_requested;
 
@@ -70,6 +71,9 @@ static const char usage_text[] =
     "                     (e.g. 127.0.0.1:9100, [::1]:9100; port 0: any free one);\n"
     "                     -i: while capturing; -r: the file plays at --speed, then\n"
     "                     its final counters are served until SIGINT or SIGTERM\n"
+    "  -w FILE            write the packets that carried RPC to FILE, a pcap (not\n"
+    "                     '-'): the RPC connections from their first record, SYNs\n"
+    "                     to ports 111 and 2049, the fragments of RPC datagrams\n"
     "Breakdowns (who and what)\n"
     "  --by DIM[,DIM...]  top-N tables in the text report per client, server, pair,\n"
     "                     export, file or user (JSON always has all of them)\n"
@@ -351,6 +355,7 @@ main(int argc, char **argv)
     struct records *records = NULL;
     char rerr[512];
     struct metrics_arg ma = { NULL, NULL, NULL, false }; /* issue 9: --metrics */
+    const char *wpcap_path = NULL; /* issue 9: -w */
 
     if (argc >= 2 && strcmp(argv[1], "diff") == 0) /* issue 5: src/diff.c */
         return diff_main(argc - 1, argv + 1);
@@ -358,7 +363,7 @@ main(int argc, char **argv)
         return merge_main(argc - 1, argv + 1);
     config_defaults(&cfg);
     opterr = 0;
-    while ((opt = getopt_long(argc, argv, "r:i:o:c:hs:B:pZ:", longopts, NULL)) != -1) {
+    while ((opt = getopt_long(argc, argv, "r:i:o:c:hs:B:pZ:w:", longopts, NULL)) != -1) {
         switch (opt) {
         case 'r':
             if (cfg.nfiles >= NFSSCOPE_MAX_FILES)
@@ -410,6 +415,12 @@ main(int argc, char **argv)
                 usage_error("--records: '-' is not allowed (the report is on standard output);"
                             " give a file name");
             records_path = optarg;
+            break;
+        case 'w':
+            if (strcmp(optarg, "-") == 0)
+                usage_error("-w: '-' is not allowed (the report is on standard output);"
+                            " give a file name");
+            wpcap_path = optarg;
             break;
         case OPT_METRICS: {
             struct sockaddr_storage ss;
@@ -544,6 +555,22 @@ main(int argc, char **argv)
         }
         ctx.stats.records = records;
     }
+    if (wpcap_path) { /* issue 9: after the drop, so the file is the user's (tcpdump -w) */
+        int dlt = capture_link_type(cap);
+
+        if (dlt < 0)
+            usage_error("-w: the -r files have different link types; a pcap file holds one");
+        ctx.wpcap = wpcap_open(wpcap_path, dlt, capture_snaplen(cap), cfg.ipfrag_max,
+                               cfg.ipfrag_timeout_s, cfg.hash_seed, err, sizeof err);
+        if (!ctx.wpcap) {
+            fprintf(stderr, "nfsscope: %s\n", err);
+            (void)records_close(records, rerr, sizeof rerr);
+            capture_close(cap);
+            pipeline_fini(&ctx);
+            free(filter);
+            return 1;
+        }
+    }
     /* No SA_RESTART: a signal wakes poll() so the run ends at once. */
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;
@@ -606,6 +633,21 @@ main(int argc, char **argv)
     records = NULL;
     if (st != 0)
         fprintf(stderr, "nfsscope: %s\n", err);
+    if (ctx.wpcap) {
+        struct wpcap_counts wc;
+
+        wpcap_counts(ctx.wpcap, &wc);
+        if (wc.frags_missed || wc.frags_evicted)
+            fprintf(stderr, "nfsscope: -w: %" PRIu64 " IP fragments not written (they came before"
+                            " the first fragment of their RPC datagram), %" PRIu64
+                            " datagrams forgotten (--max-frags)\n",
+                    wc.frags_missed, wc.frags_evicted);
+        if (wpcap_close(ctx.wpcap, rerr, sizeof rerr) != 0) {
+            fprintf(stderr, "nfsscope: %s\n", rerr);
+            st = 1;
+        }
+        ctx.wpcap = NULL;
+    }
     if (view->report(stdout, &ctx.stats, &vi) != 0 || fflush(stdout) != 0) {
         fprintf(stderr, "nfsscope: standard output: write failed: %s\n", strerror(errno));
         st = 1;

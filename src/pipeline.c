@@ -51,7 +51,7 @@ flow_evicted(void *vctx, struct flow *f)
     }
 }
 
-static void
+static struct flow *
 udp_message(struct nfsscope_ctx *ctx, const struct l4_seg *seg, const struct timespec *ts)
 {
     struct rpc_msg_view m;
@@ -64,6 +64,7 @@ udp_message(struct nfsscope_ctx *ctx, const struct l4_seg *seg, const struct tim
     m.head_partial = seg->payload.len < seg->payload_wirelen;
     m.ts_first = m.ts_last = *ts;
     rpc_match_message(&ctx->match, f, dir, &m, true);
+    return f;
 }
 
 /* ipfrag gave up on a datagram whose first fragment we have: the RPC header
@@ -74,7 +75,7 @@ frag_lost(void *vctx, const struct l4_seg *seg, const struct timespec *ts)
     struct nfsscope_ctx *ctx = vctx;
 
     if (seg->key.proto == FLOW_PROTO_UDP)
-        udp_message(ctx, seg, ts);
+        (void)udp_message(ctx, seg, ts);
 }
 
 /* A UDP reply with no call: the call may sit in an incomplete datagram going
@@ -194,12 +195,65 @@ ts_sane(const struct timespec *t)
     return r;
 }
 
+/* -w: is the connection RPC (wpcap.h)? A message decoded on it, or a TCP
+ * direction in step with the record marks (RFC 5531 §11). */
+static bool
+flow_is_rpc(const struct flow *f)
+{
+    return f->rpc_seen || (f->key.proto == FLOW_PROTO_TCP &&
+                           (rpc_rm_synced(&f->rm[0]) || rpc_rm_synced(&f->rm[1])));
+}
+
+/* -w: does the first fragment of a datagram carry RPC? Its connection is
+ * already known as RPC, or (UDP: one datagram, one message) its payload
+ * starts with a header that passes the strict resync test. */
+static bool
+first_frag_rpc(struct nfsscope_ctx *ctx, const struct ipfrag_frag *fi)
+{
+    struct l4_seg s;
+    const struct flow *f;
+
+    memset(&s, 0, sizeof s);
+    if (ip_decode_transport(fi->af, fi->proto, fi->data, fi->data_wirelen, true, NULL, &s) !=
+        DECODE_OK)
+        return false;
+    memcpy(s.key.saddr, fi->saddr, 16);
+    memcpy(s.key.daddr, fi->daddr, 16);
+    f = flow_table_find(&ctx->flows, &s.key);
+    if (f && flow_is_rpc(f))
+        return true;
+    return s.key.proto == FLOW_PROTO_UDP &&
+           rpc_probe(s.payload.p, s.payload.len, s.payload_wirelen);
+}
+
+/* -w: after the packet went through, write it if it carried RPC (wpcap.h
+ * says which packets those are). `f`: the connection it reached, if any. */
+static void
+write_if_rpc(struct nfsscope_ctx *ctx, const struct pkt *p, enum decode_rc rc,
+             const struct l4_seg *seg, const struct flow *f, const struct timespec *ts)
+{
+    struct ipfrag_frag fi;
+    bool keep;
+
+    if (ipfrag_last(ctx->frag, &fi))
+        keep = wpcap_frag(ctx->wpcap, &fi, fi.offset == 0 && first_frag_rpc(ctx, &fi),
+                          rc == DECODE_OK || rc == DECODE_TRUNCATED, ts);
+    else if (f && flow_is_rpc(f))
+        keep = true;
+    else
+        keep = rc == DECODE_OK && seg->key.proto == FLOW_PROTO_TCP &&
+               (seg->tcp_flags & TCPF_SYN) && wpcap_rpc_port(seg->key.sport, seg->key.dport);
+    if (keep)
+        wpcap_write(ctx->wpcap, &p->ts, p->caplen, p->wirelen, p->data);
+}
+
 void
 pipeline_packet(struct nfsscope_ctx *ctx, const struct pkt *p)
 {
     struct capture_totals *cap = &ctx->stats.cap;
     struct l3_view l3;
     struct l4_seg seg;
+    struct flow *f = NULL;
     enum decode_rc rc;
     uint32_t caplen = p->caplen;
     const struct timespec ts = ts_sane(&p->ts);
@@ -223,6 +277,8 @@ pipeline_packet(struct nfsscope_ctx *ctx, const struct pkt *p)
     if (ts_before(&ctx->now, &ts))
         ctx->now = ts;
 
+    if (ctx->wpcap)
+        ipfrag_forget_last(ctx->frag);
     rc = link_decode(p->dlt, p->data, caplen, p->wirelen, &l3);
     if (rc != DECODE_OK)
         anomaly_add(&ctx->stats.anom, link_anomaly(rc), 1);
@@ -231,12 +287,14 @@ pipeline_packet(struct nfsscope_ctx *ctx, const struct pkt *p)
     if (rc == DECODE_OK) {
         if (seg.key.proto == FLOW_PROTO_TCP) {
             unsigned dir;
-            struct flow *f = flow_table_get(&ctx->flows, &seg.key, &ts, &dir);
+            f = flow_table_get(&ctx->flows, &seg.key, &ts, &dir);
             tcp_reasm_push(ctx->tcp, f->tcp, f, dir, &seg, &ts, &ctx->sink);
         } else if (seg.key.proto == FLOW_PROTO_UDP) {
-            udp_message(ctx, &seg, &ts);
+            f = udp_message(ctx, &seg, &ts);
         }
     }
+    if (ctx->wpcap)
+        write_if_rpc(ctx, p, rc, &seg, f, &ts);
 
     /* Bounded housekeeping by packet time. */
     if ((cap->packets & 63) == 0) {

@@ -18,6 +18,7 @@
 #include "rpc_rm.h"
 #include "stats.h"
 #include "tcp_reasm.h"
+#include "wpcap.h"
 
 /* One captured frame; `data` is borrowed for the duration of the call. */
 struct pkt {
@@ -37,6 +38,7 @@ struct nfsscope_ctx {
     struct rpc_match match;
     struct timespec now; /* latest packet time */
     struct stream_sink sink;
+    struct wpcap *wpcap; /* -w (src/wpcap.h): the RPC packets to a file; NULL: off */
 };
 
 /* 0, or -1 when memory for the configured tables cannot be had. */

@@ -510,3 +510,9 @@ rpc_rm_pool_free(struct rpc_rm_pool *pool)
     free(pool->stack);
     free(pool);
 }
+
+bool
+rpc_rm_synced(const struct rpc_rm *rm)
+{
+    return rm->state != ST_PROBE;
+}

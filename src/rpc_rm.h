@@ -95,6 +95,10 @@ void rpc_rm_feed(struct rpc_rm_pool *pool, struct rpc_rm *rm, void *flow, unsign
 void rpc_rm_gap(struct rpc_rm_pool *pool, struct rpc_rm *rm, void *flow, unsigned dir,
                 uint64_t nbytes, const struct timespec *ts, rpc_msg_fn *deliver, void *ctx);
 
+/* In step with the records: a record mark followed by a header the probe
+ * accepted was found and no loss has broken the sync since (not PROBE mode). */
+bool rpc_rm_synced(const struct rpc_rm *rm);
+
 /* End of stream: a message in progress is dropped (counted as rpc_truncated;
  * carried probe bytes as rpc_skipped_bytes), its slot freed, state reset to
  * zero (probe mode). */

@@ -117,3 +117,10 @@ set_tests_properties(valgrind PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 900)
 add_test(NAME e2e_metrics COMMAND Python3::Interpreter ${CMAKE_SOURCE_DIR}/tests/e2e_metrics.py
          $<TARGET_FILE:nfsscope> ${CMAKE_SOURCE_DIR}/samples ${CMAKE_BINARY_DIR}/metrics_work)
 set_tests_properties(e2e_metrics PROPERTIES TIMEOUT 300 RESOURCE_LOCK loopback)
+
+# -w FILE (issue 9): the RPC packets written to a pcap give the same report;
+# non-RPC packets are left out (synthetic mix, public captures).
+add_test(NAME e2e_writepcap COMMAND Python3::Interpreter ${CMAKE_SOURCE_DIR}/tests/e2e_writepcap.py
+         $<TARGET_FILE:nfsscope> ${CMAKE_SOURCE_DIR}/samples ${NFSSCOPE_PCAPS}
+         ${CMAKE_BINARY_DIR}/writepcap_work)
+set_tests_properties(e2e_writepcap PROPERTIES TIMEOUT 600)
