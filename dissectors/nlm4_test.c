@@ -186,6 +186,137 @@ test_async(void)
     CHECK(!ev.has_status);
 }
 
+/* nlm4_testargs of a GRANTED callback for lock_args' lock: the server
+ * names itself in caller_name. */
+static const uint8_t granted_args[] = {
+    0x00, 0x00, 0x00, 0x04,                         /* cookie length 4 */
+    0x00, 0x00, 0x00, 0x63,                         /* cookie data (the server's own) */
+    0x00, 0x00, 0x00, 0x01,                         /* exclusive TRUE */
+    0x00, 0x00, 0x00, 0x03,                         /* alock.caller_name length 3 */
+    0x73, 0x72, 0x76, 0x00,                         /* "srv" + 1 pad byte */
+    0x00, 0x00, 0x00, 0x08,                         /* alock.fh length 8 */
+    0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, /* fh data */
+    0x00, 0x00, 0x00, 0x04,                         /* alock.oh length 4 */
+    0x6f, 0x77, 0x6e, 0x31,                         /* "own1" */
+    0x00, 0x00, 0x04, 0xd2,                         /* alock.svid 1234 */
+    0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, /* alock.l_offset 0 */
+    0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x10, 0x00, /* alock.l_len 4096 */
+};
+#define GRANTED_SVID_LAST 43 /* last byte of alock.svid */
+
+/* One NLM v4 operation through the dissector into the lock waits: `args`
+ * from the call, `res` (n_res bytes) from the reply, at time t_call, on a
+ * connection whose source is `caller`. */
+static void
+lw_op(struct lockwait *lw, uint32_t proc, const uint8_t *args, size_t n_args, const uint8_t *res,
+      size_t n_res, uint8_t caller, uint8_t callee, double t_call)
+{
+    struct pending_call pc;
+    struct op_event ev;
+    struct flow_key key;
+
+    memset(&key, 0, sizeof key);
+    key.af = FLOW_AF_INET;
+    key.proto = FLOW_PROTO_TCP;
+    key.saddr[0] = 10, key.saddr[3] = caller;
+    key.daddr[0] = 10, key.daddr[3] = callee;
+    dt_pc(&pc, pg, proc);
+    EQ(dt_call(pg, args, n_args, &pc), DECODE_OK);
+    dt_ev(&ev);
+    EQ(dt_reply(pg, res, n_res, &pc, &ev), DECODE_OK);
+    ev.prog = 100021;
+    ev.vers = 4;
+    ev.proc = proc;
+    ev.outcome = OP_REPLIED;
+    ev.key = &key;
+    ev.call_dir = 0;
+    ev.t_call.tv_sec = (time_t)t_call;
+    ev.t_call.tv_nsec = (long)((t_call - (double)(time_t)t_call) * 1e9 + 0.5);
+    ev.t_reply = ev.t_call;
+    lockwait_record(lw, &ev);
+}
+
+/* Lock waits (issue 4) from a hand-built call stream: client 10.0.0.2's
+ * blocking LOCK is answered NLM4_BLOCKED; the server 10.0.0.1 calls back
+ * GRANTED_MSG 2.5 s later on its own connection. */
+static void
+test_lock_waits(void)
+{
+    static const uint8_t res_denied[] = {
+        0x00, 0x00, 0x00, 0x04, 0x00, 0x00, 0x00, 0x07, /* cookie */
+        0x00, 0x00, 0x00, 0x01,                         /* stat NLM4_DENIED */
+    };
+    static const uint8_t res_granted[] = {
+        0x00, 0x00, 0x00, 0x04, 0x00, 0x00, 0x00, 0x07, /* cookie */
+        0x00, 0x00, 0x00, 0x00,                         /* stat NLM4_GRANTED */
+    };
+    uint8_t other[sizeof granted_args], noblock[sizeof lock_args];
+    struct lockwait *lw = lockwait_new(4, 11);
+    const struct lockwait_stats *st = lockwait_stats(lw);
+    struct pending_call pc;
+
+    CHECK(lw != NULL);
+    if (!lw)
+        return;
+    /* The lock is digested from the call; a cut inside it loses only that. */
+    dt_pc(&pc, pg, P_LOCK);
+    EQ(dt_call(pg, lock_args, sizeof lock_args, &pc), DECODE_OK);
+    dt_pc(&pc, pg, P_LOCK);
+    EQ(dt_call(pg, lock_args, COOKIE_END + 20, &pc), DECODE_OK);
+
+    lw_op(lw, P_LOCK, lock_args, sizeof lock_args, res_blocked, sizeof res_blocked, 2, 1, 100.0);
+    EQ(st->blocked, 1);
+    EQ(lockwait_pending(lw), 1);
+    /* Asked again while waiting (lockd polls): still one wait, from the first. */
+    lw_op(lw, P_LOCK, lock_args, sizeof lock_args, res_blocked, sizeof res_blocked, 2, 1, 101.0);
+    EQ(st->blocked, 1);
+    /* Another client's GRANTED for the same lock ends nothing. */
+    lw_op(lw, 10, granted_args, sizeof granted_args, res_blocked, 0, 1, 3, 101.5);
+    EQ(st->granted, 0);
+    EQ(st->unmatched_grants, 1);
+    /* GRANTED_MSG from the server to 10.0.0.2 (void reply): the wait ends. */
+    lw_op(lw, 10, granted_args, sizeof granted_args, res_blocked, 0, 1, 2, 102.5);
+    EQ(st->granted, 1);
+    EQ(lockwait_pending(lw), 0);
+    EQ(st->wait.count, 1);
+    EQ(st->wait.max, 2500000);
+    /* A second GRANTED: no wait left. */
+    lw_op(lw, 5, granted_args, sizeof granted_args, res_granted, sizeof res_granted, 1, 2, 103.0);
+    EQ(st->granted, 1);
+    EQ(st->unmatched_grants, 2);
+
+    /* Blocked again, then GRANTED (sync) for another svid: no match; CANCEL
+     * of the right lock ends the wait as cancelled. */
+    lw_op(lw, P_LOCK, lock_args, sizeof lock_args, res_blocked, sizeof res_blocked, 2, 1, 200.0);
+    memcpy(other, granted_args, sizeof other);
+    other[GRANTED_SVID_LAST] ^= 1;
+    lw_op(lw, P_GRANTED, other, sizeof other, res_granted, sizeof res_granted, 1, 2, 201.0);
+    EQ(st->granted, 1);
+    EQ(st->unmatched_grants, 3);
+    lw_op(lw, P_CANCEL, lock_args, sizeof lock_args - 8, res_granted, sizeof res_granted, 2, 1,
+          202.0);
+    EQ(st->cancelled, 1);
+    EQ(lockwait_pending(lw), 0);
+
+    /* Not blocking (block FALSE), or not BLOCKED: no wait. */
+    memcpy(noblock, lock_args, sizeof noblock);
+    noblock[11] = 0; /* block FALSE */
+    lw_op(lw, P_LOCK, noblock, sizeof noblock, res_blocked, sizeof res_blocked, 2, 1, 300.0);
+    lw_op(lw, P_LOCK, lock_args, sizeof lock_args, res_denied, sizeof res_denied, 2, 1, 300.0);
+    EQ(st->blocked, 2);
+    /* Blocked, then the client's own LOCK answered NLM4_GRANTED ends it. */
+    lw_op(lw, P_LOCK, lock_args, sizeof lock_args, res_blocked, sizeof res_blocked, 2, 1, 400.0);
+    lw_op(lw, P_LOCK, lock_args, sizeof lock_args, res_granted, sizeof res_granted, 2, 1, 430.0);
+    EQ(st->granted, 2);
+    EQ(st->wait.max, 30000000);
+    EQ(lockwait_pending(lw), 0);
+    /* Still blocked at the end of the capture: pending. */
+    lw_op(lw, P_LOCK, lock_args, sizeof lock_args, res_blocked, sizeof res_blocked, 5, 1, 500.0);
+    EQ(lockwait_pending(lw), 1);
+    EQ(st->blocked, 4);
+    lockwait_free(lw);
+}
+
 int
 main(void)
 {
@@ -194,5 +325,6 @@ main(void)
         return t_done();
     test_sync();
     test_async();
+    test_lock_waits();
     return t_done();
 }

@@ -32,10 +32,15 @@ enum { /* XNFS procedure numbers (16-19 are not assigned) */
     NLM_SHARE = 20, NLM_UNSHARE, NLM_NM_LOCK, NLM_FREE_ALL
 };
 
-/* A *_RES call's result, kept for its reply (in pc->priv). */
+#define NLM_MAXSTRLEN 1024 /* XNFS: LM_MAXSTRLEN, caller_name string<> bound */
+
+/* A *_RES call's result, and the lock of a LOCK, CANCEL or GRANTED call
+ * (for the lock waits, src/lockwait.h), kept for the reply (in pc->priv). */
 struct nlm_priv {
+    uint64_t lock; /* digest of fh, oh, svid, l_offset, l_len */
     uint32_t res_stat;
     uint8_t has_res_stat;
+    uint8_t has_lock, block;
 };
 
 _Static_assert(sizeof(struct nlm_priv) <= PC_PRIV_SIZE, "nlm_priv fits the pending call");
@@ -58,6 +63,87 @@ nlm_is_res(uint32_t proc)
     return proc >= NLM_TEST_RES && proc <= NLM_GRANTED_RES;
 }
 
+/* A 64-bit FNV-1a digest of n bytes, continued from h. Not seeded: the lock
+ * waits table hashes it again with its seed. */
+static inline uint64_t
+nlm_fnv(uint64_t h, const uint8_t *p, size_t n)
+{
+    size_t i;
+
+    for (i = 0; i < n; i++) {
+        h ^= p[i];
+        h *= 0x100000001b3ULL;
+    }
+    return h;
+}
+
+static inline uint64_t
+nlm_fnv_u64(uint64_t h, uint64_t v)
+{
+    uint8_t b[8];
+    unsigned i;
+
+    for (i = 0; i < 8; i++)
+        b[i] = (uint8_t)(v >> (56 - 8 * i));
+    return nlm_fnv(h, b, 8);
+}
+
+/* nlm4_lock (XNFS 14: caller_name, fh, oh, svid, l_offset, l_len, offsets
+ * 64-bit) or nlm_lock (v1, v3: 32-bit offsets), digested without
+ * caller_name (a GRANTED callback names the server there). */
+static inline bool
+nlm_lock_digest(struct xdr_cur *x, uint32_t vers, uint64_t *out)
+{
+    struct bytes name, fh, oh;
+    uint32_t svid;
+    uint64_t off, len, h = 0xcbf29ce484222325ULL;
+
+    xdr_cur_opaque(x, NLM_MAXSTRLEN, &name);
+    xdr_cur_opaque(x, NLM_MAXNETOBJ, &fh);
+    xdr_cur_opaque(x, NLM_MAXNETOBJ, &oh);
+    svid = xdr_cur_u32(x);
+    off = vers == 4 ? xdr_cur_u64(x) : xdr_cur_u32(x);
+    len = vers == 4 ? xdr_cur_u64(x) : xdr_cur_u32(x);
+    if (!xdr_cur_ok(x))
+        return false;
+    h = nlm_fnv_u64(h, fh.len);
+    h = nlm_fnv(h, fh.p, fh.len);
+    h = nlm_fnv_u64(h, oh.len);
+    h = nlm_fnv(h, oh.p, oh.len);
+    h = nlm_fnv_u64(h, svid);
+    h = nlm_fnv_u64(h, off);
+    *out = nlm_fnv_u64(h, len);
+    return true;
+}
+
+/* The lock after the cookie, decoded on a copy of the cursor: best effort,
+ * never changes the call's decode result (a cut head leaves has_lock 0). */
+static inline void
+nlm_call_lock(struct xdr_cur y, const struct pending_call *pc, struct nlm_priv *pv)
+{
+    bool block = false;
+
+    switch (pc->proc) {
+    case NLM_LOCK:     /* nlm4_lockargs: cookie, block, exclusive, alock, ... */
+    case NLM_LOCK_MSG:
+    case NLM_CANCEL:   /* nlm4_cancargs: cookie, block, exclusive, alock */
+    case NLM_CANCEL_MSG:
+        block = xdr_cur_bool(&y);
+        xdr_cur_bool(&y);
+        break;
+    case NLM_GRANTED:  /* nlm4_testargs: cookie, exclusive, alock */
+    case NLM_GRANTED_MSG:
+        xdr_cur_bool(&y);
+        break;
+    default:
+        return;
+    }
+    if (nlm_lock_digest(&y, pc->vers, &pv->lock)) {
+        pv->has_lock = 1;
+        pv->block = block;
+    }
+}
+
 static inline enum decode_rc
 nlm_common_call(struct xdr_cur *x, struct pending_call *pc)
 {
@@ -72,9 +158,12 @@ nlm_common_call(struct xdr_cur *x, struct pending_call *pc)
         xdr_cur_u32(x);
         return xdr_cur_status(x);
     }
-    /* Every other argument starts with the cookie; the lock, share and
-     * holder structures after it are not needed. */
+    /* Every other argument starts with the cookie; the lock of LOCK,
+     * CANCEL and GRANTED is digested for the lock waits, the share and
+     * holder structures are not needed. */
     xdr_cur_opaque(x, NLM_MAXNETOBJ, &b);
+    if (xdr_cur_ok(x))
+        nlm_call_lock(*x, pc, pv);
     if (nlm_is_res(pc->proc)) { /* nlm_res / nlm_testres: cookie, stat */
         stat = xdr_cur_u32(x);
         if (xdr_cur_ok(x)) {
@@ -92,6 +181,9 @@ nlm_common_reply(struct xdr_cur *x, const struct pending_call *pc, struct op_eve
     struct bytes cookie;
     uint32_t stat;
 
+    ev->nlm_has_lock = pv->has_lock;
+    ev->nlm_block = pv->block;
+    ev->nlm_lock = pv->lock;
     switch (pc->proc) {
     case NLM_TEST:    /* nlm_testres: cookie, test_stat (stat, holder if DENIED) */
     case NLM_LOCK:    /* nlm_res: cookie, stat */

@@ -22,6 +22,7 @@ config_defaults(struct nfsscope_config *cfg)
     cfg->ipfrag_timeout_s = 30;
     cfg->bd_rows = 1024;
     cfg->names_max = 65536;
+    cfg->lock_waits_max = 4096; /* NLM blocked locks waiting for GRANTED (issue 4) */
     cfg->findings_max = 16384;
     cfg->top_n = 10;
     cfg->window_s = 3; /* findings (issue 5): like acregmin */

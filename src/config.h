@@ -32,6 +32,7 @@ struct nfsscope_config {
     unsigned ipfrag_timeout_s;
     size_t bd_rows;   /* rows per breakdown table (client, server, file, ...) */
     size_t names_max; /* file handles with a known name */
+    size_t lock_waits_max; /* NLM blocked locks followed until granted */
     size_t findings_max; /* entries per findings table (attributes, access, model); 0 = off */
     unsigned top_n;   /* rows shown per breakdown */
     unsigned by_mask; /* breakdowns shown in the text report (1 << enum bd_dim) */

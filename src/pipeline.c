@@ -117,6 +117,11 @@ pipeline_init(struct nfsscope_ctx *ctx, const struct nfsscope_config *cfg)
         stats_fini(&ctx->stats);
         return -1;
     }
+    ctx->stats.lockwait = lockwait_new(cfg->lock_waits_max, seed ^ 0x6c6f636bULL);
+    if (!ctx->stats.lockwait) {
+        stats_fini(&ctx->stats);
+        return -1;
+    }
     ctx->frag = ipfrag_new(cfg->ipfrag_max, cfg->ipfrag_timeout_s, &ctx->stats.anom);
     ctx->tcp = tcp_reasm_new(&tc, &ctx->stats.anom);
     ctx->rm_pool = rpc_rm_pool_new(&rc, &ctx->stats.anom);

@@ -103,6 +103,8 @@ stats_fini(struct stats *s)
             bd_table_fini(&s->bd[d]);
     names_free(s->names);
     s->names = NULL;
+    lockwait_free(s->lockwait);
+    s->lockwait = NULL;
     findings_free(s->findings);
     s->findings = NULL;
     timeline_fini(&s->tl);
@@ -263,6 +265,7 @@ stats_record(struct stats *s, const struct op_event *ev)
     findings_record(s->findings, s, ev); /* issue 5; a no-op when NULL */
     findings_record(s->findings_view, s, ev); /* the view's, since its reset (issue 6) */
     records_write(s->records, s, ev);    /* issue 9 (--records); a no-op when NULL */
+    lockwait_record(s->lockwait, ev);    /* NLM lock waits (issue 4); a no-op when NULL */
     switch (ev->outcome) {
     case OP_NO_REPLY:
         s->rpc.unanswered_calls++;

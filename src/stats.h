@@ -17,6 +17,7 @@
 #include "dissector.h"
 #include "breakdown.h"
 #include "histo.h"
+#include "lockwait.h"
 #include "names.h"
 #include "timeline.h"
 
@@ -80,6 +81,10 @@ struct op_event {
     struct bytes obj_fh;        /* the handle the reply returned for that name (dissector) */
     struct bytes fh2, name2;    /* RENAME to (dir, name), LINK link (dir, name) (from the call) */
     uint8_t names_op;           /* what a successful reply did to names (dissector) */
+    /* NLM (issue 4, lock waits): the call's lock, digested by the dissector
+     * (nlm_common.h), and its block flag (LOCK, LOCK_MSG, CANCEL). */
+    bool nlm_has_lock, nlm_block;
+    uint64_t nlm_lock;
     const uint32_t *bd_idx, *bd_gen; /* the call's breakdown rows, or NULL */
     /* What the findings need (issue 5), from the NFSv3 dissector. Borrowed
      * views are valid only during stats_record(). */
@@ -182,6 +187,7 @@ struct stats {
     struct names *names;
     struct timeline tl; /* per-interval calls, bytes and latency */
     struct findings *findings; /* issue 5 (src/findings.h); NULL: not analysed */
+    struct lockwait *lockwait; /* NLM v4 lock waits (src/lockwait.h); NULL: off */
     struct findings *findings_view; /* the view's since its last reset (issue 6), owned by
                                      * the view; NULL: none */
     struct records *records;   /* issue 9 (src/records.h): --records; NULL: off */

@@ -31,6 +31,12 @@ add_test(NAME e2e_breakdowns COMMAND Python3::Interpreter ${CMAKE_SOURCE_DIR}/te
          $<TARGET_FILE:nfsscope> ${CMAKE_SOURCE_DIR}/samples)
 set_tests_properties(e2e_breakdowns PROPERTIES TIMEOUT 600)
 
+# NLM v4 lock waits (issue 4): blocked, granted, cancelled and the wait time on
+# the NLM samples, against what samples/nfsgen.c did.
+add_test(NAME e2e_lockwaits COMMAND Python3::Interpreter ${CMAKE_SOURCE_DIR}/tests/e2e_lockwaits.py
+         $<TARGET_FILE:nfsscope> ${CMAKE_SOURCE_DIR}/samples)
+set_tests_properties(e2e_lockwaits PROPERTIES TIMEOUT 300)
+
 # Packaging (issue 9): build the .deb with CPack, install it with apt, run it,
 # read its man page, purge it. Root only (skipped otherwise); one at a time.
 add_test(NAME deb COMMAND ${CMAKE_SOURCE_DIR}/tests/deb_test.sh ${CMAKE_SOURCE_DIR}

@@ -250,8 +250,33 @@ io_sizes(struct json_w *w, const struct prog_stats *ps)
     json_close(w);
 }
 
+/* NLM v4 lock waits (issue 4, src/lockwait.h): blocked locks, how they
+ * ended, and the wait of the granted ones. */
 static void
-program(struct json_w *w, const struct prog_stats *ps)
+lock_waits(struct json_w *w, const struct lockwait *lw)
+{
+    const struct lockwait_stats *st = lockwait_stats(lw);
+
+    json_key(w, "lock_waits");
+    json_obj(w);
+    json_kv_u64(w, "blocked", st->blocked);
+    json_kv_u64(w, "granted", st->granted);
+    json_kv_u64(w, "cancelled", st->cancelled);
+    json_kv_u64(w, "pending", lockwait_pending(lw));
+    json_kv_u64(w, "evicted", st->evicted);
+    json_kv_u64(w, "unmatched_grants", st->unmatched_grants);
+    /* The granted waits, in the shape of a procedure's latency (so that
+     * nfsscope merge adds them exactly). */
+    json_key(w, "wait");
+    json_obj(w);
+    latency(w, &st->wait);
+    histogram(w, &st->wait);
+    json_close(w);
+    json_close(w);
+}
+
+static void
+program(struct json_w *w, const struct stats *s, const struct prog_stats *ps)
 {
     const struct rpc_program *pg = ps->pg;
     uint32_t i;
@@ -302,6 +327,8 @@ program(struct json_w *w, const struct prog_stats *ps)
         json_close(w);
         io_sizes(w, ps);
     }
+    if (pg->prog == 100021 && pg->vers == 4 && s->lockwait)
+        lock_waits(w, s->lockwait);
     /* extras */
     json_kv_u64(w, "calls", ps->calls);
     json_kv_u64(w, "replies", ps->replies);
@@ -442,7 +469,7 @@ write_report(FILE *out, const struct stats *s, const struct view_info *vi,
     capture(&w, s, vi);
     rpc(&w, &s->rpc);
     for (i = 0; i < s->nprogs; i++)
-        program(&w, &s->progs[i]);
+        program(&w, s, &s->progs[i]);
     breakdowns(&w, s, vi);
     if (pretty) /* the per-line live output stays small */
         timeline(&w, s);

@@ -223,8 +223,34 @@ error_lines(FILE *out, const struct prog_stats *ps)
     }
 }
 
+/* NLM v4 lock waits (issue 4): shown when a blocking lock was seen. */
 static void
-program(FILE *out, const struct prog_stats *ps)
+lock_waits(FILE *out, const struct lockwait *lw)
+{
+    const struct lockwait_stats *st = lockwait_stats(lw);
+    char l50[32], l99[32], lmax[32];
+
+    if (!st || (st->blocked == 0 && st->unmatched_grants == 0))
+        return;
+    fprintf(out,
+            "lock waits: %" PRIu64 " blocked, %" PRIu64 " granted, %" PRIu64 " cancelled, %zu still "
+            "waiting",
+            st->blocked, st->granted, st->cancelled, lockwait_pending(lw));
+    if (st->evicted)
+        fprintf(out, ", %" PRIu64 " dropped (table full)", st->evicted);
+    if (st->unmatched_grants)
+        fprintf(out, ", %" PRIu64 " grants of earlier waits", st->unmatched_grants);
+    if (st->wait.count) {
+        fmt_latency(l50, sizeof l50, histo_percentile(&st->wait, 50));
+        fmt_latency(l99, sizeof l99, histo_percentile(&st->wait, 99));
+        fmt_latency(lmax, sizeof lmax, st->wait.max);
+        fprintf(out, "; wait p50 %s, p99 %s, max %s", l50, l99, lmax);
+    }
+    fputc('\n', out);
+}
+
+static void
+program(FILE *out, const struct stats *s, const struct prog_stats *ps)
 {
     const struct rpc_program *pg = ps->pg;
     int nw = name_width(pg);
@@ -287,6 +313,8 @@ program(FILE *out, const struct prog_stats *ps)
         fprintf(out, "bytes: written %s, read %s (%" PRIu64 " reads at eof)\n", wb, rb,
                 ps->read_eof);
     }
+    if (pg->prog == 100021 && pg->vers == 4)
+        lock_waits(out, s->lockwait);
 }
 
 static void
@@ -439,7 +467,7 @@ text_report(FILE *out, const struct stats *s, const struct view_info *vi)
 
     header(out, s, vi);
     for (i = 0; i < s->nprogs; i++)
-        program(out, &s->progs[i]);
+        program(out, s, &s->progs[i]);
     throughput(out, s);
     breakdowns(out, s, vi);
     findings_text(out, s); /* ui/report_findings.c (issue 5) */

@@ -1,0 +1,223 @@
+/* lockwait.c: NLM lock waits; see lockwait.h. */
+#include "lockwait.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "hashtab.h"
+#include "stats.h"
+
+enum { /* XNFS 3W chapter 14: NLM v4 procedures and nlm4_stats used here */
+    NLM4_PROG = 100021, NLM4_VERS = 4,
+    P_LOCK = 2, P_CANCEL = 3, P_GRANTED = 5, P_CANCEL_MSG = 8, P_GRANTED_MSG = 10,
+    NLM4_GRANTED = 0, NLM4_BLOCKED = 3
+};
+
+struct wait {
+    uint64_t key; /* seeded hash of (client, lock); 0 = free */
+    struct timespec t;
+    uint32_t prev, next; /* arrival order (slot ids) */
+};
+
+struct lockwait {
+    struct wait *slab;
+    size_t cap, count, fresh;
+    uint32_t head, tail, free_head; /* head: newest; tail: oldest */
+    struct hashtab idx;
+    uint64_t seed;
+    struct lockwait_stats st;
+};
+
+struct lockwait *
+lockwait_new(size_t cap, uint64_t seed)
+{
+    struct lockwait *w = calloc(1, sizeof *w);
+
+    if (!w || cap == 0 || cap >= HT_NONE)
+        goto fail;
+    w->slab = calloc(cap, sizeof *w->slab);
+    if (!w->slab || hashtab_init(&w->idx, cap) != 0)
+        goto fail;
+    w->cap = cap;
+    w->seed = seed;
+    w->head = w->tail = w->free_head = HT_NONE;
+    histo_init(&w->st.wait);
+    return w;
+fail:
+    if (w)
+        free(w->slab);
+    free(w);
+    return NULL;
+}
+
+void
+lockwait_free(struct lockwait *w)
+{
+    if (!w)
+        return;
+    hashtab_fini(&w->idx);
+    free(w->slab);
+    free(w);
+}
+
+static uint64_t
+key_of(const struct lockwait *w, const void *client, size_t len, uint64_t lock)
+{
+    uint64_t k = hash_u64x2(hash_bytes(client, len, w->seed), lock, w->seed);
+    return k ? k : 1;
+}
+
+static uint32_t
+find(const struct lockwait *w, uint64_t key)
+{
+    uint32_t pos, s;
+
+    for (s = hashtab_first(&w->idx, key, &pos); s != HT_NONE; s = hashtab_next(&w->idx, key, &pos))
+        if (w->slab[s].key == key)
+            return s;
+    return HT_NONE;
+}
+
+static void
+drop(struct lockwait *w, uint32_t s)
+{
+    struct wait *e = &w->slab[s];
+
+    if (e->prev != HT_NONE)
+        w->slab[e->prev].next = e->next;
+    else
+        w->head = e->next;
+    if (e->next != HT_NONE)
+        w->slab[e->next].prev = e->prev;
+    else
+        w->tail = e->prev;
+    hashtab_remove(&w->idx, e->key, s);
+    e->key = 0;
+    e->next = w->free_head;
+    w->free_head = s;
+    w->count--;
+}
+
+void
+lockwait_blocked(struct lockwait *w, const void *client, size_t client_len, uint64_t lock,
+                 const struct timespec *t)
+{
+    uint64_t key;
+    uint32_t s;
+    struct wait *e;
+
+    if (!w)
+        return;
+    key = key_of(w, client, client_len, lock);
+    if (find(w, key) != HT_NONE)
+        return; /* asked again while waiting: the wait began with the first */
+    if (w->free_head == HT_NONE && w->fresh < w->cap) {
+        w->slab[w->fresh].next = HT_NONE;
+        w->free_head = (uint32_t)w->fresh++;
+    }
+    if (w->free_head == HT_NONE) {
+        drop(w, w->tail);
+        w->st.evicted++;
+    }
+    s = w->free_head;
+    e = &w->slab[s];
+    w->free_head = e->next;
+    e->key = key;
+    e->t = *t;
+    e->prev = HT_NONE;
+    e->next = w->head;
+    if (w->head != HT_NONE)
+        w->slab[w->head].prev = s;
+    w->head = s;
+    if (w->tail == HT_NONE)
+        w->tail = s;
+    hashtab_insert(&w->idx, key, s);
+    w->count++;
+    w->st.blocked++;
+}
+
+bool
+lockwait_granted(struct lockwait *w, const void *client, size_t client_len, uint64_t lock,
+                 const struct timespec *t, bool callback)
+{
+    uint32_t s;
+    int64_t us;
+
+    if (!w)
+        return false;
+    s = find(w, key_of(w, client, client_len, lock));
+    if (s == HT_NONE) {
+        w->st.unmatched_grants += callback;
+        return false;
+    }
+    us = ((int64_t)t->tv_sec - (int64_t)w->slab[s].t.tv_sec) * 1000000 +
+         ((int64_t)t->tv_nsec - (int64_t)w->slab[s].t.tv_nsec) / 1000;
+    histo_record(&w->st.wait, us > 0 ? (uint64_t)us : 0); /* time going backwards: 0 */
+    w->st.granted++;
+    drop(w, s);
+    return true;
+}
+
+bool
+lockwait_cancelled(struct lockwait *w, const void *client, size_t client_len, uint64_t lock)
+{
+    uint32_t s;
+
+    if (!w)
+        return false;
+    s = find(w, key_of(w, client, client_len, lock));
+    if (s == HT_NONE)
+        return false;
+    w->st.cancelled++;
+    drop(w, s);
+    return true;
+}
+
+void
+lockwait_record(struct lockwait *w, const struct op_event *ev)
+{
+    uint8_t who[17];
+    const uint8_t *caller, *callee;
+
+    if (!w || !ev->nlm_has_lock || !ev->key || ev->prog != NLM4_PROG || ev->vers != NLM4_VERS ||
+        ev->outcome == OP_ORPHAN_REPLY)
+        return;
+    caller = ev->call_dir == 0 ? ev->key->saddr : ev->key->daddr;
+    callee = ev->call_dir == 0 ? ev->key->daddr : ev->key->saddr;
+    who[0] = ev->key->af;
+    switch (ev->proc) {
+    case P_LOCK: /* nlm4_lockargs; nlm4_res */
+        if (ev->outcome != OP_REPLIED || !ev->has_status)
+            break;
+        memcpy(who + 1, caller, 16);
+        if (ev->status == NLM4_BLOCKED && ev->nlm_block)
+            lockwait_blocked(w, who, sizeof who, ev->nlm_lock, &ev->t_call);
+        else if (ev->status == NLM4_GRANTED) /* asked again, and had it at once */
+            lockwait_granted(w, who, sizeof who, ev->nlm_lock, &ev->t_reply, false);
+        break;
+    case P_GRANTED: /* nlm4_testargs, from the server to the client */
+    case P_GRANTED_MSG:
+        memcpy(who + 1, callee, 16);
+        lockwait_granted(w, who, sizeof who, ev->nlm_lock, &ev->t_call, true);
+        break;
+    case P_CANCEL: /* nlm4_cancargs */
+    case P_CANCEL_MSG:
+        memcpy(who + 1, caller, 16);
+        lockwait_cancelled(w, who, sizeof who, ev->nlm_lock);
+        break;
+    default:
+        break;
+    }
+}
+
+size_t
+lockwait_pending(const struct lockwait *w)
+{
+    return w ? w->count : 0;
+}
+
+const struct lockwait_stats *
+lockwait_stats(const struct lockwait *w)
+{
+    return w ? &w->st : NULL;
+}
