@@ -1,6 +1,8 @@
-/* breakdown_test.c: bounded tables, eviction into "other", totals, top-N order. */
+/* breakdown_test.c: bounded tables, eviction into "other", totals, top-N order;
+ * per-procedure counts follow their rows into "other". */
 #include "breakdown.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "t.h"
@@ -69,6 +71,51 @@ test_orders_and_ties(void)
     bd_table_fini(&t);
 }
 
+/* The view's per-row, per-procedure counts (bd_procs.h) under a flood: a
+ * slot given to another key passes its counts to "other", so the procedure
+ * counts of all rows still add up to the rows' calls. */
+static void
+test_procs_follow_rows(void)
+{
+    struct bd_table t;
+    struct bd_row sum;
+    uint64_t n = 0;
+    uint32_t i, k, m;
+
+    EQ(bd_table_init(&t, BD_CLIENT, 8, 3), 0);
+    t.procs = calloc(1, sizeof *t.procs);
+    CHECK(t.procs != NULL);
+    if (!t.procs || bd_procs_init(t.procs, t.cap) != 0) {
+        bd_table_fini(&t);
+        return;
+    }
+    for (i = 0; i < 20000; i++) {
+        uint32_t key = i % 4 ? i % 997 : 5;
+        struct bd_row *r = bd_table_row(&t, (const uint8_t *)&key, sizeof key);
+        r->calls++;
+        bd_procs_call(t.procs, (size_t)(r - t.rows), r->gen, bd_procs_key(2, i % 30), 0);
+    }
+    CHECK(t.evicted > 1000);
+    bd_table_total(&t, &sum);
+    EQ(sum.calls, 20000);
+    for (k = 0; k <= t.cap; k++) {
+        const struct bd_row *r = k < t.count ? &t.rows[k] : &t.other;
+        const struct bd_proc *e;
+        uint64_t rn = 0;
+
+        if (k >= t.count && k < t.cap)
+            continue;
+        e = bd_procs_row(t.procs, k < t.cap ? k : t.cap, k < t.cap ? r->gen : 0, &m);
+        for (i = 0; e && i < m; i++)
+            rn += e[i].calls;
+        EQ(rn, r->calls); /* each row: its procedures add up to its calls */
+        n += rn;
+    }
+    EQ(n, 20000);
+    CHECK(t.procs->overflow > 0); /* 30 procedures do not fit in "other"'s 23 */
+    bd_table_fini(&t);
+}
+
 static void
 test_names(void)
 {
@@ -87,6 +134,7 @@ main(void)
 {
     test_small_table_floods();
     test_orders_and_ties();
+    test_procs_follow_rows();
     test_names();
     return t_done();
 }

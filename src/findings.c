@@ -167,14 +167,19 @@ struct held { /* attributes a client holds for a handle: the latest two, since
     int64_t t, t_prev;
 };
 
+struct redmark { /* one call credited as redundant, so it can be taken back */
+    int64_t call;  /* its call time; 0 = none */
+    uint64_t lat;
+    struct fnd_client *client;
+    struct fnd_file *file;
+};
+
 struct modv { /* last change to a handle, by any client */
     int64_t t_mod, t_setattr;
-    /* The latest GETATTR of it found redundant: withdrawn if a modifying
-     * call that was already in flight when it was sent turns up later. */
-    int64_t red_call;
-    uint64_t red_lat;
-    struct fnd_client *red_client;
-    struct fnd_file *red_file;
+    /* The latest GETATTR (ACCESS) of it found redundant: withdrawn if a
+     * modifying call (a SETATTR) that was already in flight when it was
+     * sent turns up later: calls are seen when their reply is. */
+    struct redmark getattr, access;
 };
 
 struct accv { /* ACCESS answered: (client, uid, handle, mask) */
@@ -368,7 +373,7 @@ file_row_w(struct findings *f, struct bytes fh, struct who *w)
 /* One instance of a finding: counted, costed and attributed. */
 static void
 credit(struct findings *f, enum fkind k, struct who *w, struct bytes fh,
-       struct modv *remember)
+       struct redmark *remember)
 {
     struct fnd_client *c = client_row(f, w);
     struct fnd_file *fl = file_row_w(f, fh, w);
@@ -380,24 +385,28 @@ credit(struct findings *f, enum fkind k, struct who *w, struct bytes fh,
     fl->n[k]++;
     fl->cost_us[k] += w->lat;
     if (remember) {
-        remember->red_call = w->t_call;
-        remember->red_lat = w->lat;
-        remember->red_client = c;
-        remember->red_file = fl;
+        remember->call = w->t_call;
+        remember->lat = w->lat;
+        remember->client = c;
+        remember->file = fl;
     }
 }
 
-/* Take back the remembered instance (see struct modv). */
+/* Take back the remembered instance (see struct modv) if a call made at
+ * [t_call, t_reply] was in flight when it was sent. */
 static void
-uncredit(struct findings *f, enum fkind k, struct modv *m)
+uncredit_if_overlapped(struct findings *f, enum fkind k, struct redmark *m, int64_t t_call,
+                       int64_t t_reply)
 {
+    if (!m->call || t_call >= m->call || t_reply <= m->call)
+        return;
     f->n[k]--;
-    f->cost_us[k] -= m->red_lat;
-    m->red_client->n[k]--;
-    m->red_client->cost_us[k] -= m->red_lat;
-    m->red_file->n[k]--;
-    m->red_file->cost_us[k] -= m->red_lat;
-    m->red_call = 0;
+    f->cost_us[k] -= m->lat;
+    m->client->n[k]--;
+    m->client->cost_us[k] -= m->lat;
+    m->file->n[k]--;
+    m->file->cost_us[k] -= m->lat;
+    m->call = 0;
 }
 
 static uint64_t
@@ -915,11 +924,12 @@ findings_record(struct findings *f, struct stats *s, const struct op_event *ev)
 
     if (modifies(ev->proc) && ev->fh.len) {
         struct modv *m = ftab_put(f->mod, w.fk, w.t_reply, NULL);
-        if (m->red_call && w.t_call < m->red_call && w.t_reply > m->red_call)
-            uncredit(f, FK_REDUNDANT_GETATTR, m);
+        uncredit_if_overlapped(f, FK_REDUNDANT_GETATTR, &m->getattr, w.t_call, w.t_reply);
         m->t_mod = w.t_reply;
-        if (ev->proc == P_SETATTR)
+        if (ev->proc == P_SETATTR) {
+            uncredit_if_overlapped(f, FK_REDUNDANT_ACCESS, &m->access, w.t_call, w.t_reply);
             m->t_setattr = w.t_reply;
+        }
     }
     if (ev->status != 0) {
         if (ev->proc == P_LOOKUP)
@@ -948,7 +958,7 @@ findings_record(struct findings *f, struct stats *s, const struct op_event *ev)
             red = true;
             if (!m)
                 m = ftab_put(f->mod, w.fk, w.t_reply, NULL);
-            credit(f, FK_REDUNDANT_GETATTR, &w, ev->fh, m);
+            credit(f, FK_REDUNDANT_GETATTR, &w, ev->fh, &m->getattr);
         }
         child_call(f, ev, &w, red);
         break;
@@ -957,12 +967,15 @@ findings_record(struct findings *f, struct stats *s, const struct op_event *ev)
         uint64_t k = pair_key(f, w.ck, hash_u64x2(w.fk, (uint64_t)ev->uid << 32 | ev->access_req,
                                                   f->seed), 3);
         struct accv *a = ftab_put(f->acc, k, w.t_reply, NULL);
-        const struct modv *m = ftab_get(f->mod, w.fk);
+        struct modv *m = ftab_get(f->mod, w.fk);
 
         f->access++;
         if (a->t && a->t <= w.t_call && w.t_call - a->t <= f->window_ns &&
-            a->granted == ev->access_granted && (!m || m->t_setattr <= a->t))
-            credit(f, FK_REDUNDANT_ACCESS, &w, ev->fh, NULL);
+            a->granted == ev->access_granted && (!m || m->t_setattr <= a->t)) {
+            if (!m)
+                m = ftab_put(f->mod, w.fk, w.t_reply, NULL);
+            credit(f, FK_REDUNDANT_ACCESS, &w, ev->fh, &m->access);
+        }
         a->t = w.t_reply;
         a->granted = ev->access_granted;
         child_call(f, ev, &w, false);

@@ -296,6 +296,45 @@ test_access(void)
     findings_free(f);
 }
 
+/* A modifying call already in flight when a GETATTR or ACCESS was sent, whose
+ * reply comes after that call's: the file may have changed under it, so the
+ * call is not redundant after all (calls are seen at their reply). */
+static struct op_event
+slow(struct op_event ev, unsigned reply_ms)
+{
+    ev.t_reply = ev.t_call;
+    ev.t_reply.tv_nsec += (long)reply_ms * 1000000;
+    ev.key = &key2; /* from another client: it counts too */
+    return ev;
+}
+
+static void
+test_in_flight(void)
+{
+    struct findings *f = findings_new(1024, 3, 13);
+
+    feed(f, access_ev(0, 0x1f));
+    feed(f, access_ev(100, 0x1f)); /* looks redundant ... */
+    EQ(f->n[FK_REDUNDANT_ACCESS], 1);
+    feed(f, slow(with_attr(op(SETATTR, 50, FH_F), 0xf2), 100)); /* ... a SETATTR 50..150 */
+    EQ(f->n[FK_REDUNDANT_ACCESS], 0);
+    EQ(f->clients[0].n[FK_REDUNDANT_ACCESS], 0);
+    EQ(f->cost_us[FK_REDUNDANT_ACCESS], 0);
+    feed(f, access_ev(200, 0x1f)); /* SETATTR answered since the last ACCESS: not */
+    feed(f, access_ev(300, 0x1f)); /* redundant */
+    feed(f, slow(with_attr(op(SETATTR, 350, FH_F), 0xf3), 10)); /* sent after it: stays */
+    EQ(f->n[FK_REDUNDANT_ACCESS], 1);
+    EQ(f->cost_us[FK_REDUNDANT_ACCESS], 1000);
+
+    feed(f, with_attr(op(GETATTR, 1000, FH_G), 0xa));
+    feed(f, with_attr(op(GETATTR, 1100, FH_G), 0xa)); /* looks redundant ... */
+    EQ(f->n[FK_REDUNDANT_GETATTR], 1);
+    feed(f, slow(with_attr(op(WRITE, 1050, FH_G), 0xa), 200)); /* ... a WRITE 1050..1250 */
+    EQ(f->n[FK_REDUNDANT_GETATTR], 0);
+    EQ(f->cost_us[FK_REDUNDANT_GETATTR], 0);
+    findings_free(f);
+}
+
 /* A READDIRPLUS listing, then LOOKUP + GETATTR of 20 entries: one fan-out. */
 static void
 test_fanout(void)
@@ -351,6 +390,7 @@ main(void)
     test_redundant_getattr();
     test_stable_writes();
     test_access();
+    test_in_flight();
     test_fanout();
     return t_done();
 }
