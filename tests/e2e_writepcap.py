@@ -20,6 +20,8 @@
 4. Errors: an unwritable path (exit 1, one line, before any packet is read),
    '-w -' (exit 2), -r files of different link types (exit 2), a full disk
    (/dev/full: exit 1, "write failed").
+5. Live (root, on lo; skipped otherwise): the file is opened after the switch
+   to nobody, so a root-only directory is refused (exit 1); -Z root writes it.
 
 usage: e2e_writepcap.py NFSSCOPE SAMPLES_DIR PUBLIC_PCAPS_DIR WORKDIR
 """
@@ -300,6 +302,36 @@ def check_errors(nfsscope, samples, work):
         check(p.stdout.startswith(b"nfsscope"), "/dev/full: the report is still printed")
 
 
+def check_live(nfsscope, work):
+    """-w is opened after the switch to the -Z user (as tcpdump -w): started as
+    root, the default user (nobody) cannot write a root-only directory."""
+    if os.geteuid() != 0:
+        print("SKIP live -w checks: not root")
+        return
+    probe = run([nfsscope, "-i", "lo", "--no-tui", "--duration", "0.2", "-Z", "root",
+                 "-o", "json"])
+    if probe.returncode != 0:
+        print("SKIP live -w checks: cannot capture on lo: %s" % probe.stderr.decode().strip())
+        return
+    private = os.path.join(work, "root-only")
+    os.makedirs(private, exist_ok=True)
+    os.chmod(private, 0o700)
+    target = os.path.join(private, "live.pcap")
+    p = run([nfsscope, "-i", "lo", "--no-tui", "--duration", "0.2", "-w", target, "-o", "json"])
+    e = p.stderr.decode(errors="replace")
+    check(p.returncode == 1 and "-w: cannot write" in e and "Permission denied" in e
+          and not os.path.exists(target), "live -w as nobody into a root-only dir: rc %d, %r" %
+          (p.returncode, e))
+    p = run([nfsscope, "-i", "lo", "--no-tui", "--duration", "0.2", "-Z", "root", "-w", target,
+             "-o", "json"])
+    check(p.returncode == 0 and os.path.exists(target), "live -w -Z root: rc %d, %r" %
+          (p.returncode, p.stderr))
+    if os.path.exists(target):
+        hdr = open(target, "rb").read(24)
+        check(len(hdr) == 24 and struct.unpack("<I", hdr[:4])[0] == 0xA1B23C4D and
+              struct.unpack("<I", hdr[20:24])[0] == 1, "live -w: not a nanosecond EN10MB pcap")
+
+
 def main():
     if len(sys.argv) != 5:
         raise SystemExit(__doc__)
@@ -325,6 +357,7 @@ def main():
         check(shrunk >= 1, "no public capture shrank: they were chosen for their non-RPC traffic")
     check_synthetic(nfsscope, work)
     check_errors(nfsscope, samples, work)
+    check_live(nfsscope, work)
     if not shutil.which("tshark"):
         print("SKIP tshark checks: tshark not installed")
     print("%d checks passed, %d failed" % (passed, len(failures)))
