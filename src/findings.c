@@ -317,25 +317,33 @@ struct who { /* the parts of an operation every finding needs */
     struct fnd_file *file;
 };
 
+/* The client's row: clients[] in first-seen order, found through
+ * client_ix[] (open addressing on the address hash; at most half full). */
 static struct fnd_client *
 client_row(struct findings *f, struct who *w)
 {
-    size_t alen = w->af == 6 ? 16 : 4, i;
+    size_t alen = w->af == 6 ? 16 : 4;
+    unsigned i = (unsigned)w->ck;
+    struct fnd_client *c;
 
     if (w->client)
         return w->client;
-    for (i = 0; i < FND_TOP_CLIENTS; i++) {
-        struct fnd_client *c = &f->clients[i];
-        if (c->af == 0) {
+    for (;; i++) {
+        uint8_t *ix = &f->client_ix[i % FND_CLIENT_IX];
+        if (*ix == 0) {
+            if (f->nclients >= FND_TOP_CLIENTS)
+                return w->client = &f->client_other;
+            c = &f->clients[f->nclients++];
+            *ix = (uint8_t)f->nclients;
             c->af = w->af;
             c->ck = w->ck;
             memcpy(c->addr, w->caddr, alen);
             return w->client = c;
         }
+        c = &f->clients[*ix - 1];
         if (c->ck == w->ck && c->af == w->af && memcmp(c->addr, w->caddr, alen) == 0)
             return w->client = c;
     }
-    return w->client = &f->client_other;
 }
 
 static struct fnd_file *

@@ -33,6 +33,7 @@ enum fkind {
 };
 
 #define FND_TOP_CLIENTS 64   /* clients with their own counters; the rest is "other" */
+#define FND_CLIENT_IX 128    /* their hash index: twice as many slots, never full */
 #define FND_TOP_FILES 2048   /* files with their own counters; the rest is "other" */
 #define FND_DIRS 256         /* directories with fan-out counters */
 #define FND_LISTINGS 8       /* listings kept per directory, for evidence */
@@ -123,6 +124,8 @@ struct findings {
     /* who and what */
     struct fnd_client clients[FND_TOP_CLIENTS];
     struct fnd_client client_other;
+    unsigned nclients;            /* clients[] used */
+    uint8_t client_ix[FND_CLIENT_IX]; /* index + 1 into clients[] by address hash, 0 = none */
     struct fnd_file *files;       /* FND_TOP_FILES */
     size_t nfiles;
     struct fnd_file file_other;
