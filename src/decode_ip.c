@@ -39,13 +39,18 @@ enum {
  * ~8 in the recommended order; anything longer is an attack or garbage). */
 #define IPV6_MAX_EXT_HDRS 8
 
-/* RFC 791 §3.1 / RFC 1071: the one's complement sum over the header is 0xffff. */
+/* RFC 791 §3.1 / RFC 1071: the one's complement sum over the header is 0xffff.
+ * Summed 32 bits at a time and folded (RFC 1071 §2(C): 2^16 = 1 mod 0xffff,
+ * so the result is the 16-bit sum's). */
 static bool
 ipv4_checksum_ok(const uint8_t *h, size_t hlen)
 {
-    uint32_t sum = 0;
+    uint64_t sum = 0;
+    size_t i;
 
-    for (size_t i = 0; i + 1 < hlen; i += 2)
+    for (i = 0; i + 4 <= hlen; i += 4)
+        sum += be32_at(h + i);
+    if (i + 2 <= hlen)
         sum += be16_at(h + i);
     while (sum >> 16)
         sum = (sum & 0xffff) + (sum >> 16);
