@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "capture.h"
+#include "term_escape.h"
 #include "config.h"
 #include "diff.h"
 #include "merge.h"
@@ -106,19 +107,61 @@ static const char usage_text[] =
     "Exit status: 0 success, 1 run-time failure (file missing, not a capture,\n"
     "no permission), 2 usage error.\n";
 
+static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+
+/* "nfsscope: MESSAGE\n" on stderr, where the message may hold what the user
+ * typed (an option's value) or an error string: control bytes and invalid
+ * UTF-8 are escaped (term_escape), so the message stays one line and cannot
+ * drive the terminal. A backslash is left as it is: messages that carry a
+ * file name were escaped where they were made. */
+static void
+say(const char *fmt, ...)
+{
+    char msg[2048], esc[4 * 256 + 1];
+    const char *p, *bs;
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    fputs("nfsscope: ", stderr);
+    for (p = msg;; p = bs + 1) {
+        size_t n;
+
+        bs = strchr(p, '\\');
+        n = bs ? (size_t)(bs - p) : strlen(p);
+        while (n) { /* in pieces of at most 256 bytes, cut between characters */
+            size_t k = n < 256 ? n : 256;
+
+            while (k < n && k > 0 && ((unsigned char)p[k] & 0xc0) == 0x80)
+                k--;
+            if (k == 0)
+                k = n < 256 ? n : 256;
+            term_escape(esc, sizeof esc, (const uint8_t *)p, k);
+            fputs(esc, stderr);
+            p += k;
+            n -= k;
+        }
+        if (!bs)
+            break;
+        fputc('\\', stderr);
+    }
+    fputc('\n', stderr);
+}
 
 /* One line naming the bad argument, a short usage, exit 2 (contract.md). */
 static void
 usage_error(const char *fmt, ...)
 {
+    char msg[2048];
     va_list ap;
 
-    fputs("nfsscope: ", stderr);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    fputs("\nusage: nfsscope [-r FILE ... | -i IFACE] [options] [BPF expression]"
+    say("%s", msg);
+    fputs("usage: nfsscope [-r FILE ... | -i IFACE] [options] [BPF expression]"
           " (nfsscope --help for more)\n",
           stderr);
     exit(2);
@@ -138,11 +181,8 @@ parse_count(const char *opt, const char *arg, uint64_t min, uint64_t max)
         goto bad;
     return v;
 bad:
-    fprintf(stderr, "nfsscope: %s: \"%s\" is not a whole number from %" PRIu64 " to %" PRIu64
-                    "\nusage: nfsscope [-r FILE ... | -i IFACE] [options] [BPF expression]"
-                    " (nfsscope --help for more)\n",
-            opt, arg ? arg : "", min, max);
-    exit(2);
+    usage_error("%s: \"%s\" is not a whole number from %" PRIu64 " to %" PRIu64, opt,
+                arg ? arg : "", min, max);
 }
 
 /* A number of seconds (or a speed factor): decimal, at least min, at most a
@@ -509,7 +549,7 @@ main(int argc, char **argv)
     if (st != 0) {
         if (st == 2)
             usage_error("%s", err);
-        fprintf(stderr, "nfsscope: %s\n", err);
+        say("%s", err);
         capture_close(cap);
         pipeline_fini(&ctx);
         free(filter);
@@ -523,7 +563,7 @@ main(int argc, char **argv)
         if (st != 0) {
             if (st == 2)
                 usage_error("%s", err);
-            fprintf(stderr, "nfsscope: %s\n", err);
+            say("%s", err);
             capture_close(cap);
             pipeline_fini(&ctx);
             free(filter);
@@ -534,7 +574,7 @@ main(int argc, char **argv)
     if (st != 0) {
         if (st == 2)
             usage_error("%s", err);
-        fprintf(stderr, "nfsscope: %s\n", err);
+        say("%s", err);
         metrics_close(ma.m);
         capture_close(cap);
         pipeline_fini(&ctx);
@@ -546,7 +586,7 @@ main(int argc, char **argv)
     if (records_path) {
         records = records_open(records_path, records_fmt, err, sizeof err);
         if (!records) {
-            fprintf(stderr, "nfsscope: %s\n", err);
+            say("%s", err);
             metrics_close(ma.m);
             capture_close(cap);
             pipeline_fini(&ctx);
@@ -563,7 +603,7 @@ main(int argc, char **argv)
         ctx.wpcap = wpcap_open(wpcap_path, dlt, capture_snaplen(cap), cfg.ipfrag_max,
                                cfg.ipfrag_timeout_s, cfg.hash_seed, err, sizeof err);
         if (!ctx.wpcap) {
-            fprintf(stderr, "nfsscope: %s\n", err);
+            say("%s", err);
             (void)records_close(records, rerr, sizeof rerr);
             capture_close(cap);
             pipeline_fini(&ctx);
@@ -627,12 +667,12 @@ main(int argc, char **argv)
         pipeline_finish(&ctx);
     ctx.stats.records = NULL;
     if (records_close(records, rerr, sizeof rerr) != 0) {
-        fprintf(stderr, "nfsscope: %s\n", rerr);
+        say("%s", rerr);
         st = 1;
     }
     records = NULL;
     if (st != 0)
-        fprintf(stderr, "nfsscope: %s\n", err);
+        say("%s", err);
     if (ctx.wpcap) {
         struct wpcap_counts wc;
 
@@ -643,7 +683,7 @@ main(int argc, char **argv)
                             " datagrams forgotten (--max-frags)\n",
                     wc.frags_missed, wc.frags_evicted);
         if (wpcap_close(ctx.wpcap, rerr, sizeof rerr) != 0) {
-            fprintf(stderr, "nfsscope: %s\n", rerr);
+            say("%s", rerr);
             st = 1;
         }
         ctx.wpcap = NULL;

@@ -84,6 +84,17 @@ def main():
     one_line_error(run(["-r", "x", "-o", "xml"]), 2, ["xml"])
     one_line_error(run(["-r", "x", "-c", "abc"]), 2, ["-c", "abc"])
     one_line_error(run(["-r"]), 2, ["-r"])
+    # What the user typed is quoted escaped: still one line, no terminal control.
+    for args in (["-r", "x", "--sort", "x\n\x1b]0;t\x07\xff"],
+                 ["-i", "lo", "--metrics", "a\nb\x1b[31m:9"],
+                 ["-r", "x", "--interval", "\x1b[2J"],
+                 ["-r", "x", "--records-format", "j\rsonl\x9b"]):
+        p = run([a.encode("latin-1") for a in args])
+        lines = p.stderr.splitlines()
+        check(p.returncode == 2 and len(lines) == 2 and lines[1].startswith(b"usage: ") and
+              (b"\\x1b" in lines[0] or b"\\x0d" in lines[0]) and
+              not any(c < 0x20 or c == 0x7f or c >= 0x80 for c in p.stderr.replace(b"\n", b"")),
+              f"{args[-2]}: escaped, one line: {p.stderr!r}")
     # Run-time errors: exit 1, one line naming the thing and the reason.
     one_line_error(run(["-r", os.path.join(work, "missing.pcap")]), 1,
                    ["missing.pcap", "No such file"])
