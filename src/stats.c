@@ -437,6 +437,7 @@ record_by(struct stats *s, const struct op_event *ev, bool error)
     struct bd_keys k;
     bool have_keys = false;
     uint32_t pk;
+    uint64_t lat; /* once: the same for every row and the timeline */
     unsigned d;
 
     if (!s->bd_on || !ev->key)
@@ -469,6 +470,7 @@ record_by(struct stats *s, const struct op_event *ev, bool error)
             if (ev->dirent[i].fh.len)
                 names_learn(s->names, ev->fh, ev->dirent[i].name, ev->dirent[i].fh);
     }
+    lat = ev->outcome != OP_NO_REPLY ? stats_latency_us(&ev->t_call, &ev->t_reply) : 0;
     for (d = 0; d < BD__COUNT; d++) {
         struct bd_row *r = ev->bd_idx ? bd_table_at(&s->bd[d], ev->bd_idx[d], ev->bd_gen[d]) : NULL;
 
@@ -485,10 +487,10 @@ record_by(struct stats *s, const struct op_event *ev, bool error)
         r->replies++;
         r->errors += error;
         r->read_bytes += ev->read_bytes;
-        histo_small_record(&r->latency, stats_latency_us(&ev->t_call, &ev->t_reply));
+        histo_small_record(&r->latency, lat);
         if (s->bd[d].procs && pk != BD_PROCS_OTHER)
             bd_procs_reply(s->bd[d].procs, (size_t)(r - s->bd[d].rows), r->gen, pk, error,
-                           ev->read_bytes, stats_latency_us(&ev->t_call, &ev->t_reply));
+                           ev->read_bytes, lat);
     }
     if (ev->outcome != OP_NO_REPLY) {
         struct tl_bucket *b = timeline_at(&s->tl, &ev->t_reply);
@@ -496,7 +498,7 @@ record_by(struct stats *s, const struct op_event *ev, bool error)
             b->replies++;
             b->errors += error;
             b->read_bytes += ev->read_bytes;
-            histo_small_record(&b->latency, stats_latency_us(&ev->t_call, &ev->t_reply));
+            histo_small_record(&b->latency, lat);
         }
     }
 }
