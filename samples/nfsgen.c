@@ -8,7 +8,9 @@
  * the libnfs mount helpers, so every RPC on the wire is one this program
  * queued and counted: portmap GETPORT (or rpcbind GETADDR over IPv6), MOUNT
  * MNT/UMNT, every NFSv3 procedure and (nlm-locks) NLM v4 NULL, TEST, LOCK,
- * CANCEL and UNLOCK. Connections are opened with
+ * CANCEL and UNLOCK. In nlm-blocked it also answers the server's callbacks
+ * (portmap GETPORT on port 111, NLM GRANTED_MSG on 4045) and sends
+ * GRANTED_RES, all counted too. Connections are opened with
  * rpc_connect_async(), which sends no RPC of its own (rpc_connect_port_async
  * would send a NULL call behind our back).
  *
@@ -115,13 +117,19 @@ static const struct statname mnt3_status_names[] = {
 
 static const char *const mnt3_proc_names[6] = {"null", "mnt", "dump", "umnt", "umntall", "export"};
 /* portmap v2 and rpcbind v3 procedures we use, by (version, procedure) */
-enum { PM_GETPORT, PM_GETADDR, PM_N };
-static const char *const pmap_names[PM_N] = {"getport", "getaddr"};
+enum { PM_GETPORT, PM_GETADDR, PM_GETADDR4, PM_N };
+static const char *const pmap_names[PM_N] = {"getport", "getaddr", "getaddr"};
+static const int pmap_vers[PM_N] = {2, 3, 4};
 
-/* NLM v4 procedures nfsgen sends (synchronous ones; XNFS 3W chapter 14) */
-#define NLM_NPROC 5
-enum { L_NULL, L_TEST, L_LOCK, L_CANCEL, L_UNLOCK };
-static const char *const nlm4_proc_names[NLM_NPROC] = {"null", "test", "lock", "cancel", "unlock"};
+/* NLM v4 procedures nfsgen sends (synchronous ones; XNFS 3W chapter 14), and
+ * (nlm-blocked) the server's GRANTED / GRANTED_MSG callbacks it answers and
+ * the GRANTED_RES it sends back */
+#define NLM_NPROC 16
+enum { L_NULL, L_TEST, L_LOCK, L_CANCEL, L_UNLOCK, L_GRANTED, L_GRANTED_MSG = 10,
+       L_GRANTED_RES = 15 };
+static const char *const nlm4_proc_names[NLM_NPROC] = {
+    "null", "test", "lock", "cancel", "unlock", "granted", NULL, NULL, NULL, NULL,
+    "granted_msg", NULL, NULL, NULL, NULL, "granted_res"};
 #define NLM_NSTAT 10
 static const char *const nlm4_status_names[NLM_NSTAT] = {
     "NLM4_GRANTED", "NLM4_DENIED", "NLM4_DENIED_NOLOCKS", "NLM4_BLOCKED",
@@ -1339,6 +1347,343 @@ static void wl_nlm_locks(struct session *s)
     free(buf);
 }
 
+/* nlm-blocked: a blocked lock granted by the server's callback (XNFS 3W
+ * chapter 14). Owner A (caller_name: the host name) locks [0,4096) of a
+ * file; owner B (caller_name: the client's own address, so the server can
+ * call it back) asks for the same range with block = TRUE on a second
+ * connection and gets NLM4_BLOCKED. A keeps its lock NLM_HOLD_MS, then
+ * unlocks; the server then calls B's host back: it asks the client's rpcbind
+ * where NLM v4 listens (nfsgen answers as that rpcbind, on port 111) and
+ * sends GRANTED_MSG (or GRANTED) there (nfsgen answers on port 4045, as
+ * lockd would); nfsgen answers and sends GRANTED_RES back. Every RPC on the
+ * wire is still one nfsgen sent or answered, and counted. The wait seen on
+ * the wire, LOCK call to GRANTED call, is at least NLM_HOLD_MS and, on an
+ * idle machine, well under NLM_HOLD_MS + NLM_EXTRA_MS. */
+#define NLM_HOLD_MS 1000
+#define NLM_EXTRA_MS 2000
+#define CB_NLM_PORT 4045
+static int lockwait_expect;
+
+struct cbsrv {
+    int lfd, fd;         /* listening socket, accepted connection (-1: none) */
+    uint8_t buf[16384];
+    size_t have;
+};
+static struct cbsrv cb_pmap = {-1, -1, {0}, 0}, cb_nlm = {-1, -1, {0}, 0};
+static int cb_granted;           /* callbacks answered */
+static struct timespec cb_granted_at;
+static uint8_t cb_cookie[1024];
+static uint32_t cb_cookie_len;
+static int cb_server_nlm_port;
+static const char *cb_server;
+static char cb_machine[64]; /* B's caller_name, also the GRANTED_RES machine name */
+
+static int cb_listen(int port)
+{
+    int fd = socket(AF_INET, SOCK_STREAM, 0), one = 1;
+    struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
+    if (fd < 0)
+        die("socket: %s", strerror(errno));
+    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+    if (bind(fd, (struct sockaddr *)&a, sizeof a) != 0 || listen(fd, 4) != 0)
+        die("listen on port %d: %s", port, strerror(errno));
+    return fd;
+}
+
+static uint32_t rd32(const uint8_t *p) { return (uint32_t)p[0] << 24 | p[1] << 16 | p[2] << 8 | p[3]; }
+static void wr32(uint8_t *p, uint32_t v)
+{
+    p[0] = (uint8_t)(v >> 24), p[1] = (uint8_t)(v >> 16), p[2] = (uint8_t)(v >> 8), p[3] = (uint8_t)v;
+}
+
+/* An XDR reader over one record: fails (ok = 0) instead of reading past it. */
+struct xr { const uint8_t *p; size_t n, at; int ok; };
+static uint32_t xr32(struct xr *x)
+{
+    if (!x->ok || x->n - x->at < 4) { x->ok = 0; return 0; }
+    x->at += 4;
+    return rd32(x->p + x->at - 4);
+}
+static const uint8_t *xropaque(struct xr *x, uint32_t *len)
+{
+    *len = xr32(x);
+    size_t pad = ((size_t)*len + 3) & ~(size_t)3;
+    if (!x->ok || *len > 1024 || x->n - x->at < pad) { x->ok = 0; return NULL; }
+    x->at += pad;
+    return x->p + x->at - pad;
+}
+
+/* Send one record (last fragment) on fd, mark and message in one segment
+ * (tshark 4.0 does not recognise RPC on a new connection whose first
+ * segment is a bare record mark). */
+static void cb_send(int fd, const uint8_t *msg, size_t n)
+{
+    uint8_t rec[4 + 1024];
+    if (n > sizeof rec - 4)
+        die("callback: record of %zu bytes", n);
+    wr32(rec, 0x80000000u | (uint32_t)n);
+    memcpy(rec + 4, msg, n);
+    if (write(fd, rec, 4 + n) != (ssize_t)(4 + n))
+        die("callback send: %s", strerror(errno));
+}
+
+/* An accepted reply header (RFC 5531 §9: REPLY, MSG_ACCEPTED, AUTH_NONE verifier, SUCCESS). */
+static size_t cb_reply_head(uint8_t *r, uint32_t xid)
+{
+    wr32(r, xid), wr32(r + 4, 1), wr32(r + 8, 0), wr32(r + 12, 0), wr32(r + 16, 0), wr32(r + 20, 0);
+    return 24;
+}
+
+/* GRANTED_RES to the server's NLM: the callback's cookie, NLM4_GRANTED.
+ * libnfs 4.0 has no *_RES calls, so it is encoded here: AUTH_UNIX
+ * (machine name, uid 0, gid 0), on a connection of its own, as lockd does. */
+static void cb_granted_res(const char *machine)
+{
+    uint8_t m[1024], rep[512];
+    size_t k = 0, ml = strlen(machine);
+    struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)cb_server_nlm_port)};
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    if (fd < 0 || inet_pton(AF_INET, cb_server, &a.sin_addr) != 1 ||
+        connect(fd, (struct sockaddr *)&a, sizeof a) != 0)
+        die("GRANTED_RES: connect to %s:%d: %s", cb_server, cb_server_nlm_port, strerror(errno));
+    wr32(m + k, 0x4e4c4d00u | (uint32_t)cb_granted), k += 4; /* xid */
+    wr32(m + k, 0), k += 4;                                   /* CALL */
+    wr32(m + k, 2), k += 4;
+    wr32(m + k, PROG_NLM), k += 4;
+    wr32(m + k, 4), k += 4;
+    wr32(m + k, L_GRANTED_RES), k += 4;
+    wr32(m + k, 1), k += 4; /* AUTH_UNIX */
+    wr32(m + k, (uint32_t)(4 + 4 + ((ml + 3) & ~(size_t)3) + 12)), k += 4;
+    wr32(m + k, 0), k += 4; /* stamp */
+    wr32(m + k, (uint32_t)ml), k += 4;
+    memset(m + k, 0, (ml + 3) & ~(size_t)3);
+    memcpy(m + k, machine, ml), k += (ml + 3) & ~(size_t)3;
+    wr32(m + k, 0), k += 4; /* uid */
+    wr32(m + k, 0), k += 4; /* gid */
+    wr32(m + k, 0), k += 4; /* no other gids */
+    wr32(m + k, 0), k += 4; /* verifier AUTH_NONE */
+    wr32(m + k, 0), k += 4;
+    wr32(m + k, cb_cookie_len), k += 4; /* nlm4_res: cookie, stat */
+    memset(m + k, 0, (cb_cookie_len + 3) & ~3u);
+    memcpy(m + k, cb_cookie, cb_cookie_len), k += (cb_cookie_len + 3) & ~3u;
+    wr32(m + k, NLM4_GRANTED), k += 4;
+    cb_send(fd, m, k);
+    ADD(C->rpc_calls, 1);
+    ADD(C->nlm_calls[L_GRANTED_RES], 1);
+    /* its status travels in the call: not counted (tshark counts reply statuses) */
+    size_t have = 0;
+    while (have < 4 + 24) { /* the (void) reply: mark and accepted header */
+        ssize_t got = read(fd, rep + have, sizeof rep - have);
+        if (got <= 0)
+            die("GRANTED_RES: no reply");
+        have += (size_t)got;
+    }
+    if (rd32(rep + 4) != rd32(m) || rd32(rep + 8) != 1 || rd32(rep + 12) != 0 || rd32(rep + 24) != 0)
+        die("GRANTED_RES: not accepted");
+    ADD(C->rpc_replies, 1);
+    ADD(C->nlm_replies[L_GRANTED_RES], 1);
+    close(fd);
+}
+
+/* One call received on a callback connection: answered, counted. */
+static void cb_call(struct cbsrv *s, const uint8_t *m, size_t n)
+{
+    struct xr x = {m, n, 0, 1};
+    uint8_t r[256];
+    size_t k;
+    uint32_t xid = xr32(&x), len;
+    if (xr32(&x) != 0 || xr32(&x) != 2)
+        die("callback: not an RPC call");
+    uint32_t prog = xr32(&x), vers = xr32(&x), proc = xr32(&x);
+    xr32(&x), xropaque(&x, &len); /* credential */
+    xr32(&x), xropaque(&x, &len); /* verifier */
+    if (!x.ok)
+        die("callback: short call");
+    ADD(C->rpc_calls, 1);
+    k = cb_reply_head(r, xid);
+    if (s == &cb_pmap && prog == PROG_PMAP && proc == 3) {
+        /* portmap v2 GETPORT (mapping) or rpcbind v3/v4 GETADDR (rpcb):
+         * where NLM v4 over TCP listens; anything else is not registered */
+        uint32_t want_prog = xr32(&x), want_vers = xr32(&x);
+        int ours = want_prog == PROG_NLM && want_vers == 4;
+        int slot = vers == 2 ? PM_GETPORT : vers == 3 ? PM_GETADDR : PM_GETADDR4;
+        if (vers == 2) {
+            wr32(r + k, ours ? CB_NLM_PORT : 0), k += 4;
+        } else {
+            struct sockaddr_in me;
+            socklen_t ml = sizeof me;
+            char ua[64] = "";
+            if (ours && getsockname(s->fd, (struct sockaddr *)&me, &ml) == 0)
+                snprintf(ua, sizeof ua, "%s.%d.%d", inet_ntoa(me.sin_addr), CB_NLM_PORT >> 8,
+                         CB_NLM_PORT & 0xff);
+            uint32_t ul = (uint32_t)strlen(ua);
+            wr32(r + k, ul), k += 4;
+            memset(r + k, 0, (ul + 3) & ~3u);
+            memcpy(r + k, ua, ul), k += (ul + 3) & ~3u;
+        }
+        ADD(C->pm_calls[slot], 1);
+        ADD(C->pm_replies[slot], 1);
+        fprintf(stderr, "nfsgen: callback: rpcbind v%u getaddr of %u v%u: %s\n", vers, want_prog,
+                want_vers, ours ? "NLM v4" : "not registered");
+    } else if (s == &cb_nlm && prog == PROG_NLM && vers == 4 &&
+               (proc == L_GRANTED || proc == L_GRANTED_MSG)) {
+        /* nlm4_testargs: cookie, exclusive, alock */
+        const uint8_t *ck = xropaque(&x, &cb_cookie_len);
+        if (!x.ok)
+            die("callback: short GRANTED arguments");
+        memcpy(cb_cookie, ck, cb_cookie_len);
+        clock_gettime(CLOCK_MONOTONIC, &cb_granted_at);
+        if (proc == L_GRANTED) { /* nlm4_res: cookie, NLM4_GRANTED */
+            wr32(r + k, cb_cookie_len), k += 4;
+            memset(r + k, 0, (cb_cookie_len + 3) & ~3u);
+            if (cb_cookie_len > 64)
+                die("callback: cookie of %u bytes", cb_cookie_len);
+            memcpy(r + k, cb_cookie, cb_cookie_len), k += (cb_cookie_len + 3) & ~3u;
+            wr32(r + k, NLM4_GRANTED), k += 4;
+            ADD(C->nlm_status[L_GRANTED][NLM4_GRANTED], 1);
+        }
+        ADD(C->nlm_calls[proc], 1);
+        ADD(C->nlm_replies[proc], 1);
+        fprintf(stderr, "nfsgen: callback: nlm %s\n", nlm4_proc_names[proc]);
+        cb_send(s->fd, r, k);
+        ADD(C->rpc_replies, 1);
+        cb_granted++;
+        if (proc == L_GRANTED_MSG)
+            cb_granted_res(cb_machine);
+        return;
+    } else {
+        die("callback: unexpected call: program %u version %u procedure %u", prog, vers, proc);
+    }
+    cb_send(s->fd, r, k);
+    ADD(C->rpc_replies, 1);
+}
+
+/* Serve the callback sockets for up to timeout_ms. */
+static void cb_service(int timeout_ms)
+{
+    struct cbsrv *all[2] = {&cb_pmap, &cb_nlm};
+    struct pollfd pfd[4];
+    struct cbsrv *who[4];
+    int n = 0;
+    for (int i = 0; i < 2; i++) {
+        pfd[n] = (struct pollfd){.fd = all[i]->fd >= 0 ? all[i]->fd : all[i]->lfd, .events = POLLIN};
+        who[n++] = all[i];
+    }
+    if (poll(pfd, (nfds_t)n, timeout_ms) <= 0)
+        return;
+    for (int i = 0; i < n; i++) {
+        struct cbsrv *s = who[i];
+        if (!(pfd[i].revents & (POLLIN | POLLHUP | POLLERR)))
+            continue;
+        if (s->fd < 0) {
+            s->fd = accept(s->lfd, NULL, NULL);
+            s->have = 0;
+            continue;
+        }
+        ssize_t got = read(s->fd, s->buf + s->have, sizeof s->buf - s->have);
+        if (got <= 0) { /* the server closed its side */
+            close(s->fd);
+            s->fd = -1;
+            continue;
+        }
+        s->have += (size_t)got;
+        while (s->have >= 4) {
+            uint32_t mark = rd32(s->buf), len = mark & 0x7fffffffu;
+            if (!(mark & 0x80000000u) || len > sizeof s->buf - 4)
+                die("callback: record of %u bytes in fragments", len);
+            if (s->have < 4 + (size_t)len)
+                break;
+            cb_call(s, s->buf + 4, len);
+            memmove(s->buf, s->buf + 4 + len, s->have - 4 - len);
+            s->have -= 4 + len;
+        }
+    }
+}
+
+static double ms_since(const struct timespec *t0)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)(t.tv_sec - t0->tv_sec) * 1e3 + (double)(t.tv_nsec - t0->tv_nsec) / 1e6;
+}
+
+static void wl_nlm_blocked(struct session *s)
+{
+    static const struct nlm_owner A = {"nfsgen-owner-A", 2001}, B = {"nfsgen-owner-B", 2002};
+    struct conn *c = s->nfs;
+    struct fh f = {0};
+    char host_a[256], host_b[64];
+    if (gethostname(host_a, sizeof host_a - 1) != 0)
+        strcpy(host_a, "nfsgen");
+    host_a[sizeof host_a - 1] = 0;
+    lockwait_expect = 1;
+    q_create(c, &s->root, "blocked.dat", GUARDED, &f);
+    drain(c);
+    if (!f.ok)
+        die("create blocked.dat failed");
+    char *buf = pattern(4096, "nlm-blocked");
+    q_write(c, &f, 0, 4096, FILE_SYNC, buf);
+    drain(c);
+
+    int nlm_port = 0;
+    struct conn *pm = conn_tcp(s->o->server, 111);
+    pmap_lookup_vers(s, pm, PROG_NLM, 4, &nlm_port);
+    drain(pm);
+    conn_close(pm);
+    if (nlm_port <= 0)
+        die("portmap has no NLM v4 (is ganesha's Enable_NLM on and rpc.statd running?)");
+    cb_server = s->o->server;
+    cb_server_nlm_port = nlm_port;
+    cb_pmap.lfd = cb_listen(111);
+    cb_nlm.lfd = cb_listen(CB_NLM_PORT);
+    struct conn *na = conn_tcp(s->o->server, nlm_port), *nb = conn_tcp(s->o->server, nlm_port);
+    /* B's caller_name: this host's address on the path to the server */
+    {
+        struct sockaddr_in me;
+        socklen_t ml = sizeof me;
+        if (getsockname(rpc_get_fd(nb->rpc), (struct sockaddr *)&me, &ml) != 0)
+            die("getsockname: %s", strerror(errno));
+        snprintf(host_b, sizeof host_b, "%s", inet_ntoa(me.sin_addr));
+        snprintf(cb_machine, sizeof cb_machine, "%s", host_b);
+    }
+
+    strcpy(nlm_host, host_a);
+    nlm_expect(nlm_call(na, L_LOCK, &A, &f, 1, 0, 0, 4096), NLM4_GRANTED, "A locks [0,4096)");
+    strcpy(nlm_host, host_b);
+    nlm_expect(nlm_call(nb, L_LOCK, &B, &f, 1, 1, 0, 4096), NLM4_BLOCKED, "B block-locks");
+    struct timespec t0;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    while (ms_since(&t0) < NLM_HOLD_MS)
+        cb_service(10);
+    if (cb_granted)
+        die("granted while A still holds the lock");
+    strcpy(nlm_host, host_a);
+    nlm_expect(nlm_call(na, L_UNLOCK, &A, &f, 1, 0, 0, 4096), NLM4_GRANTED, "A unlocks");
+    while (!cb_granted && ms_since(&t0) < 30000)
+        cb_service(100);
+    if (!cb_granted)
+        die("the server never called back GRANTED");
+    {
+        double waited = (double)(cb_granted_at.tv_sec - t0.tv_sec) * 1e3 +
+                        (double)(cb_granted_at.tv_nsec - t0.tv_nsec) / 1e6;
+        fprintf(stderr, "nfsgen: B granted %.1f ms after its blocking LOCK was answered\n", waited);
+        if (waited > NLM_HOLD_MS + NLM_EXTRA_MS / 2)
+            die("the wait (%.1f ms) is too long for the expect file's bound", waited);
+    }
+    /* let the server close its callback connection before B unlocks */
+    for (int i = 0; i < 5; i++)
+        cb_service(100);
+    strcpy(nlm_host, host_b);
+    nlm_expect(nlm_call(nb, L_UNLOCK, &B, &f, 1, 0, 0, 4096), NLM4_GRANTED, "B unlocks");
+    conn_close(na);
+    conn_close(nb);
+    for (int i = 0; i < 5; i++)
+        cb_service(100);
+    q_remove(c, &s->root, "blocked.dat");
+    drain(c);
+    free(buf);
+}
+
 /* ------------------------------------------------------------------ */
 /* JSON expect file                                                     */
 
@@ -1403,7 +1748,7 @@ static void write_expect(struct opts *o)
         if (!C->pm_calls[p])
             continue;
         fprintf(fp, "%s      \"%s\": { \"version\": %d, \"calls\": %" PRIu64 ", \"replies\": %" PRIu64 " }",
-                firstop ? "" : ",\n", pmap_names[p], p == PM_GETPORT ? 2 : 3, C->pm_calls[p],
+                firstop ? "" : ",\n", pmap_names[p], pmap_vers[p], C->pm_calls[p],
                 C->pm_replies[p]);
         firstop = 0;
     }
@@ -1415,7 +1760,7 @@ static void write_expect(struct opts *o)
         fprintf(fp, ",\n  \"nlm4\": {\n    \"ops\": {\n");
         firstop = 1;
         for (int p = 0; p < NLM_NPROC; p++) {
-            if (!C->nlm_calls[p])
+            if (!C->nlm_calls[p] || !nlm4_proc_names[p])
                 continue;
             fprintf(fp, "%s      \"%s\": { \"calls\": %" PRIu64 ", \"replies\": %" PRIu64 ", \"status\": {",
                     firstop ? "" : ",\n", nlm4_proc_names[p], C->nlm_calls[p], C->nlm_replies[p]);
@@ -1432,6 +1777,10 @@ static void write_expect(struct opts *o)
         }
         fprintf(fp, "\n    }\n  }");
     }
+    if (lockwait_expect) /* nlm-blocked: the wait it made (tests/e2e_lockwaits.py) */
+        fprintf(fp, ",\n  \"lock_waits\": { \"blocked\": 1, \"granted\": 1, \"cancelled\": 0, "
+                    "\"pending\": 0, \"min_wait_us\": %d, \"max_extra_us\": %d }",
+                NLM_HOLD_MS * 1000, NLM_EXTRA_MS * 1000);
     fprintf(fp, "\n}\n");
     if (fclose(fp) != 0)
         die("write %s failed", o->expect);
@@ -1464,6 +1813,8 @@ static void run_one(struct opts *o, int id)
         wl_mixed(&s, id);
     else if (!strcmp(o->workload, "nlm-locks"))
         wl_nlm_locks(&s);
+    else if (!strcmp(o->workload, "nlm-blocked"))
+        wl_nlm_blocked(&s);
     else
         die("unknown workload %s", o->workload);
     do_umount(&s);
@@ -1475,7 +1826,7 @@ static void usage(void)
             "usage: nfsgen --workload NAME --server ADDR --export PATH --expect FILE [--name SAMPLE]\n"
             "              [--ro-export PATH] [--udp] [--ipv6] [--clients N] [--depth N]\n"
             "workloads: all-ops ls-storm cms-page stable-writes unstable-writes bulk-io\n"
-            "           udp-frag mixed nlm-locks\n");
+            "           udp-frag mixed nlm-locks nlm-blocked\n");
     exit(2);
 }
 

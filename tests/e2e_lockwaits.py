@@ -7,6 +7,9 @@ nlm-locks: one blocking LOCK is answered NLM4_BLOCKED and cancelled while the
 conflicting lock is held (samples/nfsgen.c, wl_nlm_locks): 1 blocked, 1
 cancelled, nothing granted or left waiting.
 
+nlm-blocked: a blocked lock granted by the server's GRANTED_MSG callback 1 s
+later (the holder kept its lock NLM_HOLD_MS).
+
 Samples whose NAME.expect.json has a "lock_waits" object (written by nfsgen,
 which ran the waits and knows how long it held the conflicting lock) must
 match it: blocked, granted, cancelled and pending exactly, and each granted
