@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """e2e_writepcap.py: -w FILE (issue 9) writes the packets that carried RPC.
 
-1. For every sample (samples/*.pcap, *.pcapng) and a few public captures that
-   mix NFS with other traffic (skipped, with a message, when absent):
+1. For every sample (samples/*.pcap, *.pcapng), a few derived variants of them
+   (samples/derive: loss, reordering, duplicates, lost fragments, snaplen 96,
+   VLAN) and a few public captures that mix NFS with other traffic (skipped,
+   with a message, when absent):
    `nfsscope -r X -w out.pcap -o json`, then `nfsscope -r out.pcap -o json`
    must report the same RPC totals and, per program and procedure, the same
    calls, replies, errors, statuses, latency count/min/max and bytes.
@@ -54,6 +56,10 @@ PUBLIC = [
     "zeek-rpc-portmap-sadmind.pcap",
     "zeek-portmapper-many-unanswered-calls.pcapng",
 ]
+
+DERIVED = [("all-ops.pcap", "reorder"), ("bulk-io.pcap", "loss"), ("bulk-io.pcap", "dup"),
+           ("udp-frag.pcap", "udploss"), ("all-ops.pcap", "snap96"), ("ipv6.pcap", "reorder"),
+           ("cooked-any.pcap", "vlan")]
 
 
 def check(cond, msg):
@@ -342,6 +348,15 @@ def main():
     check(len(srcs) >= 5, "too few samples in %s" % samples)
     for s in srcs:
         roundtrip(nfsscope, os.path.basename(s), s, work)
+    # Derived variants (samples/derive): loss, reordering, duplicates, lost
+    # fragments, snaplen 96, VLAN tags must survive the round trip too.
+    for sample, variant in DERIVED:
+        src = os.path.join(samples, sample)
+        dst = os.path.join(work, "%s.%s.pcap" % (sample.split(".")[0], variant))
+        p = run([sys.executable, os.path.join(samples, "derive"), variant, src, dst])
+        check(p.returncode == 0, "derive %s %s: %s" % (variant, sample, p.stderr))
+        if p.returncode == 0:
+            roundtrip(nfsscope, os.path.basename(dst), dst, work)
     shrunk = 0
     for name in PUBLIC:
         path = os.path.join(public, name)
