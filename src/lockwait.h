@@ -14,7 +14,9 @@
  * a LOCK of a waiting lock answered NLM4_GRANTED ends the wait too. A CANCEL
  * ends it as cancelled. Waits still open at the end of the capture are
  * `pending`. Blocking LOCK_MSG calls are not followed: their result
- * (LOCK_RES) carries only the cookie. */
+ * (LOCK_RES) carries only the cookie. The lock of a call reaches the event
+ * through its reply's decoder, so a GRANTED_MSG whose (void) reply is never
+ * seen ends no wait (the wait stays pending). */
 #ifndef NFSSCOPE_LOCKWAIT_H
 #define NFSSCOPE_LOCKWAIT_H
 
