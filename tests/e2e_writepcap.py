@@ -323,6 +323,8 @@ def check_live(nfsscope, work):
     os.makedirs(private, exist_ok=True)
     os.chmod(private, 0o700)
     target = os.path.join(private, "live.pcap")
+    if os.path.exists(target):  # from an earlier run
+        os.unlink(target)
     p = run([nfsscope, "-i", "lo", "--no-tui", "--duration", "0.2", "-w", target, "-o", "json"])
     e = p.stderr.decode(errors="replace")
     check(p.returncode == 1 and "-w: cannot write" in e and "Permission denied" in e
