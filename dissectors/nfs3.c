@@ -229,7 +229,8 @@ wcc_data_d(struct xdr_cur *x, struct op_attr *a)
 }
 
 /* dirlist3 / dirlistplus3 (§3.3.16, §3.3.17): the entries that fit in the
- * kept head; a cut inside an entry just ends the list (eof unknown). */
+ * kept head; a cut inside an entry just ends the list (eof unknown) and sets
+ * dir_cut, as do entries beyond dirent[]. */
 static void
 dirlist(struct xdr_cur *x, struct op_event *ev, bool plus)
 {
@@ -247,14 +248,20 @@ dirlist(struct xdr_cur *x, struct op_event *ev, bool plus)
             if (xdr_cur_bool(x))
                 xdr_cur_opaque(x, NFS3_FHSIZE, &e.fh);
         }
-        if (!xdr_cur_ok(x) || n == UINT32_MAX)
+        if (!xdr_cur_ok(x) || n == UINT32_MAX) {
+            ev->dir_cut = true;
             return;
+        }
         if (ev->ndirent < OP_DIRENT_MAX)
             ev->dirent[ev->ndirent++] = e;
+        else
+            ev->dir_cut = true;
         ev->dir_entries = ++n;
     }
     if (xdr_cur_ok(x))
         ev->dir_eof = xdr_cur_bool(x) && xdr_cur_ok(x);
+    if (!xdr_cur_ok(x))
+        ev->dir_cut = true;
 }
 
 /* The detail the findings need (issue 5), decoded on a copy of the cursor

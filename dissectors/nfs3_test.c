@@ -422,6 +422,80 @@ test_absurd_counts(void)
 
 /* RENAME (§3.3.14) and LINK (§3.3.15): the second diropargs3 is kept after
  * the first name; a successful reply says what it did to names. */
+/* READDIRPLUS3resok (§3.3.17) with n entries named "e<i>", each with no
+ * attributes and a 8-byte handle; eof TRUE. Returns the length. */
+static size_t
+readdirplus_res(uint8_t *b, unsigned n)
+{
+    size_t o = 0;
+    unsigned i;
+
+#define U32(v) (b[o] = (uint8_t)((v) >> 24), b[o + 1] = (uint8_t)((v) >> 16), \
+                b[o + 2] = (uint8_t)((v) >> 8), b[o + 3] = (uint8_t)(v), o += 4)
+    U32(0);          /* NFS3_OK */
+    U32(0);          /* dir_attributes: attributes_follow FALSE */
+    U32(0), U32(0);  /* cookieverf */
+    for (i = 0; i < n; i++) {
+        U32(1);              /* value_follows */
+        U32(0), U32(i + 10); /* fileid */
+        U32(4);              /* name "e" + 3 digits */
+        b[o] = 'e', b[o + 1] = (uint8_t)('0' + i / 100), b[o + 2] = (uint8_t)('0' + i / 10 % 10),
+        b[o + 3] = (uint8_t)('0' + i % 10), o += 4;
+        U32(0), U32(i + 1);  /* cookie */
+        U32(0);              /* name_attributes: FALSE */
+        U32(1), U32(8);      /* name_handle: handle_follows, 8 bytes */
+        U32(0xfeed0000u + i), U32(i);
+    }
+    U32(0); /* no more entries */
+    U32(1); /* eof */
+#undef U32
+    return o;
+}
+
+/* Listings are decoded from the kept head; what it does not hold is said
+ * (dir_cut), never guessed. */
+static void
+test_readdirplus_cut(void)
+{
+    static uint8_t b[4 + 4 + 8 + 40 * 48 + 8];
+    struct pending_call pc;
+    struct op_event ev;
+    size_t n;
+
+    fresh_pc(&pc, 17);
+    n = readdirplus_res(b, 3);
+    fresh_ev(&ev);
+    EQ(do_reply(b, n, &pc, &ev), DECODE_OK);
+    EQ(ev.dir_entries, 3);
+    EQ(ev.ndirent, 3);
+    CHECK(ev.dir_eof);
+    CHECK(!ev.dir_cut);
+    EQ(ev.dirent[2].fh.len, 8);
+    EQ(ev.dirent[2].name.len, 4); /* (borrowed from the freed copy: not read here) */
+    EQ(ev.dirent[2].fileid, 12);
+
+    /* The head ends inside the second entry: one entry, eof unknown, cut. */
+    fresh_ev(&ev);
+    (void)do_reply(b, 16 + 48 + 20, &pc, &ev);
+    EQ(ev.dir_entries, 1);
+    CHECK(!ev.dir_eof);
+    CHECK(ev.dir_cut);
+    /* ... or just before eof. */
+    fresh_ev(&ev);
+    (void)do_reply(b, n - 4, &pc, &ev);
+    EQ(ev.dir_entries, 3);
+    CHECK(ev.dir_cut);
+
+    /* More entries than dirent[] keeps: all counted, the rest said cut. */
+    n = readdirplus_res(b, OP_DIRENT_MAX + 8);
+    fresh_ev(&ev);
+    EQ(do_reply(b, n, &pc, &ev), DECODE_OK);
+    EQ(ev.dir_entries, OP_DIRENT_MAX + 8);
+    EQ(ev.ndirent, OP_DIRENT_MAX);
+    CHECK(ev.dir_eof);
+    CHECK(ev.dir_cut);
+}
+
 static void
 test_rename_link(void)
 {
@@ -520,5 +594,6 @@ main(void)
     test_absurd_counts();
     test_status_replies();
     test_rename_link();
+    test_readdirplus_cut();
     return t_done();
 }

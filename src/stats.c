@@ -464,6 +464,12 @@ record_by(struct stats *s, const struct op_event *ev, bool error)
             break;
         }
     }
+    /* NFSv3 READDIR (16) / READDIRPLUS (17) answered NFS3_OK (RFC 1813 §3.3.16-17). */
+    if (ev->outcome == OP_REPLIED && ev->prog == 100003 && ev->vers == 3 &&
+        (ev->proc == 16 || ev->proc == 17) && ev->has_status && ev->status == 0) {
+        s->dir_replies++;
+        s->dir_cut += ev->dir_cut;
+    }
     if (ev->outcome == OP_REPLIED) { /* READDIRPLUS: each entry's name and handle */
         unsigned i;
         for (i = 0; i < ev->ndirent && i < OP_DIRENT_MAX; i++)

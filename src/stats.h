@@ -96,6 +96,7 @@ struct op_event {
     uint8_t verf[8];
     uint64_t offset;         /* READ/WRITE/COMMIT offset; READDIR(PLUS) cookie */
     bool dir_eof;            /* READDIR(PLUS) reply said eof (seen in the head) */
+    bool dir_cut;            /* READDIR(PLUS) entries past the kept head or past dirent[] */
     uint32_t dir_entries;    /* READDIR(PLUS) entries decoded from the head */
     uint8_t ndirent;         /* of those, the first ones kept in dirent[] */
     struct op_dirent dirent[OP_DIRENT_MAX];
@@ -176,6 +177,10 @@ struct capture_totals {
 
 struct stats {
     struct capture_totals cap;
+    /* READDIR(PLUS) replies (NFS3_OK), and those whose entries were not all
+     * seen: the reply was longer than the head kept, or had more entries
+     * than OP_DIRENT_MAX (names and attributes of the rest are unknown). */
+    uint64_t dir_replies, dir_cut;
     struct rpc_totals rpc;
     struct anomalies anom;
     size_t nprogs;

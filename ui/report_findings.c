@@ -580,7 +580,7 @@ quality(const struct stats *s, char *buf, size_t sz, bool *any)
 
     buf[0] = '\0';
     *any = untimed || s->cap.truncated_packets || s->cap.kernel_drops > 0 || gaps || resync ||
-           evicted || r->retransmissions;
+           evicted || r->retransmissions || s->dir_cut;
     if (!*any)
         return 0;
     if (untimed)
@@ -607,6 +607,13 @@ quality(const struct stats *s, char *buf, size_t sz, bool *any)
             s->cap.truncated_packets);
     if (r->retransmissions)
         say(buf, sz, "%" PRIu64 " retransmitted calls were not timed. ", r->retransmissions);
+    if (s->dir_cut)
+        say(buf, sz,
+            "%" PRIu64 " of %" PRIu64 " directory listings (READDIR/READDIRPLUS replies) were "
+            "longer than the part nfsscope keeps of a reply: the names and attributes of their "
+            "later entries are not seen, so redundant GETATTRs after listings are a lower "
+            "bound and those entries' paths may show as handles. ",
+            s->dir_cut, s->dir_replies);
     if (evicted)
         say(buf, sz,
             "The findings' tables were full %" PRIu64 " times (oldest entries replaced): "
@@ -665,6 +672,8 @@ findings_json(struct json_w *w, const struct stats *s)
         json_kv_u64(w, "tcp_gap", s->anom.n[ANOM_TCP_GAP]);
         json_kv_u64(w, "rpc_resync", s->anom.n[ANOM_RPC_RESYNC]);
         json_kv_u64(w, "findings_evicted", f ? f->evicted : 0);
+        json_kv_u64(w, "dir_replies", s->dir_replies);
+        json_kv_u64(w, "dir_replies_cut", s->dir_cut);
         json_close(w);
         json_close(w);
     }
