@@ -15,6 +15,11 @@ add_test(NAME cli COMMAND Python3::Interpreter ${CMAKE_SOURCE_DIR}/tests/cli_tes
          $<TARGET_FILE:nfsscope> ${NFSSCOPE_PCAPS} ${CMAKE_BINARY_DIR}/cli_test_work)
 set_tests_properties(cli PROPERTIES TIMEOUT 300)
 
+# Bash completion: options from --help, subcommands, enumerated values, files.
+add_test(NAME completion COMMAND bash ${CMAKE_SOURCE_DIR}/tests/completion_test.sh
+         $<TARGET_FILE:nfsscope>)
+set_tests_properties(completion PROPERTIES TIMEOUT 120)
+
 add_test(NAME truth_from_tshark COMMAND ${CMAKE_SOURCE_DIR}/tests/truth_from_tshark_test.sh)
 set_tests_properties(truth_from_tshark PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
 
