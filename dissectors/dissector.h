@@ -37,6 +37,10 @@ struct rpc_program {
     /* Decode reply results (x positioned after an accepted reply header). */
     enum decode_rc (*reply)(struct xdr_cur *x, const struct pending_call *pc,
                             struct op_event *ev, const struct op_sink *sub);
+    /* Procedures (bit n: procedure n < 64) whose replies keep a wide head
+     * (rpc_rm: cfg rpc_wide_max bytes): the ones whose results the findings
+     * read deep into, the directory listings. */
+    uint64_t wide_replies;
 };
 
 /* Generated: NULL-terminated table of every compiled-in program. */

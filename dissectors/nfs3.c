@@ -435,4 +435,5 @@ const struct rpc_program nfs3_program = {
     .status_name = nfsstat3_name,
     .call = nfs3_call,
     .reply = nfs3_reply,
+    .wide_replies = (uint64_t)1 << NFSPROC3_READDIR | (uint64_t)1 << NFSPROC3_READDIRPLUS,
 };

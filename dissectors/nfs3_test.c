@@ -457,7 +457,7 @@ readdirplus_res(uint8_t *b, unsigned n)
 static void
 test_readdirplus_cut(void)
 {
-    static uint8_t b[4 + 4 + 8 + 40 * 48 + 8];
+    static uint8_t b[4 + 4 + 8 + (OP_DIRENT_MAX + 8) * 48 + 8];
     struct pending_call pc;
     struct op_event ev;
     size_t n;

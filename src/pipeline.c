@@ -17,6 +17,15 @@ deliver_rpc(void *vctx, void *flow, unsigned dir, const struct rpc_msg_view *m)
     rpc_match_message(&ctx->match, flow, dir, m, false);
 }
 
+static bool
+wide_reply(void *vctx, void *flow, unsigned dir, uint32_t xid)
+{
+    struct nfsscope_ctx *ctx = vctx;
+
+    (void)dir;
+    return rpc_match_wide_reply(&ctx->match, flow, xid);
+}
+
 static void
 stream_data(void *vctx, void *flow, unsigned dir, struct bytes chunk, const struct timespec *ts)
 {
@@ -98,7 +107,8 @@ int
 pipeline_init(struct nfsscope_ctx *ctx, const struct nfsscope_config *cfg)
 {
     struct tcp_reasm_config tc = { cfg->tcp_ooo_pool, cfg->tcp_ooo_per_dir };
-    struct rpc_rm_config rc = { cfg->rpc_head_max, cfg->rpc_head_pool, cfg->rpc_max_msg, rpc_probe };
+    struct rpc_rm_config rc = { cfg->rpc_head_max, cfg->rpc_head_pool, cfg->rpc_max_msg, rpc_probe,
+                                cfg->rpc_wide_max, cfg->rpc_wide_pool, wide_reply };
     uint64_t seed = cfg->hash_seed;
 
     memset(ctx, 0, sizeof *ctx);

@@ -278,6 +278,15 @@ rpc_match_message(struct rpc_match *m, struct flow *f, unsigned dir,
     }
 }
 
+bool
+rpc_match_wide_reply(struct rpc_match *m, struct flow *f, uint32_t xid)
+{
+    const struct pending_call *pc = xid_table_find(&m->xids, f->id, xid);
+
+    return pc && pc->state == PC_PENDING && pc->pg && !pc->gss_wrapped && pc->proc < 64 &&
+           (pc->pg->wide_replies >> pc->proc & 1);
+}
+
 void
 rpc_match_expire(struct rpc_match *m, const struct timespec *now)
 {

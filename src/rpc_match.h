@@ -37,6 +37,10 @@ void rpc_match_message(struct rpc_match *m, struct flow *f, unsigned dir,
 /* Periodic expiry at packet time (bounded work). */
 void rpc_match_expire(struct rpc_match *m, const struct timespec *now);
 
+/* Does the reply `xid` on flow f answer a pending call whose program wants
+ * its replies kept wide (rpc_program.wide_replies)? For rpc_rm. */
+bool rpc_match_wide_reply(struct rpc_match *m, struct flow *f, uint32_t xid);
+
 /* End of input: every call still waiting becomes unanswered. */
 void rpc_match_flush(struct rpc_match *m);
 

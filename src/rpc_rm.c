@@ -20,7 +20,9 @@
  *     copy), otherwise copied into a slot of the shared head pool. The rest is
  *     skipped by arithmetic, so in sync a chunk costs O(records), not O(bytes).
  *     At the end of the last fragment the message is delivered, stamped with
- *     the chunk that completed it.
+ *     the chunk that completed it. A reply that runs past head_max is asked
+ *     about once (cfg->wide, by xid): a directory listing keeps up to
+ *     wide_max bytes in one of a few wide slots, its head copied over.
  * Gaps: inside a fragment, the bytes are accounted for and the message flagged
  * (head_partial if the gap touches the head, body_gap if it touches the rest);
  * a gap running over a record mark or hitting an unknown position -> PROBE. */
@@ -45,8 +47,9 @@ enum {
     F_IN_MSG = 0x10,       /* a message is in progress */
     F_LOST = 0x20,         /* PROBE after loss: the next sync is a resync */
     F_SKIPPED = 0x40,      /* PROBE skipped bytes: the next sync is a resync */
+    F_WIDE = 0x80,         /* the message has a wide slot: its head may reach wide_max */
 };
-#define F_MSG (F_LAST | F_HEAD_PARTIAL | F_BODY_GAP | F_IN_MSG)
+#define F_MSG (F_LAST | F_HEAD_PARTIAL | F_BODY_GAP | F_IN_MSG | F_WIDE)
 
 struct rpc_rm_pool {
     size_t head_max;
@@ -55,6 +58,12 @@ struct rpc_rm_pool {
     uint8_t *heads;  /* nslots * head_max */
     uint32_t *stack; /* free slot indexes */
     uint32_t nslots, nfree;
+    /* Wide slots: indexes nslots.. nslots + nwide - 1, wide_max bytes each. */
+    size_t wide_max;
+    uint8_t *wide;
+    uint32_t *wide_stack;
+    uint32_t nwide, nwide_free;
+    rpc_wide_fn *wide_fn;
     struct anomalies *an;
 };
 
@@ -73,6 +82,8 @@ struct feed {
 static uint8_t *
 slot_ptr(const struct rpc_rm_pool *pool, uint32_t i)
 {
+    if (i >= pool->nslots)
+        return pool->wide + (size_t)(i - pool->nslots) * pool->wide_max;
     return pool->heads + (size_t)i * pool->head_max;
 }
 
@@ -92,7 +103,9 @@ slot_get(struct rpc_rm_pool *pool, struct rpc_rm *rm)
 static void
 slot_put(struct rpc_rm_pool *pool, struct rpc_rm *rm)
 {
-    if (rm->flags & F_SLOT)
+    if ((rm->flags & F_SLOT) && rm->head_slot >= pool->nslots)
+        pool->wide_stack[pool->nwide_free++] = rm->head_slot;
+    else if (rm->flags & F_SLOT)
         pool->stack[pool->nfree++] = rm->head_slot;
     rm->flags &= (uint8_t)~F_SLOT;
     rm->head_slot = RPC_RM_NONE;
@@ -129,6 +142,13 @@ lose(struct feed *f)
     f->rm->flags |= F_LOST;
 }
 
+/* How many bytes of the current message are kept. */
+static size_t
+head_limit(const struct feed *f)
+{
+    return (f->rm->flags & F_WIDE) ? f->pool->wide_max : f->pool->head_max;
+}
+
 /* Append head bytes to the slot (copy path). */
 static void
 slot_append(struct feed *f, const uint8_t *q, size_t k)
@@ -142,8 +162,8 @@ slot_append(struct feed *f, const uint8_t *q, size_t k)
         rm->flags |= F_HEAD_PARTIAL;
         return;
     }
-    if (k > f->pool->head_max - rm->head_len)
-        k = f->pool->head_max - rm->head_len;
+    if (k > head_limit(f) - rm->head_len)
+        k = head_limit(f) - rm->head_len;
     memcpy(slot_ptr(f->pool, rm->head_slot) + rm->head_len, q, k);
     rm->head_len = (uint16_t)(rm->head_len + k);
 }
@@ -181,7 +201,7 @@ deliver(struct feed *f, const struct timespec *ts)
 {
     struct rpc_rm *rm = f->rm;
     struct rpc_msg_view m;
-    size_t want = rm->msg_len < f->pool->head_max ? rm->msg_len : f->pool->head_max;
+    size_t want = rm->msg_len < head_limit(f) ? rm->msg_len : head_limit(f);
 
     memset(&m, 0, sizeof m);
     if (f->view) {
@@ -216,9 +236,9 @@ end_frag(struct feed *f, const struct timespec *ts)
 static void
 note_gap(struct feed *f, uint32_t off, uint64_t k)
 {
-    if (off < f->pool->head_max)
+    if (off < head_limit(f))
         f->rm->flags |= F_HEAD_PARTIAL;
-    if (off + k > f->pool->head_max)
+    if (off + k > head_limit(f))
         f->rm->flags |= F_BODY_GAP;
 }
 
@@ -290,6 +310,39 @@ carry(struct feed *f, const uint8_t *q, size_t n, const struct timespec *ts)
     rm->ts_first = *ts;
 }
 
+/* The head has reached head_max and the message goes on: if it is a reply
+ * (RFC 5531 §9: xid, then msg_type 1) that cfg->wide wants kept wide, move
+ * the head to a free wide slot. The head is a view from the message's
+ * first byte, or in a normal slot. */
+static bool
+widen(struct feed *f)
+{
+    struct rpc_rm_pool *pool = f->pool;
+    struct rpc_rm *rm = f->rm;
+    const uint8_t *h = f->view;
+    size_t hl = f->view_len;
+    uint32_t w;
+
+    if (!pool->wide_fn || pool->nwide_free == 0)
+        return false;
+    if (!h && (rm->flags & F_SLOT)) {
+        h = slot_ptr(pool, rm->head_slot);
+        hl = rm->head_len;
+    }
+    if (!h || hl < 8 || be32(h + 4) != 1 || !pool->wide_fn(f->ctx, f->flow, f->dir, be32(h)))
+        return false;
+    w = pool->wide_stack[--pool->nwide_free];
+    if (f->view) { /* the view stays; it is copied to the wide slot if the message goes on */
+        rm->head_len = 0;
+    } else {
+        memcpy(slot_ptr(pool, w), h, hl);
+        pool->stack[pool->nfree++] = rm->head_slot;
+    }
+    rm->head_slot = w;
+    rm->flags |= F_SLOT | F_WIDE;
+    return true;
+}
+
 /* Run the state machine over p[0..n). */
 static void
 run(struct feed *f, const uint8_t *p, size_t n, const struct timespec *ts)
@@ -337,10 +390,20 @@ run(struct feed *f, const uint8_t *p, size_t n, const struct timespec *ts)
 
             if (rm->msg_len == 0)
                 rm->ts_first = *ts; /* the first message byte */
-            if (!(rm->flags & F_HEAD_PARTIAL) && rm->msg_len < f->pool->head_max) {
-                size_t room = f->pool->head_max - rm->msg_len;
+            if (!(rm->flags & F_HEAD_PARTIAL)) {
+                size_t lim = head_limit(f), k = 0;
 
-                head_add(f, p + pos, take < room ? take : room);
+                if (rm->msg_len < lim) {
+                    k = lim - rm->msg_len < take ? lim - rm->msg_len : take;
+                    head_add(f, p + pos, k);
+                }
+                /* Crossing head_max (once per message): maybe a wide head. */
+                if (!(rm->flags & (F_WIDE | F_HEAD_PARTIAL)) && rm->msg_len <= f->pool->head_max &&
+                    rm->msg_len + take > f->pool->head_max && widen(f)) {
+                    size_t more = take - k, room = f->pool->wide_max - f->pool->head_max;
+
+                    head_add(f, p + pos + k, more < room ? more : room);
+                }
             }
             rm->msg_len += (uint32_t)take;
             rm->frag_left -= (uint32_t)take;
@@ -486,8 +549,22 @@ rpc_rm_pool_new(const struct rpc_rm_config *cfg, struct anomalies *an)
         pool->max_msg_len = 0x7fffffffu;
     pool->probe = cfg ? cfg->probe : NULL;
     pool->an = an;
-    if (nslots > UINT32_MAX - 1)
-        nslots = UINT32_MAX - 1;
+    pool->wide_max = cfg && cfg->wide_max ? cfg->wide_max : 0;
+    if (pool->wide_max > UINT16_MAX)
+        pool->wide_max = UINT16_MAX;
+    if (cfg && cfg->wide && cfg->wide_slots && pool->wide_max > pool->head_max &&
+        cfg->wide_slots < 1024) {
+        pool->wide = malloc(cfg->wide_slots * pool->wide_max);
+        pool->wide_stack = malloc(cfg->wide_slots * sizeof *pool->wide_stack);
+        if (!pool->wide || !pool->wide_stack) {
+            rpc_rm_pool_free(pool);
+            return NULL;
+        }
+        pool->nwide = pool->nwide_free = (uint32_t)cfg->wide_slots;
+        pool->wide_fn = cfg->wide;
+    }
+    if (nslots > UINT32_MAX - 2048) /* room for the wide slots' indexes and RPC_RM_NONE */
+        nslots = UINT32_MAX - 2048;
     pool->heads = malloc(nslots * pool->head_max);
     pool->stack = malloc(nslots * sizeof *pool->stack);
     if (!pool->heads || !pool->stack) {
@@ -498,6 +575,8 @@ rpc_rm_pool_new(const struct rpc_rm_config *cfg, struct anomalies *an)
     for (uint32_t i = 0; i < pool->nslots; i++)
         pool->stack[i] = pool->nslots - 1 - i;
     pool->nfree = pool->nslots;
+    for (uint32_t i = 0; i < pool->nwide; i++)
+        pool->wide_stack[i] = pool->nslots + pool->nwide - 1 - i;
     return pool;
 }
 
@@ -508,6 +587,8 @@ rpc_rm_pool_free(struct rpc_rm_pool *pool)
         return;
     free(pool->heads);
     free(pool->stack);
+    free(pool->wide);
+    free(pool->wide_stack);
     free(pool);
 }
 

@@ -45,6 +45,9 @@ typedef void rpc_msg_fn(void *ctx, void *flow, unsigned dir, const struct rpc_ms
  * only asks for 20 <= msg_len <= max_msg_len. NULL accepts any such mark. */
 typedef bool rpc_probe_fn(const uint8_t *p, size_t n, uint32_t msg_len);
 
+/* Should the reply `xid` (flow, dir as delivered) keep a wide head? */
+typedef bool rpc_wide_fn(void *ctx, void *flow, unsigned dir, uint32_t xid);
+
 struct rpc_rm_config {
     size_t head_max;       /* bytes of each message kept; 0: 1024 (max 65535) */
     size_t pool_heads;     /* head buffers shared by all directions (messages split across chunks);
@@ -52,6 +55,13 @@ struct rpc_rm_config {
                             * message spans chunks, or (in probe mode) for <= 31 carried bytes */
     uint32_t max_msg_len;  /* largest plausible message; 0: 16 MiB; larger marks force resync */
     rpc_probe_fn *probe;
+    /* Wide heads: a reply longer than head_max whose call asked for one (a
+     * directory listing: its entries are what the findings read) keeps up
+     * to wide_max bytes (<= 65535) in one of wide_slots buffers of that size.
+     * `wide` is asked once per such message, with the deliver ctx, when its
+     * first head_max bytes are in; all busy, or 0 slots: the normal head. */
+    size_t wide_max, wide_slots;
+    rpc_wide_fn *wide;
 };
 
 /* Per-direction state, embedded in the flow entry. Zero-initialise before

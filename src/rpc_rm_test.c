@@ -63,7 +63,7 @@ static struct rpc_rm rm;
 static void
 fresh(size_t head_max, size_t heads)
 {
-    struct rpc_rm_config cfg = { head_max, heads, 1u << 20, test_probe };
+    struct rpc_rm_config cfg = { head_max, heads, 1u << 20, test_probe, 0, 0, NULL };
 
     if (pool)
         rpc_rm_release(pool, &rm);
@@ -71,6 +71,37 @@ fresh(size_t head_max, size_t heads)
     memset(&an, 0, sizeof an);
     memset(&rm, 0, sizeof rm);
     memset(&G, 0, sizeof G);
+    pool = rpc_rm_pool_new(&cfg, &an);
+    CHECK(pool != NULL);
+}
+
+/* Wide heads: the xids the "matcher" wants kept wide, and how often it was asked. */
+static uint32_t wide_xid = 0x77;
+static unsigned wide_asked;
+
+static bool
+test_wide(void *ctx, void *flow, unsigned dir, uint32_t xid)
+{
+    (void)flow;
+    (void)dir;
+    CHECK(ctx == &G); /* the deliver ctx */
+    wide_asked++;
+    return xid == wide_xid;
+}
+
+static void
+fresh_wide(size_t head_max, size_t heads, size_t wide_max, size_t wide_slots)
+{
+    struct rpc_rm_config cfg = { head_max, heads, 1u << 20, test_probe, wide_max, wide_slots,
+                                 test_wide };
+
+    if (pool)
+        rpc_rm_release(pool, &rm);
+    rpc_rm_pool_free(pool);
+    memset(&an, 0, sizeof an);
+    memset(&rm, 0, sizeof rm);
+    memset(&G, 0, sizeof G);
+    wide_asked = 0;
     pool = rpc_rm_pool_new(&cfg, &an);
     CHECK(pool != NULL);
 }
@@ -643,6 +674,110 @@ test_fuzz(void)
     }
 }
 
+/* A record of one message: mark (last fragment) + xid + msg_type + bytes
+ * numbered by their offset. Returns its length. */
+static size_t
+wide_msg(uint8_t *b, uint32_t xid, uint32_t type, uint32_t len)
+{
+    uint32_t i;
+
+    put32(b, 0x80000000u | len);
+    for (i = 0; i < len; i++)
+        b[4 + i] = (uint8_t)(i * 7 + 1);
+    put32(b + 4, xid);
+    put32(b + 8, type);
+    put32(b + 12, 0); /* reply_stat MSG_ACCEPTED (calls: rpcvers below) */
+    if (type == 0)
+        put32(b + 12, 2);
+    return 4 + len;
+}
+
+static bool
+head_is(size_t k, const uint8_t *msg, size_t n)
+{
+    return G.m[k].head_len == n && memcmp(G.m[k].head, msg, n < 2048 ? n : 2048) == 0;
+}
+
+static void
+test_wide_heads(void)
+{
+    static uint8_t b[3 * 4000];
+    size_t n, i;
+    struct rpc_rm rm2;
+
+    /* One chunk: the view simply reaches wide_max. */
+    fresh_wide(64, 4, 1024, 1);
+    n = wide_msg(b, 0x77, 1, 3000);
+    feed(b, n, 1);
+    EQ(G.n, 1);
+    CHECK(head_is(0, b + 4, 1024));
+    CHECK(!G.m[0].partial);
+    EQ(wide_asked, 1);
+    /* Small chunks: the head is copied into the wide slot, byte for byte. */
+    for (i = 0; i < n; i += 100)
+        feed(b + i, n - i < 100 ? n - i : 100, 2);
+    EQ(G.n, 2);
+    CHECK(head_is(1, b + 4, 1024));
+    CHECK(!G.m[1].partial);
+    EQ(wide_asked, 2);
+    /* A chunk ending exactly at head_max: widened from the normal slot. */
+    feed(b, 4 + 64, 3);
+    feed(b + 4 + 64, n - 4 - 64, 3);
+    EQ(G.n, 3);
+    CHECK(head_is(2, b + 4, 1024));
+    EQ(wide_asked, 3);
+    /* Not wanted (another xid): the normal head; a call: not even asked. */
+    n = wide_msg(b, 0x78, 1, 3000);
+    feed(b, n, 4);
+    CHECK(head_is(3, b + 4, 64));
+    EQ(wide_asked, 4);
+    n = wide_msg(b, 0x77, 0, 3000);
+    feed(b, n, 5);
+    CHECK(head_is(4, b + 4, 64));
+    EQ(wide_asked, 4);
+    /* A message within head_max is never asked about. */
+    n = wide_msg(b, 0x77, 1, 40);
+    feed(b, n, 6);
+    CHECK(head_is(5, b + 4, 40));
+    EQ(wide_asked, 4);
+
+    /* The only wide slot busy in another direction: the normal head, then
+     * the slot comes back for the next message. */
+    memset(&rm2, 0, sizeof rm2);
+    rm2.head_slot = RPC_RM_NONE;
+    n = wide_msg(b, 0x77, 1, 3000);
+    feed(b, 200, 7); /* rm holds the wide slot, message in progress */
+    {
+        struct bytes c = { b, n };
+        struct timespec ts = T(7);
+
+        rpc_rm_feed(pool, &rm2, NULL, 1, c, &ts, on_msg, &G);
+    }
+    EQ(G.n, 7);
+    CHECK(head_is(6, b + 4, 64));
+    CHECK(!G.m[6].partial);
+    feed(b + 200, n - 200, 8);
+    EQ(G.n, 8);
+    CHECK(head_is(7, b + 4, 1024));
+    {
+        struct bytes c = { b, n };
+        struct timespec ts = T(9);
+
+        rpc_rm_feed(pool, &rm2, NULL, 1, c, &ts, on_msg, &G);
+    }
+    EQ(G.n, 9);
+    CHECK(head_is(8, b + 4, 1024));
+    rpc_rm_release(pool, &rm2);
+    /* A gap inside the wide part: the head is cut there, flagged partial. */
+    feed(b, 500, 10);
+    gap(100, 10);
+    feed(b + 600, n - 600, 10);
+    EQ(G.n, 10);
+    CHECK(G.m[9].partial);
+    EQ(G.m[9].head_len, 496);
+    EQ(an.n[ANOM_RPC_HEAD_POOL_FULL], 0);
+}
+
 int
 main(void)
 {
@@ -659,6 +794,7 @@ main(void)
     test_pool_full();
     test_pipeline();
     test_fuzz();
+    test_wide_heads();
     rpc_rm_release(pool, &rm);
     rpc_rm_pool_free(pool);
     rpc_rm_pool_free(NULL);

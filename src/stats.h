@@ -40,8 +40,10 @@ struct op_attr {
     uint64_t fileid;
 };
 
-/* One READDIR/READDIRPLUS entry found in the kept head of the reply. */
-#define OP_DIRENT_MAX 32
+/* One READDIR/READDIRPLUS entry found in the kept head of the reply (a
+ * listing's reply keeps up to rpc_wide_max bytes: 64 KiB hold about 400
+ * READDIRPLUS entries with attributes and handles). */
+#define OP_DIRENT_MAX 512
 struct op_dirent {
     struct bytes name;   /* filename3 (borrowed from the head) */
     struct bytes fh;     /* READDIRPLUS name_handle, else empty */
@@ -98,7 +100,7 @@ struct op_event {
     bool dir_eof;            /* READDIR(PLUS) reply said eof (seen in the head) */
     bool dir_cut;            /* READDIR(PLUS) entries past the kept head or past dirent[] */
     uint32_t dir_entries;    /* READDIR(PLUS) entries decoded from the head */
-    uint8_t ndirent;         /* of those, the first ones kept in dirent[] */
+    uint16_t ndirent;        /* of those, the first ones kept in dirent[] */
     struct op_dirent dirent[OP_DIRENT_MAX];
 };
 

@@ -26,6 +26,8 @@ fuzz_small_config(struct nfsscope_config *cfg)
     cfg->rpc_head_max = 512;
     cfg->rpc_head_pool = 3;
     cfg->rpc_max_msg = 1u << 20;
+    cfg->rpc_wide_max = 2048;
+    cfg->rpc_wide_pool = 2;
     cfg->tcp_ooo_pool = 8u << 10;   /* 8 chunks of 1 KiB */
     cfg->tcp_ooo_per_dir = 3u << 10;
     cfg->ipfrag_max = 2;
