@@ -34,6 +34,7 @@ fuzz_small_config(struct nfsscope_config *cfg)
     cfg->ipfrag_timeout_s = 5;
     cfg->bd_rows = 4;   /* breakdown rows: eviction into "other" */
     cfg->names_max = 8; /* file names learned */
+    cfg->findings_max = 64; /* findings' tables: eviction; small, so runs stay fast */
     cfg->hash_seed = 0x6675a2a5eedULL;
 }
 
