@@ -546,52 +546,26 @@ main(int argc, char **argv)
         return 1;
     }
     st = capture_open(&cap, &cfg, err, sizeof err);
-    if (st != 0) {
-        if (st == 2)
-            usage_error("%s", err);
-        say("%s", err);
-        capture_close(cap);
-        pipeline_fini(&ctx);
-        free(filter);
-        return st;
-    }
+    if (st != 0)
+        goto fail;
     if (cfg.metrics_addr) { /* issue 9: bound before -Z, so ports below 1024 work */
         ma.ctx = &ctx;
         ma.cap = cap;
         st = metrics_open(&ma.m, cfg.metrics_addr, cfg.metrics_clients, cfg.metrics_timeout_s,
                           render_metrics, &ma, err, sizeof err);
-        if (st != 0) {
-            if (st == 2)
-                usage_error("%s", err);
-            say("%s", err);
-            capture_close(cap);
-            pipeline_fini(&ctx);
-            free(filter);
-            return st;
-        }
+        if (st != 0)
+            goto fail;
     }
     st = privdrop_after_open(capture_is_live(cap), cfg.user, err, sizeof err);
-    if (st != 0) {
-        if (st == 2)
-            usage_error("%s", err);
-        say("%s", err);
-        metrics_close(ma.m);
-        capture_close(cap);
-        pipeline_fini(&ctx);
-        free(filter);
-        return st;
-    }
+    if (st != 0)
+        goto fail;
     /* Output files are opened as the user the capture runs as, so the kernel
      * refuses places that user could not write (as tcpdump -w after -Z). */
     if (records_path) {
         records = records_open(records_path, records_fmt, err, sizeof err);
         if (!records) {
-            say("%s", err);
-            metrics_close(ma.m);
-            capture_close(cap);
-            pipeline_fini(&ctx);
-            free(filter);
-            return 1;
+            st = 1;
+            goto fail;
         }
         ctx.stats.records = records;
     }
@@ -603,12 +577,8 @@ main(int argc, char **argv)
         ctx.wpcap = wpcap_open(wpcap_path, dlt, capture_snaplen(cap), cfg.ipfrag_max,
                                cfg.ipfrag_timeout_s, cfg.hash_seed, err, sizeof err);
         if (!ctx.wpcap) {
-            say("%s", err);
-            (void)records_close(records, rerr, sizeof rerr);
-            capture_close(cap);
-            pipeline_fini(&ctx);
-            free(filter);
-            return 1;
+            st = 1;
+            goto fail;
         }
     }
     /* No SA_RESTART: a signal wakes poll() so the run ends at once. */
@@ -692,6 +662,17 @@ main(int argc, char **argv)
         fprintf(stderr, "nfsscope: standard output: write failed: %s\n", strerror(errno));
         st = 1;
     }
+    metrics_close(ma.m);
+    capture_close(cap);
+    pipeline_fini(&ctx);
+    free(filter);
+    return st;
+
+fail: /* before any packet: what was opened is closed, one line, exit st */
+    if (st == 2)
+        usage_error("%s", err);
+    say("%s", err);
+    (void)records_close(records, rerr, sizeof rerr);
     metrics_close(ma.m);
     capture_close(cap);
     pipeline_fini(&ctx);
