@@ -117,41 +117,43 @@ path_of(const struct stats *s, const uint8_t *fh, size_t len, char *buf, size_t 
 
 /* The indexes of the TOP files with the most instances of k, most first
  * (ties: first seen first). */
+/* Keep idx[0..*n) the indexes of the TOP largest non-zero values seen so far,
+ * largest first, earlier ones first among equals; top[] holds their values. */
+static void
+top_push(size_t *idx, uint64_t *top, size_t *n, size_t i, uint64_t v)
+{
+    size_t j;
+
+    if (!v || (*n == TOP && top[TOP - 1] >= v))
+        return;
+    j = *n < TOP ? (*n)++ : TOP - 1;
+    for (; j > 0 && top[j - 1] < v; j--) {
+        idx[j] = idx[j - 1];
+        top[j] = top[j - 1];
+    }
+    idx[j] = i;
+    top[j] = v;
+}
+
 static size_t
 top_files(const struct findings *f, enum fkind k, size_t *idx)
 {
-    size_t n = 0, i, j;
+    uint64_t top[TOP];
+    size_t n = 0, i;
 
-    for (i = 0; i < f->nfiles; i++) {
-        uint64_t v = f->files[i].n[k];
-        if (!v)
-            continue;
-        if (n == TOP && f->files[idx[TOP - 1]].n[k] >= v)
-            continue;
-        j = n < TOP ? n++ : TOP - 1;
-        for (; j > 0 && f->files[idx[j - 1]].n[k] < v; j--)
-            idx[j] = idx[j - 1];
-        idx[j] = i;
-    }
+    for (i = 0; i < f->nfiles; i++)
+        top_push(idx, top, &n, i, f->files[i].n[k]);
     return n;
 }
 
 static size_t
 top_clients(const struct findings *f, enum fkind k, size_t *idx)
 {
-    size_t n = 0, i, j;
+    uint64_t top[TOP];
+    size_t n = 0, i;
 
-    for (i = 0; i < FND_TOP_CLIENTS && f->clients[i].af; i++) {
-        uint64_t v = f->clients[i].n[k];
-        if (!v)
-            continue;
-        if (n == TOP && f->clients[idx[TOP - 1]].n[k] >= v)
-            continue;
-        j = n < TOP ? n++ : TOP - 1;
-        for (; j > 0 && f->clients[idx[j - 1]].n[k] < v; j--)
-            idx[j] = idx[j - 1];
-        idx[j] = i;
-    }
+    for (i = 0; i < FND_TOP_CLIENTS && f->clients[i].af; i++)
+        top_push(idx, top, &n, i, f->clients[i].n[k]);
     return n;
 }
 
