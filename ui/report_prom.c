@@ -90,6 +90,32 @@ seen(const struct proc_stats *p)
     return p->calls || p->replies || p->retrans || p->unanswered;
 }
 
+/* "NAME{program=...,version=...,proc=...": the caller adds any more labels,
+ * then "} VALUE\n". */
+static void
+series(FILE *out, const char *name, const struct rpc_program *pg, uint32_t proc)
+{
+    fputs(name, out);
+    fputc('{', out);
+    prog_labels(out, pg, proc);
+}
+
+typedef void proc_fn(FILE *out, const struct rpc_program *pg, uint32_t proc,
+                     const struct proc_stats *p, const void *arg);
+
+/* fn for every procedure of every program that saw a call or a reply. */
+static void
+each_seen_proc(FILE *out, const struct stats *s, proc_fn *fn, const void *arg)
+{
+    size_t i;
+    uint32_t k;
+
+    for (i = 0; i < s->nprogs; i++)
+        for (k = 0; k < s->progs[i].pg->nprocs; k++)
+            if (seen(&s->progs[i].procs[k]))
+                fn(out, s->progs[i].pg, k, &s->progs[i].procs[k], arg);
+}
+
 enum pfield { PF_CALLS, PF_REPLIES, PF_RETRANS, PF_UNANSWERED };
 
 static uint64_t
@@ -108,25 +134,29 @@ pfield(const struct proc_stats *p, enum pfield f)
     return 0;
 }
 
+struct per_proc_arg {
+    const char *name;
+    enum pfield f;
+};
+
+static void
+per_proc_one(FILE *out, const struct rpc_program *pg, uint32_t k, const struct proc_stats *p,
+             const void *arg)
+{
+    const struct per_proc_arg *a = arg;
+
+    series(out, a->name, pg, k);
+    fprintf(out, "} %" PRIu64 "\n", pfield(p, a->f));
+}
+
 /* One counter per seen procedure. */
 static void
 per_proc(FILE *out, const struct stats *s, const char *name, const char *help, enum pfield f)
 {
-    size_t i;
-    uint32_t k;
+    struct per_proc_arg a = { name, f };
 
     family(out, name, "counter", help);
-    for (i = 0; i < s->nprogs; i++) {
-        const struct prog_stats *ps = &s->progs[i];
-
-        for (k = 0; k < ps->pg->nprocs; k++) {
-            if (!seen(&ps->procs[k]))
-                continue;
-            fprintf(out, "%s{", name);
-            prog_labels(out, ps->pg, k);
-            fprintf(out, "} %" PRIu64 "\n", pfield(&ps->procs[k], f));
-        }
-    }
+    each_seen_proc(out, s, per_proc_one, &a);
 }
 
 static bool
@@ -139,117 +169,101 @@ status_is_error(const struct rpc_program *pg, uint32_t st)
  * `errors`: RPC-level failures are status "RPC_ERROR", and statuses with no
  * name (or beyond the STATS_MAX_STATUS kept) are "other". */
 static void
-errors(FILE *out, const struct stats *s)
+errors_one(FILE *out, const struct rpc_program *pg, uint32_t k, const struct proc_stats *p,
+           const void *arg)
 {
-    size_t i;
-    uint32_t k;
+    uint64_t named = 0;
     unsigned j;
 
+    (void)arg;
+    for (j = 0; j < p->nstatus; j++) {
+        const char *sn;
+
+        if (!status_is_error(pg, p->status[j].status))
+            continue;
+        sn = pg->status_name ? pg->status_name(p->status[j].status) : NULL;
+        if (!sn)
+            continue;
+        series(out, "nfsscope_errors_total", pg, k);
+        fputs(",status=\"", out);
+        report_prom_label(out, sn);
+        fprintf(out, "\"} %" PRIu64 "\n", p->status[j].count);
+        named += p->status[j].count;
+    }
+    if (p->rpc_errors) {
+        series(out, "nfsscope_errors_total", pg, k);
+        fprintf(out, ",status=\"RPC_ERROR\"} %" PRIu64 "\n", p->rpc_errors);
+        named += p->rpc_errors;
+    }
+    if (p->errors > named) {
+        series(out, "nfsscope_errors_total", pg, k);
+        fprintf(out, ",status=\"other\"} %" PRIu64 "\n", p->errors - named);
+    }
+}
+
+static void
+errors(FILE *out, const struct stats *s)
+{
     family(out, "nfsscope_errors_total", "counter",
            "Replies that failed, by status (RPC_ERROR: the RPC layer refused the call).");
-    for (i = 0; i < s->nprogs; i++) {
-        const struct prog_stats *ps = &s->progs[i];
+    each_seen_proc(out, s, errors_one, NULL);
+}
 
-        for (k = 0; k < ps->pg->nprocs; k++) {
-            const struct proc_stats *p = &ps->procs[k];
-            uint64_t named = 0;
+static void
+latency_one(FILE *out, const struct rpc_program *pg, uint32_t k, const struct proc_stats *p,
+            const void *arg)
+{
+    uint64_t cum = 0;
+    unsigned b;
 
-            if (!seen(p))
-                continue;
-            for (j = 0; j < p->nstatus; j++) {
-                const char *sn;
-
-                if (!status_is_error(ps->pg, p->status[j].status))
-                    continue;
-                sn = ps->pg->status_name ? ps->pg->status_name(p->status[j].status) : NULL;
-                if (!sn)
-                    continue;
-                fputs("nfsscope_errors_total{", out);
-                prog_labels(out, ps->pg, k);
-                fputs(",status=\"", out);
-                report_prom_label(out, sn);
-                fprintf(out, "\"} %" PRIu64 "\n", p->status[j].count);
-                named += p->status[j].count;
-            }
-            if (p->rpc_errors) {
-                fputs("nfsscope_errors_total{", out);
-                prog_labels(out, ps->pg, k);
-                fprintf(out, ",status=\"RPC_ERROR\"} %" PRIu64 "\n", p->rpc_errors);
-                named += p->rpc_errors;
-            }
-            if (p->errors > named) {
-                fputs("nfsscope_errors_total{", out);
-                prog_labels(out, ps->pg, k);
-                fprintf(out, ",status=\"other\"} %" PRIu64 "\n", p->errors - named);
-            }
-        }
+    (void)arg;
+    for (b = 0; b < STATS_LAT_BOUNDS; b++) {
+        cum += p->lat_le[b];
+        series(out, "nfsscope_latency_seconds_bucket", pg, k);
+        fprintf(out, ",le=\"%s\"} %" PRIu64 "\n", le_names[b], cum);
     }
+    series(out, "nfsscope_latency_seconds_bucket", pg, k);
+    fprintf(out, ",le=\"+Inf\"} %" PRIu64 "\n", p->latency.count);
+    series(out, "nfsscope_latency_seconds_sum", pg, k);
+    fputs("} ", out);
+    seconds(out, p->latency.sum);
+    fputc('\n', out);
+    series(out, "nfsscope_latency_seconds_count", pg, k);
+    fprintf(out, "} %" PRIu64 "\n", p->latency.count);
 }
 
 static void
 latency(FILE *out, const struct stats *s)
 {
-    size_t i;
-    uint32_t k;
-    unsigned b;
-
     family(out, "nfsscope_latency_seconds", "histogram",
            "Call to reply time of answered calls (retransmitted calls are not timed).");
-    for (i = 0; i < s->nprogs; i++) {
-        const struct prog_stats *ps = &s->progs[i];
-
-        for (k = 0; k < ps->pg->nprocs; k++) {
-            const struct proc_stats *p = &ps->procs[k];
-            uint64_t cum = 0;
-
-            if (!seen(p))
-                continue;
-            for (b = 0; b < STATS_LAT_BOUNDS; b++) {
-                cum += p->lat_le[b];
-                fputs("nfsscope_latency_seconds_bucket{", out);
-                prog_labels(out, ps->pg, k);
-                fprintf(out, ",le=\"%s\"} %" PRIu64 "\n", le_names[b], cum);
-            }
-            fputs("nfsscope_latency_seconds_bucket{", out);
-            prog_labels(out, ps->pg, k);
-            fprintf(out, ",le=\"+Inf\"} %" PRIu64 "\n", p->latency.count);
-            fputs("nfsscope_latency_seconds_sum{", out);
-            prog_labels(out, ps->pg, k);
-            fputs("} ", out);
-            seconds(out, p->latency.sum);
-            fputs("\nnfsscope_latency_seconds_count{", out);
-            prog_labels(out, ps->pg, k);
-            fprintf(out, "} %" PRIu64 "\n", p->latency.count);
-        }
-    }
+    each_seen_proc(out, s, latency_one, NULL);
 }
 
 /* READ data travels to the client, WRITE data to the server. */
 static void
+bytes_one(FILE *out, const struct rpc_program *pg, uint32_t k, const struct proc_stats *p,
+          const void *arg)
+{
+    char nb[32];
+    const char *pn = proc_name(pg, k, nb, sizeof nb);
+    const char *dir = strcmp(pn, "read") == 0    ? "to_client"
+                      : strcmp(pn, "write") == 0 ? "to_server"
+                                                 : NULL;
+
+    (void)arg;
+    if (!dir)
+        return;
+    series(out, "nfsscope_bytes_total", pg, k);
+    fprintf(out, ",direction=\"%s\"} %" PRIu64 "\n", dir, p->bytes);
+}
+
+static void
 bytes(FILE *out, const struct stats *s)
 {
-    size_t i;
-    uint32_t k;
-
     family(out, "nfsscope_bytes_total", "counter",
            "File data moved: READ replies' count (to_client), WRITE calls' count (to_server).");
-    for (i = 0; i < s->nprogs; i++) {
-        const struct prog_stats *ps = &s->progs[i];
-
-        for (k = 0; k < ps->pg->nprocs; k++) {
-            char nb[32];
-            const char *pn = proc_name(ps->pg, k, nb, sizeof nb);
-            const char *dir = strcmp(pn, "read") == 0    ? "to_client"
-                              : strcmp(pn, "write") == 0 ? "to_server"
-                                                         : NULL;
-
-            if (!dir || !seen(&ps->procs[k]))
-                continue;
-            fputs("nfsscope_bytes_total{", out);
-            prog_labels(out, ps->pg, k);
-            fprintf(out, ",direction=\"%s\"} %" PRIu64 "\n", dir, ps->procs[k].bytes);
-        }
-    }
+    each_seen_proc(out, s, bytes_one, NULL);
 }
 
 static void
@@ -269,8 +283,7 @@ write_stable(FILE *out, const struct stats *s)
         if (!any)
             continue;
         for (k = 0; k < 3; k++) {
-            fputs("nfsscope_write_stable_total{", out);
-            prog_labels(out, ps->pg, UINT32_MAX);
+            series(out, "nfsscope_write_stable_total", ps->pg, UINT32_MAX);
             fprintf(out, ",stable=\"%s\"} %" PRIu64 "\n", stable_names[k], ps->write.stable[k]);
         }
     }
@@ -287,8 +300,7 @@ per_prog(FILE *out, const struct stats *s, const char *name, const char *help, b
 
         if (!ps->calls && !ps->replies)
             continue;
-        fprintf(out, "%s{", name);
-        prog_labels(out, ps->pg, UINT32_MAX);
+        series(out, name, ps->pg, UINT32_MAX);
         fprintf(out, "} %" PRIu64 "\n", replies ? ps->replies : ps->calls);
     }
 }
