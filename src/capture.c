@@ -99,8 +99,10 @@ open_live(struct capture *c, const struct nfsscope_config *cfg, char *err, size_
     c->snaplen = cfg->snaplen > 0 ? cfg->snaplen : 262144;
     pcap_set_snaplen(s->p, c->snaplen);
     pcap_set_promisc(s->p, !cfg->no_promisc);
-    if (cfg->buffer_kib > 0)
-        pcap_set_buffer_size(s->p, cfg->buffer_kib * 1024);
+    /* Immediate mode gives each packet a ring slot of the snapshot length:
+     * libpcap's 2 MiB default would hold about 8 packets, and a short stall
+     * drops packets at a few hundred per second; 32 MiB holds about 128. */
+    pcap_set_buffer_size(s->p, (cfg->buffer_kib > 0 ? cfg->buffer_kib : 32768) * 1024);
     pcap_set_timeout(s->p, 100);
     pcap_set_immediate_mode(s->p, 1); /* a live view wants packets as they come */
     (void)pcap_set_tstamp_precision(s->p, PCAP_TSTAMP_PRECISION_NANO); /* else micro */

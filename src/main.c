@@ -49,7 +49,7 @@ static const char usage_text[] =
     "                     recognised by validating RPC headers, not by port)\n"
     "Live capture (as in tcpdump)\n"
     "  -s SNAPLEN         bytes kept per packet (default 262144)\n"
-    "  -B KIB             kernel capture buffer in KiB (default: libpcap's)\n"
+    "  -B KIB             kernel capture buffer in KiB (default: 32768)\n"
     "  -p                 do not put the interface in promiscuous mode\n"
     "  -Z USER            run as USER once the capture is open; started as root,\n"
     "                     -i runs as 'nobody' unless -Z names another user\n"
