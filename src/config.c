@@ -27,6 +27,7 @@ config_defaults(struct nfsscope_config *cfg)
     cfg->lock_waits_max = 4096; /* NLM blocked locks waiting for GRANTED (issue 4) */
     cfg->findings_max = 16384;
     cfg->top_n = 10;
+    cfg->threads = 2;
     cfg->window_s = 3; /* findings (issue 5): like acregmin */
     cfg->tui = -1;
     cfg->speed = 1.0;

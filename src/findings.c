@@ -13,7 +13,6 @@
 #include <string.h>
 
 #include "hashtab.h"
-#include "names.h"
 #include "stats.h"
 
 enum { /* RFC 1813 §3.3 procedure numbers */
@@ -568,7 +567,7 @@ dot(struct bytes name)
 }
 
 static void
-listing_call(struct findings *f, struct stats *s, const struct op_event *ev, const struct who *w)
+listing_call(struct findings *f, const struct op_event *ev, const struct who *w)
 {
     uint64_t dk = w->fk;
     struct lstv *l = ftab_put(f->lst, pair_key(f, w->ck, dk, 2), w->t_call, NULL);
@@ -600,8 +599,6 @@ listing_call(struct findings *f, struct stats *s, const struct op_event *ev, con
             struct parentv *pv = ftab_put(f->parent, w->dfk[i], w->t_reply, NULL);
             pv->dir = dk;
             hold(f, w->ck, e->fh, w->dfk[i], &e->attr, w->t_reply);
-            if (s && s->names)
-                names_learn(s->names, ev->fh, e->name, e->fh);
         }
         attrs = attrs || e->attr.valid;
     }
@@ -922,15 +919,21 @@ call_keys(const struct findings *f, const struct op_event *ev, struct who *w, ui
     ftab_prefetch(f->parent, w->fk);
 }
 
+bool
+findings_wants(const struct op_event *ev)
+{
+    return ev->pg && ev->prog == 100003 && ev->vers == 3 && ev->proc < FND_NPROC && ev->key &&
+           ev->outcome != OP_ORPHAN_REPLY;
+}
+
 void
-findings_record(struct findings *f, struct stats *s, const struct op_event *ev)
+findings_record(struct findings *f, const struct op_event *ev)
 {
     struct who w;
     uint64_t dfk[OP_DIRENT_MAX], dma[OP_DIRENT_MAX];
     bool replied;
 
-    if (!f || !ev->pg || ev->prog != 100003 || ev->vers != 3 || ev->proc >= FND_NPROC ||
-        !ev->key || ev->outcome == OP_ORPHAN_REPLY)
+    if (!f || !findings_wants(ev))
         return;
     replied = ev->outcome == OP_REPLIED;
     memset(&w, 0, sizeof w);
@@ -1016,7 +1019,7 @@ findings_record(struct findings *f, struct stats *s, const struct op_event *ev)
         break;
     case P_READDIR:
     case P_READDIRPLUS:
-        listing_call(f, s, ev, &w);
+        listing_call(f, ev, &w);
         break;
     default:
         break;

@@ -20,7 +20,6 @@
 #include "histo.h"
 
 struct op_event;
-struct stats;
 
 /* Finding kinds, in report order. */
 enum fkind {
@@ -140,9 +139,12 @@ struct findings {
 struct findings *findings_new(size_t cap, unsigned window_s, uint64_t seed);
 void findings_free(struct findings *f); /* NULL is a no-op */
 
-/* One finished operation (any program; only NFSv3 is analysed). `s` gives the
- * names cache (READDIRPLUS entries teach it names) and may be NULL. */
-void findings_record(struct findings *f, struct stats *s, const struct op_event *ev);
+/* One finished operation (any program; only the ones findings_wants() are
+ * analysed). Reads nothing but f and ev, so it may run on another thread
+ * (findings_worker.h). */
+void findings_record(struct findings *f, const struct op_event *ev);
+/* Is ev one findings_record analyses: an NFSv3 call, not an orphan reply? */
+bool findings_wants(const struct op_event *ev);
 
 /* A directory whose listings were followed by at least FND_FANOUT_MIN
  * per-entry calls (reported as a fan-out). */

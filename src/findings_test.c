@@ -59,7 +59,7 @@ attr(uint8_t type, uint64_t digest)
 static void
 feed(struct findings *f, struct op_event ev)
 {
-    findings_record(f, NULL, &ev);
+    findings_record(f, &ev);
 }
 
 static struct op_event

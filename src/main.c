@@ -14,6 +14,7 @@
 #include "term_escape.h"
 #include "config.h"
 #include "diff.h"
+#include "findings_worker.h"
 #include "merge.h"
 #include "metrics.h"
 #include "privdrop.h"
@@ -95,6 +96,8 @@ static const char usage_text[] =
     "  --window SECONDS   a GETATTR or ACCESS repeated within this long is counted\n"
     "                     as redundant (default 3, like acregmin)\n"
     "  --no-findings      skip the findings (about half the work per call)\n"
+    "  --threads 1|2      2 (default): a report from -r files runs the findings on a\n"
+    "                     second thread, with the same results; 1: one thread\n"
     "  nfsscope diff [-o text|json] A B\n"
     "                     compare two captures or saved JSON reports (-o json):\n"
     "                     calls, latency, WRITE stable_how and findings, with the change\n"
@@ -325,6 +328,7 @@ enum {
     OPT_SPEED,
     OPT_WINDOW,
     OPT_NO_FINDINGS,
+    OPT_THREADS,
     OPT_RECORDS,
     OPT_RECORDS_FORMAT,
     OPT_METRICS,
@@ -374,6 +378,7 @@ main(int argc, char **argv)
         { "speed", required_argument, NULL, OPT_SPEED },
         { "window", required_argument, NULL, OPT_WINDOW },
         { "no-findings", no_argument, NULL, OPT_NO_FINDINGS },
+        { "threads", required_argument, NULL, OPT_THREADS },
         { "records", required_argument, NULL, OPT_RECORDS },
         { "records-format", required_argument, NULL, OPT_RECORDS_FORMAT },
         { "metrics", required_argument, NULL, OPT_METRICS },
@@ -478,6 +483,9 @@ main(int argc, char **argv)
         case OPT_NO_FINDINGS:
             cfg.findings_max = 0;
             break;
+        case OPT_THREADS:
+            cfg.threads = (unsigned)parse_count("--threads", optarg, 1, 2);
+            break;
         case OPT_WINDOW:
             cfg.window_s = (unsigned)parse_count("--window", optarg, 1, 86400);
             break;
@@ -521,6 +529,11 @@ main(int argc, char **argv)
             usage_error("unknown option or missing value: %s", argv[optind - 1]);
         }
     }
+    /* The hashes' seed (getrandom() otherwise): the same seed gives the same
+     * report even when full tables evict (which entry goes depends on it). */
+    if (getenv("NFSSCOPE_HASH_SEED"))
+        cfg.hash_seed = parse_count("NFSSCOPE_HASH_SEED", getenv("NFSSCOPE_HASH_SEED"), 1,
+                                    UINT64_MAX);
     if (cfg.nfiles && cfg.iface)
         usage_error("-r and -i cannot be used together");
     if (!cfg.nfiles && !cfg.iface)
@@ -620,6 +633,10 @@ main(int argc, char **argv)
         ro.tick = on_tick;
         ro.tick_arg = &ta;
         ro.stop = &stop_requested;
+        /* A one-shot report from files: the findings on a second thread
+         * (issue 7); live runs, the view and --metrics read them as they go. */
+        if (cfg.threads > 1 && !capture_is_live(cap) && !ma.m)
+            ctx.stats.findings_worker = findings_worker_start(ctx.stats.findings, FW_RING_BYTES);
         st = capture_run(cap, &ctx, &ro, err, sizeof err);
         if (ma.m && st == 0 && !capture_is_live(cap) && !stop_requested) {
             pipeline_finish(&ctx); /* unanswered calls counted before the last scrape */

@@ -7,6 +7,7 @@
 #include "decode_ip.h"
 #include "decode_link.h"
 #include "findings.h"
+#include "findings_worker.h"
 #include "rpc.h"
 
 static void
@@ -161,6 +162,8 @@ fail:
 void
 pipeline_fini(struct nfsscope_ctx *ctx)
 {
+    findings_worker_finish(ctx->stats.findings_worker); /* before the findings are freed */
+    ctx->stats.findings_worker = NULL;
     rpc_match_fini(&ctx->match);
     flow_table_fini(&ctx->flows);
     ipfrag_free(ctx->frag);
@@ -332,4 +335,6 @@ pipeline_finish(struct nfsscope_ctx *ctx)
     ipfrag_flush(ctx->frag);
     rpc_match_flush(&ctx->match);
     ctx->stats.anom.n[ANOM_FLOW_EVICTED] = ctx->flows.evicted;
+    findings_worker_finish(ctx->stats.findings_worker); /* the findings are complete */
+    ctx->stats.findings_worker = NULL;
 }

@@ -194,6 +194,9 @@ struct stats {
     struct names *names;
     struct timeline tl; /* per-interval calls, bytes and latency */
     struct findings *findings; /* issue 5 (src/findings.h); NULL: not analysed */
+    /* When set, `findings` is the worker thread's until pipeline_finish()
+     * (findings_worker.h, issue 7); NULL: recorded on this thread. */
+    struct findings_worker *findings_worker;
     struct lockwait *lockwait; /* NLM v4 lock waits (src/lockwait.h); NULL: off */
     struct findings *findings_view; /* the view's since its last reset (issue 6), owned by
                                      * the view; NULL: none */

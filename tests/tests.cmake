@@ -135,3 +135,10 @@ add_test(NAME e2e_writepcap COMMAND Python3::Interpreter ${CMAKE_SOURCE_DIR}/tes
          $<TARGET_FILE:nfsscope> ${CMAKE_SOURCE_DIR}/samples ${NFSSCOPE_PCAPS}
          ${CMAKE_BINARY_DIR}/writepcap_work)
 set_tests_properties(e2e_writepcap PROPERTIES TIMEOUT 600)
+
+# The findings on a second thread (issue 7, --threads): the same reports with
+# one thread and two on every sample and public capture; the thread is there.
+add_test(NAME e2e_threads COMMAND Python3::Interpreter ${CMAKE_SOURCE_DIR}/tests/e2e_threads.py
+         $<TARGET_FILE:nfsscope> ${CMAKE_SOURCE_DIR}/samples ${NFSSCOPE_PCAPS}
+         ${CMAKE_BINARY_DIR}/threads_work)
+set_tests_properties(e2e_threads PROPERTIES TIMEOUT 600)

@@ -1,0 +1,218 @@
+/* findings_worker.c: findings_record() on a second thread (findings_worker.h).
+ *
+ * A record in the ring is the event's fixed part (struct op_event up to its
+ * dirent[] array, borrowed pointers included but replaced on the other side),
+ * the connection's flow key, then the borrowed bytes: fh, name, obj_fh, and
+ * per kept directory entry its descriptor, name and handle. fh2/name2 and
+ * the breakdown rows are not the findings' business and are not sent. */
+#include "findings_worker.h"
+
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+
+#include "findings.h"
+#include "flow_key.h"
+#include "spsc.h"
+#include "stats.h"
+
+#define FIXED offsetof(struct op_event, dirent)
+
+struct fw_dirent { /* a kept READDIR(PLUS) entry; name and fh bytes follow the descriptors */
+    struct op_attr attr;
+    uint64_t fileid;
+    uint32_t name_len, fh_len;
+};
+
+struct fw_rec {
+    uint8_t ev[FIXED];
+    struct flow_key key;
+    uint32_t fh_len, name_len, obj_len;
+    /* then: fh, name, obj_fh bytes; struct fw_dirent[ndirent] (aligned); their bytes */
+};
+
+struct findings_worker {
+    struct findings *f;
+    struct spsc ring;
+    pthread_t th;
+    uint64_t posted, inline_n;
+    struct op_event ev; /* the worker's copy of the event being recorded */
+    struct flow_key key;
+};
+
+static size_t
+align8(size_t n)
+{
+    return (n + 7) & ~(size_t)7;
+}
+
+static void
+put(uint8_t **p, struct bytes b)
+{
+    if (b.len)
+        memcpy(*p, b.p, b.len);
+    *p += b.len;
+}
+
+static struct bytes
+take(const uint8_t **p, uint32_t len)
+{
+    struct bytes b = { len ? *p : NULL, len };
+
+    *p += len;
+    return b;
+}
+
+/* Bytes the record of ev takes. */
+static size_t
+rec_size(const struct op_event *ev)
+{
+    size_t n = align8(sizeof(struct fw_rec) + ev->fh.len + ev->name.len + ev->obj_fh.len);
+    unsigned i;
+
+    n += (size_t)ev->ndirent * sizeof(struct fw_dirent);
+    for (i = 0; i < ev->ndirent; i++)
+        n += ev->dirent[i].name.len + ev->dirent[i].fh.len;
+    return n;
+}
+
+static void
+encode(uint8_t *out, const struct op_event *ev)
+{
+    struct fw_rec *r = (struct fw_rec *)out;
+    uint8_t *p = out + sizeof *r;
+    struct fw_dirent *d;
+    unsigned i;
+
+    memcpy(r->ev, ev, FIXED);
+    memcpy(&r->key, ev->key, sizeof r->key);
+    r->fh_len = (uint32_t)ev->fh.len;
+    r->name_len = (uint32_t)ev->name.len;
+    r->obj_len = (uint32_t)ev->obj_fh.len;
+    put(&p, ev->fh);
+    put(&p, ev->name);
+    put(&p, ev->obj_fh);
+    d = (struct fw_dirent *)(out + align8((size_t)(p - out)));
+    p = (uint8_t *)(d + ev->ndirent);
+    for (i = 0; i < ev->ndirent; i++) {
+        const struct op_dirent *e = &ev->dirent[i];
+        d[i].attr = e->attr;
+        d[i].fileid = e->fileid;
+        d[i].name_len = (uint32_t)e->name.len;
+        d[i].fh_len = (uint32_t)e->fh.len;
+        put(&p, e->name);
+        put(&p, e->fh);
+    }
+}
+
+/* The event back, its pointers into the record (valid until it is released). */
+static void
+decode(struct findings_worker *w, const uint8_t *in)
+{
+    const struct fw_rec *r = (const struct fw_rec *)in;
+    const uint8_t *p = in + sizeof *r;
+    const struct fw_dirent *d;
+    struct op_event *ev = &w->ev;
+    unsigned i;
+
+    memcpy(ev, r->ev, FIXED);
+    w->key = r->key;
+    ev->key = &w->key;
+    ev->bd_idx = ev->bd_gen = NULL;
+    ev->fh2.p = ev->name2.p = NULL;
+    ev->fh2.len = ev->name2.len = 0;
+    ev->fh = take(&p, r->fh_len);
+    ev->name = take(&p, r->name_len);
+    ev->obj_fh = take(&p, r->obj_len);
+    d = (const struct fw_dirent *)(in + align8((size_t)(p - in)));
+    p = (const uint8_t *)(d + ev->ndirent);
+    for (i = 0; i < ev->ndirent; i++) {
+        struct op_dirent *e = &ev->dirent[i];
+        e->attr = d[i].attr;
+        e->fileid = d[i].fileid;
+        e->name = take(&p, d[i].name_len);
+        e->fh = take(&p, d[i].fh_len);
+    }
+}
+
+static void *
+run(void *arg)
+{
+    struct findings_worker *w = arg;
+    const void *rec;
+    size_t n;
+
+    prctl(PR_SET_NAME, "findings"); /* as top -H and /proc/PID/task/TID/comm show it */
+    while ((rec = spsc_peek(&w->ring, &n)) != NULL) {
+        decode(w, rec);
+        findings_record(w->f, &w->ev);
+        spsc_release(&w->ring);
+    }
+    return NULL;
+}
+
+struct findings_worker *
+findings_worker_start(struct findings *f, size_t ring_bytes)
+{
+    struct findings_worker *w;
+
+    if (!f)
+        return NULL;
+    w = calloc(1, sizeof *w);
+    if (!w)
+        return NULL;
+    w->f = f;
+    if (spsc_init(&w->ring, ring_bytes) != 0) {
+        free(w);
+        return NULL;
+    }
+    if (pthread_create(&w->th, NULL, run, w) != 0) {
+        spsc_fini(&w->ring);
+        free(w);
+        return NULL;
+    }
+    return w;
+}
+
+void
+findings_worker_post(struct findings_worker *w, const struct op_event *ev)
+{
+    size_t n;
+
+    if (!findings_wants(ev))
+        return;
+    w->posted++;
+    n = rec_size(ev);
+    if (n > spsc_max_record(&w->ring)) { /* see findings_worker.h */
+        spsc_wait_empty(&w->ring);
+        findings_record(w->f, ev);
+        w->inline_n++;
+        return;
+    }
+    encode(spsc_reserve(&w->ring, n), ev);
+    spsc_commit(&w->ring);
+}
+
+void
+findings_worker_finish(struct findings_worker *w)
+{
+    if (!w)
+        return;
+    spsc_close(&w->ring);
+    pthread_join(w->th, NULL);
+    spsc_fini(&w->ring);
+    free(w);
+}
+
+uint64_t
+findings_worker_posted(const struct findings_worker *w)
+{
+    return w ? w->posted : 0;
+}
+
+uint64_t
+findings_worker_inline(const struct findings_worker *w)
+{
+    return w ? w->inline_n : 0;
+}

@@ -1,0 +1,199 @@
+/* spsc.c: the single-producer, single-consumer record ring (spsc.h).
+ *
+ * A record is an 8-byte header (its length) and its bytes, padded to 8. A
+ * record that would run past the end of the buffer is preceded by a wrap
+ * marker filling the rest of the buffer; marker and record are published
+ * together. Sleeping: a thread sets its "waiting" flag, then checks the
+ * other side's position again under the mutex; the other side publishes its
+ * position, then reads the flag (both sequentially consistent), so one of
+ * the two always sees the other and no wake-up is lost. */
+#include "spsc.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define HDR 8
+#define WRAP UINT32_MAX
+
+static size_t
+pad8(size_t n)
+{
+    return (n + 7) & ~(size_t)7;
+}
+
+int
+spsc_init(struct spsc *r, size_t cap)
+{
+    memset(r, 0, sizeof *r);
+    r->cap = pad8(cap < 1024 ? 1024 : cap);
+    r->buf = malloc(r->cap);
+    if (!r->buf)
+        return -1;
+    atomic_init(&r->head, 0);
+    atomic_init(&r->tail, 0);
+    atomic_init(&r->cons_waiting, 0);
+    atomic_init(&r->prod_want, 0);
+    atomic_init(&r->closed, 0);
+    pthread_mutex_init(&r->mu, NULL);
+    pthread_cond_init(&r->not_empty, NULL);
+    pthread_cond_init(&r->not_full, NULL);
+    return 0;
+}
+
+void
+spsc_fini(struct spsc *r)
+{
+    if (!r->buf)
+        return;
+    free(r->buf);
+    r->buf = NULL;
+    pthread_mutex_destroy(&r->mu);
+    pthread_cond_destroy(&r->not_empty);
+    pthread_cond_destroy(&r->not_full);
+}
+
+/* A record of n bytes takes at most 2 * (HDR + pad8(n)) - HDR bytes with its
+ * wrap marker; this keeps that below the ring's size. */
+size_t
+spsc_max_record(const struct spsc *r)
+{
+    return r->cap / 2 - 2 * HDR;
+}
+
+static uint64_t
+used(struct spsc *r, uint64_t tail)
+{
+    return tail - atomic_load(&r->head);
+}
+
+static void wake_consumer(struct spsc *r, bool force);
+
+/* Producer: wait until `want` bytes are free. prod_want holds `want`
+ * while asleep, so the consumer wakes it only when that much is free. A
+ * consumer asleep on a ring filled below its wake-up mark is woken first. */
+static void
+wait_free(struct spsc *r, uint64_t tail, size_t want)
+{
+    if (r->cap - used(r, tail) >= want)
+        return;
+    wake_consumer(r, true);
+    pthread_mutex_lock(&r->mu);
+    atomic_store(&r->prod_want, want);
+    while (r->cap - used(r, tail) < want)
+        pthread_cond_wait(&r->not_full, &r->mu);
+    atomic_store(&r->prod_want, 0);
+    pthread_mutex_unlock(&r->mu);
+}
+
+void *
+spsc_reserve(struct spsc *r, size_t n)
+{
+    uint64_t tail = atomic_load_explicit(&r->tail, memory_order_relaxed);
+    size_t off = (size_t)(tail % r->cap), need = HDR + pad8(n), to_end = r->cap - off;
+    uint32_t len = (uint32_t)n;
+
+    if (n > spsc_max_record(r))
+        abort(); /* a caller's bug: the limit is documented and checked there */
+    if (need <= to_end) {
+        wait_free(r, tail, need);
+        r->reserved = need;
+    } else {
+        uint32_t wrap = WRAP;
+        wait_free(r, tail, to_end + need);
+        memcpy(r->buf + off, &wrap, sizeof wrap);
+        r->reserved = to_end + need;
+        off = 0;
+    }
+    memcpy(r->buf + off, &len, sizeof len);
+    return r->buf + off + HDR;
+}
+
+static void
+wake_consumer(struct spsc *r, bool force)
+{
+    if (!atomic_load(&r->cons_waiting))
+        return;
+    if (!force && used(r, atomic_load_explicit(&r->tail, memory_order_relaxed)) < r->cap / 8)
+        return;
+    pthread_mutex_lock(&r->mu);
+    pthread_cond_signal(&r->not_empty);
+    pthread_mutex_unlock(&r->mu);
+}
+
+void
+spsc_commit(struct spsc *r)
+{
+    uint64_t tail = atomic_load_explicit(&r->tail, memory_order_relaxed);
+
+    atomic_store(&r->tail, tail + r->reserved);
+    r->reserved = 0;
+    wake_consumer(r, false);
+}
+
+void
+spsc_flush(struct spsc *r)
+{
+    wake_consumer(r, true);
+}
+
+void
+spsc_wait_empty(struct spsc *r)
+{
+    spsc_flush(r);
+    wait_free(r, atomic_load_explicit(&r->tail, memory_order_relaxed), r->cap);
+}
+
+void
+spsc_close(struct spsc *r)
+{
+    pthread_mutex_lock(&r->mu);
+    atomic_store(&r->closed, 1);
+    pthread_cond_signal(&r->not_empty);
+    pthread_mutex_unlock(&r->mu);
+}
+
+const void *
+spsc_peek(struct spsc *r, size_t *n)
+{
+    uint64_t head = atomic_load_explicit(&r->head, memory_order_relaxed);
+    size_t off;
+    uint32_t len;
+
+    if (atomic_load(&r->tail) == head) {
+        pthread_mutex_lock(&r->mu);
+        atomic_store(&r->cons_waiting, 1);
+        while (atomic_load(&r->tail) == head && !atomic_load(&r->closed))
+            pthread_cond_wait(&r->not_empty, &r->mu);
+        atomic_store(&r->cons_waiting, 0);
+        pthread_mutex_unlock(&r->mu);
+        if (atomic_load(&r->tail) == head) /* closed and empty */
+            return NULL;
+    }
+    off = (size_t)(head % r->cap);
+    memcpy(&len, r->buf + off, sizeof len);
+    r->peeked = 0;
+    if (len == WRAP) { /* published together with the record after it */
+        r->peeked = r->cap - off;
+        off = 0;
+        memcpy(&len, r->buf, sizeof len);
+    }
+    r->peeked += HDR + pad8(len);
+    *n = len;
+    return r->buf + off + HDR;
+}
+
+void
+spsc_release(struct spsc *r)
+{
+    uint64_t head = atomic_load_explicit(&r->head, memory_order_relaxed) + r->peeked;
+    size_t want;
+
+    atomic_store(&r->head, head);
+    r->peeked = 0;
+    want = atomic_load(&r->prod_want);
+    if (want && r->cap - (atomic_load(&r->tail) - head) >= want) {
+        pthread_mutex_lock(&r->mu);
+        pthread_cond_signal(&r->not_full);
+        pthread_mutex_unlock(&r->mu);
+    }
+}

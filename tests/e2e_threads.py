@@ -1,0 +1,153 @@
+#!/usr/bin/env python3
+"""e2e_threads.py: the findings on a second thread (issue 7, --threads).
+
+- every sample and every public capture (the .bz2 ones decompressed into
+  the work directory) gives byte-identical reports, JSON and text with every
+  breakdown, with --threads 1 and with the default (2);
+- with the default, a report from standard input has a thread named
+  "findings" once the capture is open (found in /proc/PID/task while
+  nfsscope waits for the rest of its input); with --threads 1 it has none;
+- --threads outside 1..2 is a usage error (exit 2, a line that names it).
+
+usage: e2e_threads.py [--json-only] NFSSCOPE SAMPLES_DIR PUBLIC_PCAPS_DIR WORK_DIR
+  --json-only: no text reports (half the runs: scripts/check's ThreadSanitizer
+  build, where every run is slow)
+"""
+import bz2
+import glob
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+
+failures = []
+passed = 0
+
+
+def check(cond, msg):
+    global passed
+    if cond:
+        passed += 1
+    else:
+        failures.append(msg)
+        print("FAIL " + msg)
+
+
+# One hash seed for every run: which entry a full table evicts depends on it
+# (nfstrace-...-bad_alloc fills the findings' tables), and that is not what
+# this test compares.
+ENV = dict(os.environ, NFSSCOPE_HASH_SEED="7")
+
+
+def run(nfsscope, args):
+    return subprocess.run([nfsscope, *args], capture_output=True, timeout=300, env=ENV)
+
+
+def captures(samples, public, work):
+    caps = sorted(glob.glob(os.path.join(samples, "*.pcap")) +
+                  glob.glob(os.path.join(samples, "*.pcapng")))
+    if not os.path.isdir(public):
+        print(f"SKIP public captures: {public} is absent (samples only)")
+        return caps
+    for p in sorted(glob.glob(os.path.join(public, "*.pcap*"))):
+        if p.endswith(".bz2"):
+            out = os.path.join(work, os.path.basename(p)[:-4])
+            if not os.path.exists(out):
+                with bz2.open(p, "rb") as src, open(out, "wb") as dst:
+                    shutil.copyfileobj(src, dst)
+            p = out
+        caps.append(p)
+    return caps
+
+
+def threads_of(pid):
+    """nfsscope's threads named "findings" (a sanitizer may add threads of
+    its own, unnamed)."""
+    n = 0
+    try:
+        for tid in os.listdir(f"/proc/{pid}/task"):
+            with open(f"/proc/{pid}/task/{tid}/comm") as f:
+                n += f.read().strip() == "findings"
+    except FileNotFoundError:
+        return -1
+    return n
+
+
+def threads_while_reading(nfsscope, path, extra, more_than=None):
+    """Start nfsscope on stdin, give it the file's first half, count its
+    findings threads (waiting up to 10 s for more than `more_than`), then give
+    it the rest; returns (threads, exit code, report)."""
+    data = open(path, "rb").read()
+    p = subprocess.Popen([nfsscope, "-o", "json", "-r", "-", *extra], stdin=subprocess.PIPE,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=ENV)
+    p.stdin.write(data[:len(data) // 2])
+    p.stdin.flush()
+    n = -1
+    deadline = time.monotonic() + (10 if more_than is not None else 0.3)
+    while time.monotonic() < deadline:  # the second thread starts once the header is read
+        n = threads_of(p.pid)
+        if more_than is not None and n > more_than:
+            break
+        time.sleep(0.05)
+    time.sleep(0.3)  # and no thread more after that
+    n = threads_of(p.pid)
+    p.stdin.write(data[len(data) // 2:])
+    p.stdin.close()
+    out = p.stdout.read()
+    p.stderr.read()
+    return n, p.wait(timeout=120), out
+
+
+def main():
+    args = sys.argv[1:]
+    json_only = args[:1] == ["--json-only"]
+    if json_only:
+        args = args[1:]
+    if len(args) != 4:
+        print(__doc__)
+        return 2
+    nfsscope, samples, public, work = args
+    modes = [["-o", "json"]]
+    if not json_only:
+        modes.append(["-o", "text", "--by", "client,server,pair,export,file,user"])
+    os.makedirs(work, exist_ok=True)
+    caps = captures(samples, public, work)
+    check(len(caps) >= 12, f"{len(caps)} captures found")
+    for cap in caps:
+        name = os.path.basename(cap)
+        for mode in modes:
+            one = run(nfsscope, ["-r", cap, "--threads", "1", *mode])
+            two = run(nfsscope, ["-r", cap, *mode])
+            check(one.returncode == two.returncode,
+                  f"{name} {mode[1]}: exit {one.returncode} vs {two.returncode}")
+            check(one.stdout == two.stdout and len(one.stdout) > 100,
+                  f"{name} {mode[1]}: --threads 1 and 2 differ")
+            check(one.stderr == two.stderr, f"{name} {mode[1]}: stderr differs")
+
+    ls_storm = os.path.join(samples, "ls-storm.pcap")
+    n1, rc1, out1 = threads_while_reading(nfsscope, ls_storm, ["--threads", "1"])
+    n2, rc2, out2 = threads_while_reading(nfsscope, ls_storm, [], more_than=0)
+    check(n1 == 0, f"--threads 1: {n1} findings threads while reading stdin, expected 0")
+    check(n2 == 1, f"default: {n2} findings threads while reading stdin, expected 1")
+    check(rc1 == 0 and rc2 == 0, f"stdin runs exit {rc1}, {rc2}")
+    check(out1 == out2 and b'"directory_fanout"' in out1, "stdin runs: reports differ")
+    whole = json.loads(run(nfsscope, ["-o", "json", "-r", ls_storm]).stdout)
+    piped = json.loads(out2)
+    check(piped["capture"].pop("sources") == ["-"], "stdin run: sources [\"-\"]")
+    whole["capture"].pop("sources")
+    check(piped == whole, "stdin in two writes == the file (but for the source's name)")
+
+    for bad in ("0", "3", "x", ""):
+        p = run(nfsscope, ["-r", ls_storm, "--threads", bad])
+        first = p.stderr.split(b"\n")[0]
+        check(p.returncode == 2 and first.startswith(b"nfsscope: --threads") and bad.encode() in first,
+              f"--threads {bad!r}: exit {p.returncode} {p.stderr!r}")
+
+    print(f"{passed} passed, {len(failures)} failed")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
