@@ -4,17 +4,24 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define HT_MIN_N 256 /* entries of the first index: 2 KiB */
+
 int
 hashtab_init(struct hashtab *h, size_t max_entries)
 {
-    size_t n = 16;
+    size_t n = 16, min_n;
 
     while (n < max_entries + max_entries / 3 + 1)
         n <<= 1;
-    h->e = calloc(n, sizeof *h->e); /* all empty; pages touched only when used */
-    if (!h->e)
+    min_n = n < HT_MIN_N ? n : HT_MIN_N;
+    /* all empty; pages touched only when used */
+    h->base = calloc(2 * n - min_n, sizeof *h->base);
+    if (!h->base)
         return -1;
-    h->mask = (uint32_t)(n - 1);
+    h->e = h->base;
+    h->min_n = (uint32_t)min_n;
+    h->mask = (uint32_t)(min_n - 1);
+    h->max_mask = (uint32_t)(n - 1);
     h->count = 0;
     return 0;
 }
@@ -22,9 +29,34 @@ hashtab_init(struct hashtab *h, size_t max_entries)
 void
 hashtab_fini(struct hashtab *h)
 {
-    free(h->e);
-    h->e = NULL;
+    free(h->base);
+    h->base = h->e = NULL;
     h->count = 0;
+}
+
+static void
+place(struct ht_ent *e, uint32_t mask, struct ht_ent x)
+{
+    uint32_t i = x.hash & mask;
+
+    while (e[i].slot1 != 0)
+        i = (i + 1) & mask;
+    e[i] = x;
+}
+
+/* The next size up: its own part of base, so the old index can be read
+ * while the new one is filled. */
+static void
+grow(struct hashtab *h)
+{
+    uint32_t n = h->mask + 1, i;
+    struct ht_ent *e = h->base + (2 * (size_t)n - h->min_n);
+
+    for (i = 0; i < n; i++)
+        if (h->e[i].slot1 != 0)
+            place(e, 2 * n - 1, h->e[i]);
+    h->e = e;
+    h->mask = 2 * n - 1;
 }
 
 uint32_t
@@ -52,12 +84,11 @@ hashtab_first(const struct hashtab *h, uint64_t hash, uint32_t *pos)
 void
 hashtab_insert(struct hashtab *h, uint64_t hash, uint32_t slot)
 {
-    uint32_t i = (uint32_t)hash & h->mask;
+    struct ht_ent x = { slot + 1, (uint32_t)hash };
 
-    while (h->e[i].slot1 != 0)
-        i = (i + 1) & h->mask;
-    h->e[i].slot1 = slot + 1;
-    h->e[i].hash = (uint32_t)hash;
+    if (h->mask < h->max_mask && (h->count + 1) * 4 > ((size_t)h->mask + 1) * 3)
+        grow(h);
+    place(h->e, h->mask, x);
     h->count++;
 }
 

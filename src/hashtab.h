@@ -2,10 +2,15 @@
  *
  * The index stores (hash, slot) pairs only; entries live in the caller's
  * fixed slab and never move, so pointers into the slab stay valid. Linear
- * probing, capacity fixed at init (a power of two at least 4/3 of the most
- * entries, so the load stays <= 0.75 and probes stay short), backward-shift
- * deletion without tombstones (khashl). Callers walk the candidates with a
- * matching hash and compare keys themselves. No allocation after init. */
+ * probing, backward-shift deletion without tombstones (khashl). Callers walk
+ * the candidates with a matching hash and compare keys themselves.
+ *
+ * The index starts small and doubles while it is more than 3/4 full, up to
+ * its capacity (a power of two at least 4/3 of the most entries, so the load
+ * stays <= 0.75): a table sized for 65,536 calls that holds a few hundred
+ * stays a few KiB and in the cache, instead of one miss per lookup in 1 MiB.
+ * Every size is carved from one allocation made at init (twice the largest
+ * index, touched only as it grows), so there is no allocation after init. */
 #ifndef NFSSCOPE_HASHTAB_H
 #define NFSSCOPE_HASHTAB_H
 
@@ -20,8 +25,9 @@ struct ht_ent {
 };
 
 struct hashtab {
-    struct ht_ent *e;
-    uint32_t mask;
+    struct ht_ent *e;    /* the index in use: mask + 1 entries */
+    struct ht_ent *base; /* every size, smallest first: size n at base + n - min_n */
+    uint32_t mask, max_mask, min_n;
     size_t count;
 };
 

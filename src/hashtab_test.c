@@ -29,6 +29,8 @@ main(void)
     unsigned i, round, bad = 0;
 
     EQ(hashtab_init(&h, N), 0);
+    EQ(h.mask, 255);      /* starts at 256 entries ... */
+    EQ(h.max_mask, 8191); /* ... and may grow to 8192 >= 4/3 * N */
     srand(7);
     for (i = 0; i < N; i++) /* few distinct hashes: long clusters, many collisions */
         keys[i] = (i % 7 == 0) ? 12345 : hash_u64x2(i, 99, 1);
@@ -47,6 +49,8 @@ main(void)
                     bad++;
     }
     EQ(bad, 0);
+    CHECK(h.mask > 255 && h.mask <= h.max_mask); /* it grew while entries were found */
+    CHECK(h.count * 4 <= ((size_t)h.mask + 1) * 3);
     {
         size_t c = 0;
         for (i = 0; i < N; i++)
@@ -80,5 +84,23 @@ main(void)
         EQ(misaligned, 0);
     }
     hashtab_fini(&h);
+    { /* filled to its limit: every size on the way, then no growth past it */
+        struct hashtab g;
+        uint32_t k, lost = 0, pos;
+
+        EQ(hashtab_init(&g, 3000), 0); /* 4096 entries at most */
+        for (k = 0; k < 3000; k++)
+            hashtab_insert(&g, hash_u64x2(k, 1, 2), k);
+        EQ(g.mask, 4095);
+        for (k = 0; k < 3000; k++) {
+            uint64_t hv = hash_u64x2(k, 1, 2);
+            uint32_t s = hashtab_first(&g, hv, &pos);
+            while (s != HT_NONE && s != k)
+                s = hashtab_next(&g, hv, &pos);
+            lost += s != k;
+        }
+        EQ(lost, 0);
+        hashtab_fini(&g);
+    }
     return t_done();
 }

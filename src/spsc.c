@@ -60,26 +60,45 @@ spsc_max_record(const struct spsc *r)
     return r->cap / 2 - 2 * HDR;
 }
 
-static uint64_t
-used(struct spsc *r, uint64_t tail)
+#define SPSC_PUBLISH 16384 /* bytes between position stores */
+
+/* ---- producer ---------------------------------------------------------------- */
+
+static void
+wake_consumer(struct spsc *r, bool force)
 {
-    return tail - atomic_load(&r->head);
+    if (!atomic_load(&r->cons_waiting))
+        return;
+    if (!force && r->tail_local - (r->head_cache = atomic_load(&r->head)) < r->cap / 2)
+        return; /* (a waiting consumer has published its head) */
+    pthread_mutex_lock(&r->mu);
+    pthread_cond_signal(&r->not_empty);
+    pthread_mutex_unlock(&r->mu);
 }
 
-static void wake_consumer(struct spsc *r, bool force);
-
-/* Producer: wait until `want` bytes are free. prod_want holds `want`
- * while asleep, so the consumer wakes it only when that much is free. A
- * consumer asleep on a ring filled below its wake-up mark is woken first. */
+/* Store tail_local (sequentially consistent: paired with the consumer's
+ * store of cons_waiting and load of tail, see the top of the file). */
 static void
-wait_free(struct spsc *r, uint64_t tail, size_t want)
+publish_tail(struct spsc *r, bool force)
 {
-    if (r->cap - used(r, tail) >= want)
+    atomic_store(&r->tail, r->tail_local);
+    wake_consumer(r, force);
+}
+
+/* Wait until `want` bytes are free. prod_want holds `want` while asleep, so
+ * the consumer wakes it only when that much is free. */
+static void
+wait_free(struct spsc *r, size_t want)
+{
+    if (r->cap - (r->tail_local - r->head_cache) >= want)
         return;
-    wake_consumer(r, true);
+    r->head_cache = atomic_load(&r->head);
+    if (r->cap - (r->tail_local - r->head_cache) >= want)
+        return;
+    publish_tail(r, true); /* a consumer asleep below its wake-up mark: now */
     pthread_mutex_lock(&r->mu);
     atomic_store(&r->prod_want, want);
-    while (r->cap - used(r, tail) < want)
+    while (r->cap - (r->tail_local - (r->head_cache = atomic_load(&r->head))) < want)
         pthread_cond_wait(&r->not_full, &r->mu);
     atomic_store(&r->prod_want, 0);
     pthread_mutex_unlock(&r->mu);
@@ -88,18 +107,17 @@ wait_free(struct spsc *r, uint64_t tail, size_t want)
 void *
 spsc_reserve(struct spsc *r, size_t n)
 {
-    uint64_t tail = atomic_load_explicit(&r->tail, memory_order_relaxed);
-    size_t off = (size_t)(tail % r->cap), need = HDR + pad8(n), to_end = r->cap - off;
+    size_t off = (size_t)(r->tail_local % r->cap), need = HDR + pad8(n), to_end = r->cap - off;
     uint32_t len = (uint32_t)n;
 
     if (n > spsc_max_record(r))
         abort(); /* a caller's bug: the limit is documented and checked there */
     if (need <= to_end) {
-        wait_free(r, tail, need);
+        wait_free(r, need);
         r->reserved = need;
     } else {
         uint32_t wrap = WRAP;
-        wait_free(r, tail, to_end + need);
+        wait_free(r, to_end + need);
         memcpy(r->buf + off, &wrap, sizeof wrap);
         r->reserved = to_end + need;
         off = 0;
@@ -108,65 +126,70 @@ spsc_reserve(struct spsc *r, size_t n)
     return r->buf + off + HDR;
 }
 
-static void
-wake_consumer(struct spsc *r, bool force)
-{
-    if (!atomic_load(&r->cons_waiting))
-        return;
-    if (!force && used(r, atomic_load_explicit(&r->tail, memory_order_relaxed)) < r->cap / 8)
-        return;
-    pthread_mutex_lock(&r->mu);
-    pthread_cond_signal(&r->not_empty);
-    pthread_mutex_unlock(&r->mu);
-}
-
 void
 spsc_commit(struct spsc *r)
 {
-    uint64_t tail = atomic_load_explicit(&r->tail, memory_order_relaxed);
-
-    atomic_store(&r->tail, tail + r->reserved);
+    r->tail_local += r->reserved;
     r->reserved = 0;
-    wake_consumer(r, false);
+    if (r->tail_local - atomic_load_explicit(&r->tail, memory_order_relaxed) >= SPSC_PUBLISH)
+        publish_tail(r, false);
 }
 
 void
 spsc_flush(struct spsc *r)
 {
-    wake_consumer(r, true);
+    publish_tail(r, true);
 }
 
 void
 spsc_wait_empty(struct spsc *r)
 {
-    spsc_flush(r);
-    wait_free(r, atomic_load_explicit(&r->tail, memory_order_relaxed), r->cap);
+    wait_free(r, r->cap);
 }
 
 void
 spsc_close(struct spsc *r)
 {
+    atomic_store(&r->tail, r->tail_local);
     pthread_mutex_lock(&r->mu);
     atomic_store(&r->closed, 1);
     pthread_cond_signal(&r->not_empty);
     pthread_mutex_unlock(&r->mu);
 }
 
+/* ---- consumer ---------------------------------------------------------------- */
+
+/* Store head_local, then wake a producer waiting for the room now free. */
+static void
+publish_head(struct spsc *r)
+{
+    size_t want;
+
+    atomic_store(&r->head, r->head_local);
+    want = atomic_load(&r->prod_want);
+    if (want && r->cap - (atomic_load(&r->tail) - r->head_local) >= want) {
+        pthread_mutex_lock(&r->mu);
+        pthread_cond_signal(&r->not_full);
+        pthread_mutex_unlock(&r->mu);
+    }
+}
+
 const void *
 spsc_peek(struct spsc *r, size_t *n)
 {
-    uint64_t head = atomic_load_explicit(&r->head, memory_order_relaxed);
+    uint64_t head = r->head_local;
     size_t off;
     uint32_t len;
 
-    if (atomic_load(&r->tail) == head) {
+    if (r->tail_cache == head && (r->tail_cache = atomic_load(&r->tail)) == head) {
+        publish_head(r); /* all consumed: a producer may be waiting for that */
         pthread_mutex_lock(&r->mu);
         atomic_store(&r->cons_waiting, 1);
-        while (atomic_load(&r->tail) == head && !atomic_load(&r->closed))
+        while ((r->tail_cache = atomic_load(&r->tail)) == head && !atomic_load(&r->closed))
             pthread_cond_wait(&r->not_empty, &r->mu);
         atomic_store(&r->cons_waiting, 0);
         pthread_mutex_unlock(&r->mu);
-        if (atomic_load(&r->tail) == head) /* closed and empty */
+        if ((r->tail_cache = atomic_load(&r->tail)) == head) /* closed and empty */
             return NULL;
     }
     off = (size_t)(head % r->cap);
@@ -185,15 +208,8 @@ spsc_peek(struct spsc *r, size_t *n)
 void
 spsc_release(struct spsc *r)
 {
-    uint64_t head = atomic_load_explicit(&r->head, memory_order_relaxed) + r->peeked;
-    size_t want;
-
-    atomic_store(&r->head, head);
+    r->head_local += r->peeked;
     r->peeked = 0;
-    want = atomic_load(&r->prod_want);
-    if (want && r->cap - (atomic_load(&r->tail) - head) >= want) {
-        pthread_mutex_lock(&r->mu);
-        pthread_cond_signal(&r->not_full);
-        pthread_mutex_unlock(&r->mu);
-    }
+    if (r->head_local - atomic_load_explicit(&r->head, memory_order_relaxed) >= SPSC_PUBLISH)
+        publish_head(r);
 }

@@ -3,9 +3,11 @@
  * One fixed buffer, allocated once; records are contiguous (a record that
  * does not fit before the end of the buffer starts again at its beginning).
  * The producer blocks while the ring is full, the consumer while it is
- * empty. Waking is batched: a sleeping consumer is woken once an eighth of
- * the ring is filled (or on spsc_flush / spsc_close), a sleeping producer
- * once half of it is free, so the two threads do not ping-pong per record.
+ * empty. Positions are published in batches and waking is batched: a
+ * sleeping consumer is woken once half of the ring is filled (or on
+ * spsc_flush / spsc_close), a sleeping producer once the room it waits for is
+ * free, so the two threads neither ping-pong per record nor share a cache
+ * line they both write.
  * Positions are C11 atomics (release/acquire), the sleeping a mutex and two
  * condition variables, with the Dekker-style handshake on the "waiting"
  * flags in spsc.c. */
@@ -18,16 +20,28 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#define SPSC_LINE 64 /* fields written by different threads stay this far apart */
+
 struct spsc {
+    /* Set at init, then only read. */
     uint8_t *buf;
-    size_t cap;                  /* bytes, a multiple of 8 */
-    _Atomic uint64_t head, tail; /* bytes ever consumed / produced */
-    atomic_int cons_waiting, closed;
-    _Atomic size_t prod_want;      /* bytes the sleeping producer waits for; 0 = awake */
-    uint64_t reserved;           /* producer: bytes of the record being written */
-    uint64_t peeked;             /* consumer: bytes of the record being read */
+    size_t cap; /* bytes, a multiple of 8 */
     pthread_mutex_t mu;
     pthread_cond_t not_empty, not_full;
+    char pad0[SPSC_LINE];
+    /* The producer's. Positions count bytes ever produced / consumed; a
+     * side publishes its own every SPSC_PUBLISH bytes (and before it waits),
+     * and reads the other's only when its cached copy says "no room". */
+    _Atomic uint64_t tail; /* published */
+    uint64_t tail_local, head_cache, reserved;
+    char pad1[SPSC_LINE];
+    /* The consumer's. */
+    _Atomic uint64_t head; /* published */
+    uint64_t head_local, tail_cache, peeked;
+    char pad2[SPSC_LINE];
+    /* Sleeping: written only around a wait. */
+    atomic_int cons_waiting, closed;
+    _Atomic size_t prod_want; /* bytes the sleeping producer waits for; 0 = awake */
 };
 
 /* A ring of cap bytes (rounded up to a multiple of 8). 0, or -1 (ENOMEM). */
