@@ -63,14 +63,32 @@ findings_kind_key(enum fkind k)
  * both operations touch at most FTAB_PROBE slots. */
 #define FTAB_PROBE 8
 
+/* A slot's key and stamp side by side (a probe window is two or three
+ * cache lines, a hit one), the values in an array of their own. */
+struct fslot {
+    uint64_t key; /* 0 = empty */
+    int64_t stamp;
+};
+
 struct ftab {
-    uint64_t *key; /* 0 = empty */
-    int64_t *stamp;
-    uint8_t *val;
+    struct fslot *slots;
+    uint8_t *val; /* vsize bytes per slot */
     size_t vsize;
     uint32_t mask;
     uint64_t *evicted;
 };
+
+static struct fslot *
+slot_at(const struct ftab *t, uint32_t j)
+{
+    return &t->slots[j];
+}
+
+static void *
+val_of(const struct ftab *t, const struct fslot *s)
+{
+    return t->val + (size_t)(s - t->slots) * t->vsize;
+}
 
 static struct ftab *
 ftab_new(size_t cap, size_t vsize, uint64_t *evicted)
@@ -82,15 +100,13 @@ ftab_new(size_t cap, size_t vsize, uint64_t *evicted)
         return NULL;
     while (n < cap && n < ((size_t)1 << 30))
         n <<= 1;
-    t->key = calloc(n, sizeof *t->key);
-    t->stamp = calloc(n, sizeof *t->stamp);
-    t->val = calloc(n, vsize);
     t->vsize = vsize;
+    t->slots = calloc(n, sizeof *t->slots);
+    t->val = calloc(n, vsize);
     t->mask = (uint32_t)(n - 1);
     t->evicted = evicted;
-    if (!t->key || !t->stamp || !t->val) {
-        free(t->key);
-        free(t->stamp);
+    if (!t->slots || !t->val) {
+        free(t->slots);
         free(t->val);
         free(t);
         return NULL;
@@ -103,8 +119,7 @@ ftab_free(struct ftab *t)
 {
     if (!t)
         return;
-    free(t->key);
-    free(t->stamp);
+    free(t->slots);
     free(t->val);
     free(t);
 }
@@ -112,63 +127,63 @@ ftab_free(struct ftab *t)
 static void *
 ftab_get(const struct ftab *t, uint64_t key)
 {
-    uint32_t i, j;
+    uint32_t i;
 
     key |= 1;
     for (i = 0; i < FTAB_PROBE; i++) {
-        j = (uint32_t)(key + i) & t->mask;
-        if (t->key[j] == key)
-            return t->val + (size_t)j * t->vsize;
-        if (t->key[j] == 0)
+        struct fslot *s = slot_at(t, (uint32_t)(key + i) & t->mask);
+        if (s->key == key)
+            return val_of(t, s);
+        if (s->key == 0)
             return NULL;
     }
     return NULL;
 }
 
-/* Start loading the home slot of `key` (its key, stamp and value lines): the
- * tables are too big for the cache, and a call's lookups go to 7+ of them, so
- * their misses overlap instead of following one another. */
+/* Start loading the home slot of `key`: the tables are too big for the
+ * cache, and a call's lookups go to 7+ of them, so their misses overlap
+ * instead of following one another. */
 static void
 ftab_prefetch(const struct ftab *t, uint64_t key)
 {
-    uint32_t j = (uint32_t)(key | 1) & t->mask;
+    const struct fslot *s = slot_at(t, (uint32_t)(key | 1) & t->mask);
 
-    __builtin_prefetch(&t->key[j]);
-    __builtin_prefetch(&t->stamp[j]);
-    __builtin_prefetch(t->val + (size_t)j * t->vsize);
+    __builtin_prefetch(s);
+    __builtin_prefetch(val_of(t, s));
 }
 
 /* Find or add `key` (a new value is zeroed); `now` marks it recently used. */
 static void *
 ftab_put(struct ftab *t, uint64_t key, int64_t now, bool *fresh)
 {
-    uint32_t i, j, victim = UINT32_MAX;
+    struct fslot *victim = NULL;
+    uint32_t i;
 
     key |= 1;
     for (i = 0; i < FTAB_PROBE; i++) {
-        j = (uint32_t)(key + i) & t->mask;
-        if (t->key[j] == key) {
-            if (t->stamp[j] < now)
-                t->stamp[j] = now;
+        struct fslot *s = slot_at(t, (uint32_t)(key + i) & t->mask);
+        if (s->key == key) {
+            if (s->stamp < now)
+                s->stamp = now;
             if (fresh)
                 *fresh = false;
-            return t->val + (size_t)j * t->vsize;
+            return val_of(t, s);
         }
-        if (t->key[j] == 0) {
-            victim = j;
+        if (s->key == 0) {
+            victim = s;
             break;
         }
-        if (victim == UINT32_MAX || t->stamp[j] < t->stamp[victim])
-            victim = j;
+        if (!victim || s->stamp < victim->stamp)
+            victim = s;
     }
-    if (t->key[victim] != 0)
+    if (victim->key != 0)
         (*t->evicted)++;
-    t->key[victim] = key;
-    t->stamp[victim] = now;
-    memset(t->val + (size_t)victim * t->vsize, 0, t->vsize);
+    victim->key = key;
+    victim->stamp = now;
+    memset(val_of(t, victim), 0, t->vsize);
     if (fresh)
         *fresh = true;
-    return t->val + (size_t)victim * t->vsize;
+    return val_of(t, victim);
 }
 
 /* ---- table values ---------------------------------------------------------- */
