@@ -8,7 +8,6 @@
 
 #include "findings.h"
 #include "findings_worker.h"
-#include "names.h"
 #include "records.h"
 #include "xid_table.h"
 
@@ -258,27 +257,12 @@ count_status(struct proc_stats *p, uint32_t status)
     }
 }
 
-/* The names of a successful READDIRPLUS reply's entries (issue 4): each
- * entry names its handle in the listed directory (RFC 1813 §3.3.17). */
-static void
-learn_dirents(struct stats *s, const struct op_event *ev)
-{
-    unsigned i;
-
-    if (!s->names || !ev->ndirent || ev->outcome != OP_REPLIED || !ev->has_status ||
-        ev->status != 0 || ev->prog != 100003 || ev->vers != 3)
-        return;
-    for (i = 0; i < ev->ndirent; i++)
-        names_learn(s->names, ev->fh, ev->dirent[i].name, ev->dirent[i].fh);
-}
-
 void
 stats_record(struct stats *s, const struct op_event *ev)
 {
     struct prog_stats *ps;
     struct proc_stats *p = proc_of(s, ev->pg, ev->proc, &ps);
 
-    learn_dirents(s, ev);
     if (s->findings_worker) /* issue 7: on the second thread, same order */
         findings_worker_post(s->findings_worker, ev);
     else
