@@ -7,6 +7,7 @@
  * the breakdown rows are not the findings' business and are not sent. */
 #include "findings_worker.h"
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -156,6 +157,8 @@ struct findings_worker *
 findings_worker_start(struct findings *f, size_t ring_bytes)
 {
     struct findings_worker *w;
+    sigset_t all, old;
+    int rc;
 
     if (!f)
         return NULL;
@@ -167,7 +170,14 @@ findings_worker_start(struct findings *f, size_t ring_bytes)
         free(w);
         return NULL;
     }
-    if (pthread_create(&w->th, NULL, run, w) != 0) {
+    /* The thread blocks every signal (it inherits the mask it is created
+     * with), so SIGINT and SIGTERM reach the capture thread, whose blocking
+     * read or poll they must interrupt. */
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    rc = pthread_create(&w->th, NULL, run, w);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (rc != 0) {
         spsc_fini(&w->ring);
         free(w);
         return NULL;

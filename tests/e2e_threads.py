@@ -7,6 +7,8 @@
 - with the default, a report from standard input has a thread named
   "findings" once the capture is open (found in /proc/PID/task while
   nfsscope waits for the rest of its input); with --threads 1 it has none;
+- the findings thread blocks SIGINT and SIGTERM, so SIGINT stops a run that
+  waits on standard input at once, with the report of what was read;
 - --threads outside 1..2 is a usage error (exit 2, a line that names it).
 
 usage: e2e_threads.py [--json-only] NFSSCOPE SAMPLES_DIR PUBLIC_PCAPS_DIR WORK_DIR
@@ -18,6 +20,7 @@ import glob
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -100,6 +103,49 @@ def threads_while_reading(nfsscope, path, extra, more_than=None):
     return n, p.wait(timeout=120), out
 
 
+def findings_sigblk(pid):
+    """The blocked-signal mask of nfsscope's findings thread, or None."""
+    for tid in os.listdir(f"/proc/{pid}/task"):
+        with open(f"/proc/{pid}/task/{tid}/comm") as f:
+            if f.read().strip() != "findings":
+                continue
+        with open(f"/proc/{pid}/task/{tid}/status") as f:
+            for line in f:
+                if line.startswith("SigBlk:"):
+                    return int(line.split()[1], 16)
+    return None
+
+
+def sigint_while_reading(nfsscope, path):
+    """nfsscope on stdin, half the file given, then SIGINT: the findings
+    thread blocks SIGINT and SIGTERM (so they interrupt the reading thread),
+    nfsscope ends at once with the report of what it read."""
+    data = open(path, "rb").read()
+    p = subprocess.Popen([nfsscope, "-o", "json", "-r", "-"], stdin=subprocess.PIPE,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=ENV)
+    p.stdin.write(data[:len(data) // 2])
+    p.stdin.flush()
+    mask = None
+    deadline = time.monotonic() + 10
+    while mask is None and time.monotonic() < deadline:
+        mask = findings_sigblk(p.pid)
+        time.sleep(0.05)
+    check(mask is not None and mask & (1 << (signal.SIGINT - 1)) and
+          mask & (1 << (signal.SIGTERM - 1)),
+          f"findings thread blocks SIGINT and SIGTERM (SigBlk {mask})")
+    p.send_signal(signal.SIGINT)
+    try:
+        out, _ = p.communicate(timeout=10)  # stdin stays open: only the signal ends it
+    except subprocess.TimeoutExpired:
+        p.kill()
+        p.communicate()
+        check(False, "SIGINT while reading stdin: nfsscope did not stop within 10 s")
+        return
+    check(p.returncode == 0, f"SIGINT while reading stdin: exit {p.returncode}")
+    rep = json.loads(out)
+    check(0 < rep["capture"]["packets"], "SIGINT: a report of the packets read")
+
+
 def main():
     args = sys.argv[1:]
     json_only = args[:1] == ["--json-only"]
@@ -138,6 +184,8 @@ def main():
     check(piped["capture"].pop("sources") == ["-"], "stdin run: sources [\"-\"]")
     whole["capture"].pop("sources")
     check(piped == whole, "stdin in two writes == the file (but for the source's name)")
+
+    sigint_while_reading(nfsscope, ls_storm)
 
     for bad in ("0", "3", "x", ""):
         p = run(nfsscope, ["-r", ls_storm, "--threads", bad])
