@@ -121,16 +121,23 @@ handle_call(struct rpc_match *m, struct flow *f, unsigned dir, const struct rpc_
             const struct rpc_hdr *h, enum decode_rc rc)
 {
     struct pending_call *pc = xid_table_find(&m->xids, f->id, h->xid);
+    const struct answered_call *a = pc ? NULL : xid_answered_find(&m->xids, f->id, h->xid);
     const struct rpc_program *pg;
 
+    /* Same XID, same procedure, same connection: a retransmission, before or
+     * after the reply. Not a new call; the original keeps its time. */
     if (pc && pc->prog == h->prog && pc->vers == h->vers && pc->proc == h->proc &&
         pc->dir == dir) {
-        /* Same XID, same procedure, same connection: a retransmission, before
-         * or after the reply. Not a new call; the original keeps its time. */
         pc->retrans++;
         stats_retrans(m->stats, pc->pg, pc->proc);
         return;
     }
+    if (a && a->prog == h->prog && a->vers == h->vers && a->proc == h->proc && a->dir == dir) {
+        stats_retrans(m->stats, a->pg, a->proc);
+        return;
+    }
+    if (a) /* the XID was reused for another call */
+        xid_answered_forget(&m->xids, a);
     if (pc) { /* the XID was reused for another call: the old one is over */
         if (pc->state == PC_PENDING)
             call_lost(m, pc, false); /* never answered: still accounted once */
@@ -173,15 +180,17 @@ handle_reply(struct rpc_match *m, struct flow *f, unsigned dir, const struct rpc
              const struct rpc_hdr *h, enum decode_rc rc, bool validated)
 {
     struct pending_call *pc = xid_table_find(&m->xids, f->id, h->xid);
+    const struct answered_call *a = pc ? NULL : xid_answered_find(&m->xids, f->id, h->xid);
     struct op_event ev;
 
-    if (!pc && f->key.proto == FLOW_PROTO_UDP && m->before_orphan) {
+    if (!pc && !a && f->key.proto == FLOW_PROTO_UDP && m->before_orphan) {
         m->before_orphan(m->hook_ctx, f, dir);
         pc = xid_table_find(&m->xids, f->id, h->xid);
+        a = pc ? NULL : xid_answered_find(&m->xids, f->id, h->xid);
     }
     if (pc && pc->dir == dir)
         pc = NULL; /* a "reply" travelling the way its call did is not its reply */
-    if (pc && pc->state == PC_ANSWERED) {
+    if (a && a->dir != dir) { /* a second reply to an answered call (UDP) */
         m->stats->rpc.duplicate_replies++;
         return;
     }
@@ -269,7 +278,8 @@ rpc_match_message(struct rpc_match *m, struct flow *f, unsigned dir,
         f->rpc_seen = 1;
         handle_call(m, f, dir, msg, &h, rc);
     } else {
-        if (udp && !validated && !xid_table_find(&m->xids, f->id, h.xid))
+        if (udp && !validated && !xid_table_find(&m->xids, f->id, h.xid) &&
+            !xid_answered_find(&m->xids, f->id, h.xid))
             return; /* not RPC */
         if (rc != DECODE_OK)
             anomaly_add(&m->stats->anom, ANOM_RPC_TRUNCATED, 1);

@@ -17,9 +17,20 @@ xid_table_init(struct xid_table *t, size_t cap, uint64_t seed, xid_lost_fn *on_l
     if (cap == 0 || cap >= HT_NONE)
         return -1;
     t->slab = calloc(cap, sizeof *t->slab);
-    if (!t->slab || hashtab_init(&t->idx, cap) != 0) {
+    t->ans = calloc(cap, sizeof *t->ans);
+    if (!t->slab || !t->ans || hashtab_init(&t->idx, cap) != 0) {
         free(t->slab);
+        free(t->ans);
         t->slab = NULL;
+        t->ans = NULL;
+        return -1;
+    }
+    if (hashtab_init(&t->ans_idx, cap) != 0) {
+        hashtab_fini(&t->idx);
+        free(t->slab);
+        free(t->ans);
+        t->slab = NULL;
+        t->ans = NULL;
         return -1;
     }
     t->cap = cap;
@@ -36,8 +47,11 @@ void
 xid_table_fini(struct xid_table *t)
 {
     hashtab_fini(&t->idx);
+    hashtab_fini(&t->ans_idx);
     free(t->slab);
+    free(t->ans);
     t->slab = NULL;
+    t->ans = NULL;
 }
 
 static uint32_t
@@ -123,16 +137,67 @@ xid_table_add(struct xid_table *t, uint64_t flow_id, uint32_t xid, const struct 
     return pc;
 }
 
+/* ---- answered calls ----------------------------------------------------------- */
+
+const struct answered_call *
+xid_answered_find(struct xid_table *t, uint64_t flow_id, uint32_t xid)
+{
+    uint64_t h = key_hash(t, flow_id, xid);
+    uint32_t pos, s;
+
+    for (s = hashtab_first(&t->ans_idx, h, &pos); s != HT_NONE;
+         s = hashtab_next(&t->ans_idx, h, &pos))
+        if (t->ans[s].flow_id == flow_id && t->ans[s].xid == xid)
+            return &t->ans[s];
+    return NULL;
+}
+
+void
+xid_answered_forget(struct xid_table *t, const struct answered_call *a)
+{
+    struct answered_call *e = &t->ans[a - t->ans];
+
+    if (!e->live)
+        return;
+    hashtab_remove(&t->ans_idx, key_hash(t, e->flow_id, e->xid), (uint32_t)(e - t->ans));
+    e->live = 0;
+}
+
+/* Reclaim the oldest answered slot. */
+static void
+ans_pop(struct xid_table *t)
+{
+    xid_answered_forget(t, &t->ans[t->ans_head]);
+    t->ans_head = (t->ans_head + 1) % t->cap;
+    t->ans_count--;
+}
+
 void
 xid_table_answer(struct xid_table *t, struct pending_call *pc, const struct timespec *now)
 {
-    (void)t;
-    pc->state = PC_ANSWERED;
-    pc->t_answer = *now;
+    struct answered_call *a;
+    size_t s;
+
+    if (t->ans_count == t->cap)
+        ans_pop(t); /* silently: an answered call is no loss */
+    s = (t->ans_head + t->ans_count) % t->cap;
+    a = &t->ans[s];
+    a->flow_id = pc->flow_id;
+    a->pg = pc->pg;
+    a->t_answer = *now;
+    a->xid = pc->xid;
+    a->prog = pc->prog;
+    a->vers = pc->vers;
+    a->proc = pc->proc;
+    a->dir = pc->dir;
+    a->live = 1;
+    t->ans_count++;
+    hashtab_insert(&t->ans_idx, key_hash(t, a->flow_id, a->xid), (uint32_t)s);
+    xid_table_remove(t, pc);
 }
 
-/* Entries are in call order, so the walk from the oldest stops at the first
- * pending call that is still young. Answered entries are dropped once old. */
+/* Both lists are in time order (answers, calls), so each walk from the
+ * oldest stops at the first entry that is still young. */
 void
 xid_table_expire(struct xid_table *t, const struct timespec *now, unsigned timeout_s,
                  unsigned answered_keep_s, size_t budget)
@@ -140,21 +205,21 @@ xid_table_expire(struct xid_table *t, const struct timespec *now, unsigned timeo
     uint32_t s = t->old_head;
     size_t looked = 0;
 
+    while (t->ans_count && (budget == 0 || looked < budget)) {
+        const struct answered_call *a = &t->ans[t->ans_head];
+        if (a->live && now->tv_sec - a->t_answer.tv_sec <= (time_t)answered_keep_s)
+            break;
+        ans_pop(t);
+        looked++;
+    }
     while (s != HT_NONE && (budget == 0 || looked++ < budget)) {
         struct pending_call *pc = &t->slab[s];
         uint32_t next = pc->seq_next;
 
-        if (pc->state == PC_ANSWERED) {
-            if (now->tv_sec - pc->t_answer.tv_sec > (time_t)answered_keep_s)
-                xid_table_remove(t, pc);
-            else if (now->tv_sec - pc->t_call.tv_sec <= (time_t)timeout_s)
-                return;
-        } else {
-            if (now->tv_sec - pc->t_call.tv_sec <= (time_t)timeout_s)
-                return;
-            t->expired++;
-            drop(t, pc, false);
-        }
+        if (now->tv_sec - pc->t_call.tv_sec <= (time_t)timeout_s)
+            return;
+        t->expired++;
+        drop(t, pc, false);
         s = next;
     }
 }
@@ -164,4 +229,6 @@ xid_table_flush(struct xid_table *t)
 {
     while (t->old_head != HT_NONE)
         drop(t, &t->slab[t->old_head], false);
+    while (t->ans_count)
+        ans_pop(t);
 }

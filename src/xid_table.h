@@ -4,9 +4,12 @@
  * client transport endpoint, so the key includes the connection (for UDP the
  * address/port pair). Fixed capacity; entries kept in arrival order so the
  * oldest is evicted when full and calls older than the timeout expire, both
- * by packet time with a per-call budget. Answered calls stay a short while
- * (state ANSWERED) so that retransmitted calls and duplicate replies after a
- * reply are recognised instead of being counted as new calls or orphans. */
+ * by packet time with a per-call budget. Answered UDP calls are remembered a
+ * short while, so that retransmitted calls and duplicate replies after a
+ * reply are recognised instead of being counted as new calls or orphans:
+ * apart from the pending calls, in a ring in answer order of as many entries,
+ * each a few dozen bytes (a pending call carries its arguments: 544), so they
+ * neither hold a pending call's memory nor push pending calls out. */
 #ifndef NFSSCOPE_XID_TABLE_H
 #define NFSSCOPE_XID_TABLE_H
 
@@ -25,7 +28,7 @@ struct rpc_program;
 #define PC_NAME_MAX 255 /* longest name kept for learning paths */
 #define PC_BD_DIMS 6    /* = BD__COUNT (breakdown.h) */
 
-enum pc_state { PC_PENDING = 1, PC_ANSWERED = 2 };
+enum pc_state { PC_PENDING = 1 };
 
 struct pending_call {
     uint64_t flow_id;
@@ -33,7 +36,6 @@ struct pending_call {
     uint32_t xid, prog, vers, proc;
     const struct rpc_program *pg; /* NULL: program not decoded, still matched */
     struct timespec t_call;       /* packet that completed the call message */
-    struct timespec t_answer;     /* ANSWERED: when the reply was seen */
     uint32_t call_len;
     uint32_t uid, gid;            /* AUTH_SYS, else UINT32_MAX */
     uint16_t retrans;
@@ -58,6 +60,16 @@ struct pending_call {
     _Alignas(8) uint8_t priv[PC_PRIV_SIZE]; /* dissector scratch: e.g. READ offset/count */
 };
 
+/* An answered call, remembered answered_keep_s (see the top of the file). */
+struct answered_call {
+    uint64_t flow_id;
+    const struct rpc_program *pg;
+    struct timespec t_answer; /* when the reply was seen */
+    uint32_t xid, prog, vers, proc;
+    uint8_t dir;              /* flow direction the call travelled in */
+    uint8_t live;             /* 0: forgotten (its XID was reused), slot not yet reclaimed */
+};
+
 /* Called for every call leaving the table unanswered (expired, evicted). */
 typedef void xid_lost_fn(void *ctx, const struct pending_call *pc, bool evicted);
 
@@ -71,32 +83,43 @@ struct xid_table {
     xid_lost_fn *on_lost;
     void *ctx;
     uint64_t evicted, expired;
+    /* Answered calls: a ring of cap entries, ans_head the oldest. */
+    struct answered_call *ans;
+    size_t ans_head, ans_count; /* ans_count includes forgotten entries */
+    struct hashtab ans_idx;     /* live entries only */
 };
 
 int xid_table_init(struct xid_table *t, size_t cap, uint64_t seed, xid_lost_fn *on_lost, void *ctx);
 void xid_table_fini(struct xid_table *t);
 
-/* The entry for (flow_id, xid), pending or answered, or NULL. */
+/* The pending call for (flow_id, xid), or NULL. */
 struct pending_call *xid_table_find(struct xid_table *t, uint64_t flow_id, uint32_t xid);
+/* The answered call remembered for (flow_id, xid), or NULL. */
+const struct answered_call *xid_answered_find(struct xid_table *t, uint64_t flow_id, uint32_t xid);
+/* Forget an answered call (its XID was reused for another call). */
+void xid_answered_forget(struct xid_table *t, const struct answered_call *a);
 
 /* A new pending entry (zeroed but for the key). When full the oldest entry is
  * evicted first: reported through on_lost if still pending. Never NULL. */
 struct pending_call *xid_table_add(struct xid_table *t, uint64_t flow_id, uint32_t xid,
                                    const struct timespec *now);
 
-/* Mark answered at `now` (kept until answered_keep_s has passed). */
+/* pc was answered at `now`: it leaves the pending calls and is remembered
+ * as answered until answered_keep_s has passed (the oldest answered call
+ * makes room when all cap are remembered). */
 void xid_table_answer(struct xid_table *t, struct pending_call *pc, const struct timespec *now);
 
 /* Remove one entry. */
 void xid_table_remove(struct xid_table *t, struct pending_call *pc);
 
-/* Expire by packet time: pending calls older than timeout_s (reported as
- * lost), answered entries older than answered_keep_s; at most `budget`
- * entries looked at (0 = no limit). */
+/* Expire by packet time: answered calls older than answered_keep_s, oldest
+ * first, then pending calls older than timeout_s (reported as lost); at most
+ * `budget` entries looked at in all (0 = no limit). */
 void xid_table_expire(struct xid_table *t, const struct timespec *now, unsigned timeout_s,
                       unsigned answered_keep_s, size_t budget);
 
-/* Remove everything, reporting pending calls as lost (end of input). */
+/* Remove everything, reporting pending calls as lost (end of input) and
+ * forgetting the answered ones. */
 void xid_table_flush(struct xid_table *t);
 
 #endif

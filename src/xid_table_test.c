@@ -71,13 +71,27 @@ test_basic(void)
     EQ(t.count, 2);
 
     now = T(7);
-    xid_table_answer(&t, pc, &now);
-    EQ(pc->state, PC_ANSWERED);
-    EQ(pc->t_answer.tv_sec, 7);
-    CHECK(xid_table_find(&t, 1, 100) == pc); /* answered entries stay findable */
-
-    xid_table_remove(&t, pc);
+    pc->prog = 100003;
+    pc->proc = 6;
+    pc->dir = 1;
+    xid_table_answer(&t, pc, &now); /* leaves the pending calls ... */
     CHECK(xid_table_find(&t, 1, 100) == NULL);
+    EQ(t.count, 1);
+    EQ(t.ans_count, 1);
+    { /* ... and is remembered as answered */
+        const struct answered_call *a = xid_answered_find(&t, 1, 100);
+        CHECK(a != NULL);
+        if (a) {
+            EQ(a->t_answer.tv_sec, 7);
+            EQ(a->prog, 100003);
+            EQ(a->proc, 6);
+            EQ(a->dir, 1);
+        }
+        CHECK(xid_answered_find(&t, 2, 100) == NULL); /* pc2 is pending, not answered */
+        xid_answered_forget(&t, a);
+        CHECK(xid_answered_find(&t, 1, 100) == NULL);
+        xid_answered_forget(&t, a); /* twice: a no-op */
+    }
     CHECK(xid_table_find(&t, 2, 100) == pc2);
     EQ(t.count, 1);
     xid_table_remove(&t, pc2);
@@ -118,7 +132,7 @@ test_evict(void)
     CHECK(xid_table_find(&t, 9, 16) != NULL);
     xid_table_fini(&t);
 
-    /* answered entries are evicted silently */
+    /* answered calls free their pending slot and never push a pending call out */
     memset(&L, 0, sizeof L);
     EQ(xid_table_init(&t, 16, 7, on_lost, &L), 0);
     for (i = 0; i < 16; i++) {
@@ -132,13 +146,30 @@ test_evict(void)
     EQ(L.n, 0);
     EQ(t.evicted, 0);
     CHECK(xid_table_find(&t, 9, 0) == NULL);
-    CHECK(xid_table_find(&t, 9, 1) == NULL);
+    CHECK(xid_answered_find(&t, 9, 0) != NULL);
+    CHECK(xid_answered_find(&t, 9, 1) != NULL);
     xid_table_add(&t, 9, 102, &now); /* now the oldest (xid 2) is pending */
     EQ(L.n, 1);
     EQ(L.e[0].xid, 2);
     CHECK(L.e[0].evicted);
     EQ(t.evicted, 1);
     EQ(t.count, 16);
+    xid_table_fini(&t);
+
+    /* the answered ring holds cap calls: the oldest makes room, silently */
+    memset(&L, 0, sizeof L);
+    EQ(xid_table_init(&t, 16, 7, on_lost, &L), 0);
+    for (i = 0; i < 17; i++) {
+        now = T((long)i);
+        xid_table_answer(&t, xid_table_add(&t, 5, i, &now), &now);
+    }
+    EQ(t.ans_count, 16);
+    EQ(t.count, 0);
+    EQ(L.n, 0);
+    EQ(t.evicted, 0);
+    CHECK(xid_answered_find(&t, 5, 0) == NULL);
+    for (i = 1; i < 17; i++)
+        CHECK(xid_answered_find(&t, 5, i) != NULL);
     xid_table_fini(&t);
 
     /* a removed entry frees its slot: no eviction */
@@ -179,7 +210,8 @@ test_expire(void)
     CHECK(!L.e[0].evicted);
     EQ(t.expired, 1);
     CHECK(xid_table_find(&t, 1, 1) == NULL);
-    CHECK(xid_table_find(&t, 1, 2) == NULL); /* answered 13 s ago: dropped silently */
+    CHECK(xid_answered_find(&t, 1, 2) == NULL); /* answered 13 s ago: dropped silently */
+    EQ(t.ans_count, 0);
     CHECK(xid_table_find(&t, 1, 3) != NULL); /* 5 s old */
     EQ(t.count, 1);
 
@@ -201,11 +233,11 @@ test_expire(void)
     xid_table_answer(&t, xid_table_find(&t, 1, 4), &now);
     now = T(106);
     xid_table_expire(&t, &now, 20, 5, 0);
-    CHECK(xid_table_find(&t, 1, 4) != NULL);
-    EQ(xid_table_find(&t, 1, 4)->state, PC_ANSWERED);
+    CHECK(xid_answered_find(&t, 1, 4) != NULL);
+    CHECK(xid_table_find(&t, 1, 4) == NULL);
     now = T(107);
     xid_table_expire(&t, &now, 20, 5, 0);
-    CHECK(xid_table_find(&t, 1, 4) == NULL);
+    CHECK(xid_answered_find(&t, 1, 4) == NULL);
     EQ(L.n, 2); /* never reported */
 
     /* budget: at most 2 entries looked at */
@@ -249,7 +281,8 @@ test_flush(void)
     CHECK(seen[0] == 1 && seen[1] == 1 && seen[3] == 1 && seen[4] == 1 && seen[6] == 1);
     CHECK(seen[2] == 0 && seen[5] == 0);
     for (i = 0; i < 7; i++)
-        CHECK(xid_table_find(&t, 3, i) == NULL);
+        CHECK(xid_table_find(&t, 3, i) == NULL && xid_answered_find(&t, 3, i) == NULL);
+    EQ(t.ans_count, 0);
     xid_table_flush(&t); /* nothing left: nothing reported */
     EQ(L.n, 5);
     /* usable after a flush, to full capacity */
@@ -267,13 +300,15 @@ test_flush(void)
 struct ref_ent {
     uint64_t flow_id;
     uint32_t xid;
-    uint8_t state;
+    uint8_t live; /* answered: not forgotten */
     long t_call, t_answer;
 };
 
 struct ref {
     size_t n;
-    struct ref_ent e[RCAP]; /* arrival order, oldest first */
+    struct ref_ent e[RCAP]; /* pending, arrival order, oldest first */
+    size_t an;
+    struct ref_ent a[RCAP]; /* answered, answer order, forgotten ones included */
     struct lost_log want;
 };
 
@@ -299,11 +334,29 @@ ref_find(const struct ref *r, uint64_t f, uint32_t xid)
     return -1;
 }
 
+static int
+ref_afind(const struct ref *r, uint64_t f, uint32_t xid)
+{
+    size_t i;
+
+    for (i = 0; i < r->an; i++)
+        if (r->a[i].live && r->a[i].flow_id == f && r->a[i].xid == xid)
+            return (int)i;
+    return -1;
+}
+
 static void
 ref_del(struct ref *r, size_t i)
 {
     memmove(&r->e[i], &r->e[i + 1], (r->n - i - 1) * sizeof r->e[0]);
     r->n--;
+}
+
+static void
+ref_apop(struct ref *r)
+{
+    memmove(&r->a[0], &r->a[1], (r->an - 1) * sizeof r->a[0]);
+    r->an--;
 }
 
 static void
@@ -321,58 +374,64 @@ ref_lost(struct ref *r, size_t i, bool evicted)
 static void
 ref_expire(struct ref *r, long now, long timeout, long keep, size_t budget)
 {
-    size_t i = 0, looked = 0;
+    size_t looked = 0;
 
-    while (i < r->n && (budget == 0 || looked++ < budget)) {
-        struct ref_ent *e = &r->e[i];
-        if (e->state == PC_ANSWERED) {
-            if (now - e->t_answer > keep) {
-                ref_del(r, i);
-                continue;
-            }
-            if (now - e->t_call <= timeout)
-                return;
-        } else {
-            if (now - e->t_call <= timeout)
-                return;
-            ref_lost(r, i, false);
-            ref_del(r, i);
-            continue;
-        }
-        i++;
+    while (r->an && (budget == 0 || looked < budget)) {
+        if (r->a[0].live && now - r->a[0].t_answer <= keep)
+            break;
+        ref_apop(r);
+        looked++;
+    }
+    while (r->n && (budget == 0 || looked++ < budget)) {
+        if (now - r->e[0].t_call <= timeout)
+            return;
+        ref_lost(r, 0, false);
+        ref_del(r, 0);
     }
 }
 
 static struct ref R;
 
-/* The table agrees with the model: same entries, same arrival order. */
+/* The table agrees with the model: same pending calls in the same arrival
+ * order, same answered calls in the same answer order. */
 static bool
 same(struct xid_table *t, const struct ref *r)
 {
     uint32_t s = t->old_head;
     size_t i;
 
-    if (t->count != r->n)
+    if (t->count != r->n || t->ans_count != r->an)
         return false;
     for (i = 0; i < r->n; i++) {
         const struct ref_ent *e = &r->e[i];
         struct pending_call *pc = xid_table_find(t, e->flow_id, e->xid);
-        if (!pc || pc->state != e->state || pc->t_call.tv_sec != e->t_call)
+        if (!pc || pc->state != PC_PENDING || pc->t_call.tv_sec != e->t_call)
             return false;
         if (s == HT_NONE || &t->slab[s] != pc)
             return false;
         s = pc->seq_next;
     }
+    for (i = 0; i < r->an; i++) {
+        const struct answered_call *a = &t->ans[(t->ans_head + i) % t->cap];
+        const struct ref_ent *e = &r->a[i];
+        if (a->live != e->live || (e->live && (a->flow_id != e->flow_id || a->xid != e->xid ||
+                                               a->t_answer.tv_sec != e->t_answer)))
+            return false;
+        if (e->live && xid_answered_find(t, e->flow_id, e->xid) != a)
+            return false;
+    }
     return s == HT_NONE;
 }
 
+/* step: the most packet time that passes per expiry step (0: none, so
+ * answered calls stay until the ring is full). */
 static void
-test_random(void)
+test_random(long step)
 {
     struct xid_table t;
     long now = 1000;
     unsigned op, mismatch_find = 0, mismatch_state = 0, mismatch_lost = 0, stale = 0;
-    unsigned adds = 0, evicts_seen = 0;
+    unsigned adds = 0, evicts_seen = 0, answers = 0, ans_pops = 0;
     uint64_t want_evicted = 0, want_expired = 0;
 
     memset(&L, 0, sizeof L);
@@ -382,67 +441,85 @@ test_random(void)
         uint64_t f = 1 + rnd(4);
         uint32_t xid = rnd(48);
         uint32_t what = rnd(1000);
-        int i = ref_find(&R, f, xid);
+        int i = ref_find(&R, f, xid), j = ref_afind(&R, f, xid);
         struct pending_call *pc = xid_table_find(&t, f, xid);
+        const struct answered_call *a = xid_answered_find(&t, f, xid);
         struct timespec ts = T(now);
 
-        if ((i >= 0) != (pc != NULL))
+        if ((i >= 0) != (pc != NULL) || (j >= 0) != (a != NULL))
             mismatch_find++;
-        if (what < 450) { /* a call: an existing entry for the key is replaced */
+        if (what < 450) { /* a call: an entry for the key, of either kind, is replaced */
             if (pc) {
                 xid_table_remove(&t, pc);
                 ref_del(&R, (size_t)i);
             }
+            if (a) {
+                xid_answered_forget(&t, a);
+                R.a[j].live = 0;
+            }
             if (R.n == RCAP) {
-                if (R.e[0].state == PC_PENDING) {
-                    ref_lost(&R, 0, true);
-                    want_evicted++;
-                    evicts_seen++;
-                }
+                ref_lost(&R, 0, true);
+                want_evicted++;
+                evicts_seen++;
                 ref_del(&R, 0);
             }
             pc = xid_table_add(&t, f, xid, &ts);
             pc->proc = xid; /* scribble on the payload */
             R.e[R.n].flow_id = f;
             R.e[R.n].xid = xid;
-            R.e[R.n].state = PC_PENDING;
             R.e[R.n].t_call = now;
             R.n++;
             adds++;
         } else if (what < 650) { /* lookup only (done above) */
-            if (pc && i >= 0 && (pc->state != R.e[i].state || pc->t_call.tv_sec != R.e[i].t_call))
+            if (pc && i >= 0 && pc->t_call.tv_sec != R.e[i].t_call)
+                mismatch_state++;
+            if (a && j >= 0 && a->t_answer.tv_sec != R.a[j].t_answer)
                 mismatch_state++;
         } else if (what < 800) { /* a reply */
-            if (pc && i >= 0 && pc->state == PC_PENDING) {
+            if (pc && i >= 0) {
+                if (R.an == RCAP) {
+                    ref_apop(&R);
+                    ans_pops++;
+                }
+                R.a[R.an] = R.e[i];
+                R.a[R.an].live = 1;
+                R.a[R.an].t_answer = now;
+                R.an++;
+                ref_del(&R, (size_t)i);
                 xid_table_answer(&t, pc, &ts);
-                R.e[i].state = PC_ANSWERED;
-                R.e[i].t_answer = now;
+                answers++;
             }
-        } else if (what < 880) { /* removed */
+        } else if (what < 880) { /* removed, or forgotten */
             if (pc && i >= 0) {
                 xid_table_remove(&t, pc);
                 ref_del(&R, (size_t)i);
             }
+            if (a && j >= 0) {
+                xid_answered_forget(&t, a);
+                R.a[j].live = 0;
+            }
         } else if (what < 998) { /* time passes, expiry runs */
             size_t budget = rnd(4) == 0 ? 0 : 1 + rnd(8);
             size_t before = R.want.n;
-            now += rnd(6);
+            now += rnd((uint32_t)step + 1);
             ts = T(now);
             xid_table_expire(&t, &ts, 30, 10, budget);
             ref_expire(&R, now, 30, 10, budget);
             want_expired += R.want.n - before;
-            if (budget == 0) { /* nothing pending older than the timeout survives */
+            if (budget == 0) { /* nothing older than its limit survives */
                 size_t k;
                 for (k = 0; k < R.n; k++)
-                    if (R.e[k].state == PC_PENDING && now - R.e[k].t_call > 30)
+                    if (now - R.e[k].t_call > 30)
                         stale++;
+                if (R.an && (!R.a[0].live || now - R.a[0].t_answer > 10))
+                    stale++;
             }
         } else { /* end of input */
             size_t k;
             for (k = 0; k < R.n; k++)
-                if (R.e[k].state == PC_PENDING)
-                    ref_lost(&R, k, false);
+                ref_lost(&R, k, false);
             R.n = 0;
+            R.an = 0;
             xid_table_flush(&t);
         }
         if (t.count != R.n || L.n != R.want.n)
@@ -459,8 +536,12 @@ test_random(void)
     EQ(t.evicted, want_evicted);
     EQ(t.expired, want_expired);
     CHECK(evicts_seen > 0); /* the run exercised eviction... */
-    CHECK(want_expired > 0); /* ...and expiry */
     CHECK(adds > 40000);
+    CHECK(answers > 2000);
+    if (step)
+        CHECK(want_expired > 0); /* ...and expiry */
+    else
+        CHECK(ans_pops > 0); /* ...or a full answered ring */
     /* the lost reports, in order */
     {
         size_t k, n = L.n < MAXLOST ? L.n : MAXLOST, bad = 0;
@@ -472,12 +553,11 @@ test_random(void)
     }
     /* drain: every remaining pending call reported exactly once */
     {
-        size_t k, pending = 0, before = L.n;
-        for (k = 0; k < R.n; k++)
-            pending += R.e[k].state == PC_PENDING;
+        size_t before = L.n;
         xid_table_flush(&t);
-        EQ(L.n - before, pending);
+        EQ(L.n - before, R.n);
         EQ(t.count, 0);
+        EQ(t.ans_count, 0);
     }
     xid_table_fini(&t);
 }
@@ -489,6 +569,7 @@ main(void)
     test_evict();
     test_expire();
     test_flush();
-    test_random();
+    test_random(5);
+    test_random(0);
     return t_done();
 }
