@@ -18,19 +18,9 @@ xid_table_init(struct xid_table *t, size_t cap, uint64_t seed, xid_lost_fn *on_l
         return -1;
     t->slab = calloc(cap, sizeof *t->slab);
     t->ans = calloc(cap, sizeof *t->ans);
-    if (!t->slab || !t->ans || hashtab_init(&t->idx, cap) != 0) {
-        free(t->slab);
-        free(t->ans);
-        t->slab = NULL;
-        t->ans = NULL;
-        return -1;
-    }
-    if (hashtab_init(&t->ans_idx, cap) != 0) {
-        hashtab_fini(&t->idx);
-        free(t->slab);
-        free(t->ans);
-        t->slab = NULL;
-        t->ans = NULL;
+    if (!t->slab || !t->ans || hashtab_init(&t->idx, cap) != 0 ||
+        hashtab_init(&t->ans_idx, cap) != 0) {
+        xid_table_fini(t); /* frees what was allocated (the rest is zero) */
         return -1;
     }
     t->cap = cap;
