@@ -11,17 +11,7 @@ import subprocess
 import sys
 
 DIMS = ["client", "server", "pair", "export", "file", "user"]
-failures = []
-passed = 0
-
-
-def check(cond, msg):
-    global passed
-    if cond:
-        passed += 1
-    else:
-        failures.append(msg)
-        print("FAIL " + msg)
+from checks import check, finish
 
 
 def report(nfsscope, path, *args):
@@ -131,8 +121,7 @@ def main():
                        capture_output=True, timeout=300)
     check(b"(other: " in p.stdout, "text report shows the other row")
 
-    print(f"{passed} passed, {len(failures)} failed")
-    return 1 if failures else 0
+    return finish()
 
 
 if __name__ == "__main__":

@@ -23,17 +23,7 @@ import shutil
 import subprocess
 import sys
 
-failures = []
-passed = 0
-
-
-def check(cond, msg):
-    global passed
-    if cond:
-        passed += 1
-    else:
-        failures.append(msg)
-        print("FAIL " + msg)
+from checks import check, finish
 
 
 def report(nfsscope, path, *args):
@@ -262,8 +252,7 @@ def main():
     p = subprocess.run([nfsscope, "diff", S("stable-writes.pcap")], capture_output=True)
     check(p.returncode == 2, "diff: one input is a usage error")
 
-    print(f"{passed} passed, {len(failures)} failed")
-    return 1 if failures else 0
+    return finish()
 
 
 if __name__ == "__main__":

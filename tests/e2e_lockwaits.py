@@ -21,17 +21,7 @@ import os
 import subprocess
 import sys
 
-failures = []
-passed = 0
-
-
-def check(cond, msg):
-    global passed
-    if cond:
-        passed += 1
-    else:
-        failures.append(msg)
-        print("FAIL " + msg)
+from checks import check, finish
 
 
 def run(nfsscope, path, fmt):
@@ -86,8 +76,7 @@ def main():
     if p.returncode == 0:
         m = json.loads(p.stdout)["nlm4"]["lock_waits"]
         check(m["blocked"] == 2 and m["cancelled"] == 2, f"merged lock waits {m}")
-    print(f"{passed} passed, {len(failures)} failed")
-    return 1 if failures else 0
+    return finish()
 
 
 if __name__ == "__main__":

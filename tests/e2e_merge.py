@@ -24,17 +24,7 @@ import struct
 import subprocess
 import sys
 
-failures = []
-passed = 0
-
-
-def check(cond, msg):
-    global passed
-    if cond:
-        passed += 1
-    else:
-        failures.append(msg)
-        print("FAIL " + msg)
+from checks import check, finish
 
 
 def conn_of(linktype, data):
@@ -209,8 +199,7 @@ def main():
     check(p.returncode == 2, "no input: rc %d" % p.returncode)
     p = subprocess.run([nfsscope, "merge", "-o", "xml", bad], capture_output=True, timeout=60)
     check(p.returncode == 2, "-o xml: rc %d" % p.returncode)
-    print("%d passed, %d failed" % (passed, len(failures)))
-    return 1 if failures else 0
+    return finish()
 
 
 if __name__ == "__main__":

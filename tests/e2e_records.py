@@ -24,17 +24,7 @@ import shutil
 import subprocess
 import sys
 
-failures = []
-passed = 0
-
-
-def check(cond, msg):
-    global passed
-    if cond:
-        passed += 1
-    else:
-        failures.append(msg)
-        print("FAIL " + msg)
+from checks import check, finish
 
 
 def run(nfsscope, pcap, out, fmt):
@@ -156,8 +146,7 @@ def main():
     p = subprocess.run([nfsscope, "-r", pcap, "--records", os.path.join(work, "x"),
                         "--records-format", "xml"], capture_output=True, timeout=60)
     check(p.returncode == 2, "--records-format xml refused with exit 2 (rc %d)" % p.returncode)
-    print("%d passed, %d failed" % (passed, len(failures)))
-    return 1 if failures else 0
+    return finish()
 
 
 if __name__ == "__main__":

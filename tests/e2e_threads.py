@@ -25,17 +25,7 @@ import subprocess
 import sys
 import time
 
-failures = []
-passed = 0
-
-
-def check(cond, msg):
-    global passed
-    if cond:
-        passed += 1
-    else:
-        failures.append(msg)
-        print("FAIL " + msg)
+from checks import check, finish
 
 
 # One hash seed for every run: which entry a full table evicts depends on it
@@ -193,8 +183,7 @@ def main():
         check(p.returncode == 2 and first.startswith(b"nfsscope: --threads") and bad.encode() in first,
               f"--threads {bad!r}: exit {p.returncode} {p.stderr!r}")
 
-    print(f"{passed} passed, {len(failures)} failed")
-    return 1 if failures else 0
+    return finish()
 
 
 if __name__ == "__main__":

@@ -37,9 +37,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import pcapsyn as ps  # noqa: E402
-
-failures = []
-passed = 0
+from checks import check, finish  # noqa: E402
 
 # Public captures (small ones: the machine is shared) with non-RPC traffic
 # mixed in (incorrect_mount: 1,020 packets, 14 of them RPC) or odd shapes:
@@ -60,15 +58,6 @@ PUBLIC = [
 DERIVED = [("all-ops.pcap", "reorder"), ("bulk-io.pcap", "loss"), ("bulk-io.pcap", "dup"),
            ("udp-frag.pcap", "udploss"), ("all-ops.pcap", "snap96"), ("ipv6.pcap", "reorder"),
            ("cooked-any.pcap", "vlan")]
-
-
-def check(cond, msg):
-    global passed
-    if cond:
-        passed += 1
-    else:
-        failures.append(msg)
-        print("FAIL " + msg)
 
 
 def run(args, timeout=300):
@@ -377,8 +366,7 @@ def main():
     check_live(nfsscope, work)
     if not shutil.which("tshark"):
         print("SKIP tshark checks: tshark not installed")
-    print("%d checks passed, %d failed" % (passed, len(failures)))
-    sys.exit(1 if failures else 0)
+    sys.exit(finish("checks passed"))
 
 
 if __name__ == "__main__":
