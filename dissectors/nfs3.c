@@ -264,7 +264,7 @@ dirlist(struct xdr_cur *x, struct op_event *ev, bool plus)
         ev->dir_cut = true;
 }
 
-/* The detail the findings need (issue 5), decoded on a copy of the cursor
+/* The detail the findings need, decoded on a copy of the cursor
  * after an NFS3_OK status: best effort, never changes the decode result (a
  * head cut short by rpc_head_max or the snaplen just leaves fields unset). */
 static void

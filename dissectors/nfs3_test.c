@@ -379,7 +379,7 @@ test_status_replies(void)
     CHECK(!ev.has_status);
 }
 
-/* Absurd lengths (issue 8): a WRITE or READ count larger than its message,
+/* Absurd lengths: a WRITE or READ count larger than its message,
  * or a data<> length that differs from the count, is a decode error and no
  * bytes are counted. */
 static void

@@ -236,7 +236,7 @@ lw_op(struct lockwait *lw, uint32_t proc, const uint8_t *args, size_t n_args, co
     lockwait_record(lw, &ev);
 }
 
-/* Lock waits (issue 4) from a hand-built call stream: client 10.0.0.2's
+/* Lock waits from a hand-built call stream: client 10.0.0.2's
  * blocking LOCK is answered NLM4_BLOCKED; the server 10.0.0.1 calls back
  * GRANTED_MSG 2.5 s later on its own connection. */
 static void

@@ -1,5 +1,5 @@
 /* bd_procs.h: per breakdown row, per procedure: calls, errors, bytes and
- * latency mean and max (issue 6: the view's procedure table for one client,
+ * latency mean and max (the view's procedure table for one client,
  * server or file).
  *
  * Only the view turns it on (stats_by_proc_init), for the client, server and

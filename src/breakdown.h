@@ -1,5 +1,5 @@
 /* breakdown.h: the core statistics per client, server, client-server pair,
- * export, file handle or user (issue 4).
+ * export, file handle or user.
  *
  * One table per dimension, each with a fixed number of rows allocated once.
  * When a table is full, a new key replaces the row with the fewest calls

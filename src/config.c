@@ -13,10 +13,10 @@ config_defaults(struct nfsscope_config *cfg)
     cfg->call_timeout_s = 120;
     cfg->answered_keep_s = 10; /* UDP only: client retransmission window */
     cfg->flow_idle_s = 600;
-    cfg->rpc_head_max = 4096; /* READDIRPLUS entries for the findings (issue 5) */
+    cfg->rpc_head_max = 4096; /* READDIRPLUS entries for the findings */
     cfg->rpc_head_pool = 4096;
     cfg->rpc_max_msg = 16u << 20;
-    cfg->rpc_wide_max = 65535; /* a READDIRPLUS reply of up to 64 KiB whole (issue 5) */
+    cfg->rpc_wide_max = 65535; /* a READDIRPLUS reply of up to 64 KiB whole */
     cfg->rpc_wide_pool = 16;
     cfg->tcp_ooo_pool = 8u << 20;
     cfg->tcp_ooo_per_dir = 256u << 10;
@@ -24,11 +24,11 @@ config_defaults(struct nfsscope_config *cfg)
     cfg->ipfrag_timeout_s = 30;
     cfg->bd_rows = 1024;
     cfg->names_max = 65536;
-    cfg->lock_waits_max = 4096; /* NLM blocked locks waiting for GRANTED (issue 4) */
+    cfg->lock_waits_max = 4096; /* NLM blocked locks waiting for GRANTED */
     cfg->findings_max = 16384;
     cfg->top_n = 10;
     cfg->threads = 2;
-    cfg->window_s = 3; /* findings (issue 5): like acregmin */
+    cfg->window_s = 3; /* findings: like acregmin */
     cfg->tui = -1;
     cfg->speed = 1.0;
     cfg->metrics_clients = 8;

@@ -42,7 +42,7 @@ struct nfsscope_config {
     uint64_t hash_seed; /* 0: from getrandom() */
     unsigned window_s;  /* findings: repeats within this many seconds are redundant */
     unsigned threads;   /* --threads: 2 = findings on a second thread for -r reports */
-    /* live capture and the view (issue 6) */
+    /* live capture and the view */
     int snaplen;          /* -s: bytes kept per packet, 0 = 262144 */
     int buffer_kib;       /* -B: kernel buffer in KiB, 0 = libpcap's default */
     bool no_promisc;      /* -p */
@@ -52,7 +52,7 @@ struct nfsscope_config {
     double interval_s;    /* --interval: periodic reports without the view (0 = none) */
     int tui;              /* --tui 1, --no-tui 0, -1 = the view for -i on a terminal */
     double speed;         /* --speed: replay speed of -r in the view (0 = fastest) */
-    /* --metrics (issue 9) */
+    /* --metrics */
     const char *metrics_addr;  /* ADDR:PORT to serve /metrics on, or NULL */
     size_t metrics_clients;    /* connections served at once; more are refused */
     double metrics_timeout_s;  /* a connection's life, accept to close */

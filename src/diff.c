@@ -1,4 +1,4 @@
-/* diff.c: `nfsscope diff A B`: two reports side by side (issue 5). */
+/* diff.c: `nfsscope diff A B`: two reports side by side. */
 #include "diff.h"
 
 #include <errno.h>

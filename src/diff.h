@@ -1,4 +1,4 @@
-/* diff.h: `nfsscope diff [-o text|json] A B` (issue 5, before/after).
+/* diff.h: `nfsscope diff [-o text|json] A B` (before/after).
  *
  * A and B are each a capture file (analysed by running this program on it,
  * `-o json`) or a saved JSON report (`nfsscope -o json ... > a.json`). Prints

@@ -1,4 +1,4 @@
-/* findings.c: the findings engine (issue 5); see findings.h.
+/* findings.c: the findings engine; see findings.h.
  *
  * RFC 1813 gives the meaning of every field used here (stable_how §3.3.7,
  * ACCESS bits §3.3.4, fattr3 §2.6, READDIRPLUS §3.3.17). The Linux client

@@ -1,4 +1,4 @@
-/* lockwait.h: NLM lock waits (issue 4).
+/* lockwait.h: NLM lock waits.
  *
  * A blocking LOCK (block = TRUE) answered NLM4_BLOCKED is queued by the
  * server, which calls the client back with GRANTED or GRANTED_MSG (Open

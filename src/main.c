@@ -92,7 +92,7 @@ static const char usage_text[] =
     "  --max-names N      file handles whose names are remembered (default 65536)\n"
     "  --max-frags N      IP datagrams in reassembly at once, 64 KiB each at most\n"
     "                     (default 1024)\n"
-    "Findings (issue 5)\n"
+    "Findings\n"
     "  --window SECONDS   a GETATTR or ACCESS repeated within this long is counted\n"
     "                     as redundant (default 3, like acregmin)\n"
     "  --no-findings      skip the findings (about half the work per call)\n"
@@ -217,7 +217,7 @@ on_tick(void *arg, struct nfsscope_ctx *ctx, const struct timespec *now)
     t->view->tick(stdout, &ctx->stats, t->vi, now);
 }
 
-/* --metrics (issue 9): the exposition is rendered from the stats between
+/* --metrics: the exposition is rendered from the stats between
  * two packets, in the capture's own loop. */
 struct metrics_arg {
     struct metrics *m;
@@ -395,16 +395,16 @@ main(int argc, char **argv)
     char err[512] = "";
     char *filter;
     int opt, st, use_tui, finished = 0;
-    const char *records_path = NULL;           /* issue 9: --records */
+    const char *records_path = NULL;           /* --records */
     enum records_format records_fmt = RECORDS_CSV;
     struct records *records = NULL;
     char rerr[512];
-    struct metrics_arg ma = { NULL, NULL, NULL, false }; /* issue 9: --metrics */
-    const char *wpcap_path = NULL; /* issue 9: -w */
+    struct metrics_arg ma = { NULL, NULL, NULL, false }; /* --metrics */
+    const char *wpcap_path = NULL; /* -w */
 
-    if (argc >= 2 && strcmp(argv[1], "diff") == 0) /* issue 5: src/diff.c */
+    if (argc >= 2 && strcmp(argv[1], "diff") == 0) /* src/diff.c */
         return diff_main(argc - 1, argv + 1);
-    if (argc >= 2 && strcmp(argv[1], "merge") == 0) /* issue 9: src/merge.c */
+    if (argc >= 2 && strcmp(argv[1], "merge") == 0) /* src/merge.c */
         return merge_main(argc - 1, argv + 1);
     config_defaults(&cfg);
     opterr = 0;
@@ -561,7 +561,7 @@ main(int argc, char **argv)
     st = capture_open(&cap, &cfg, err, sizeof err);
     if (st != 0)
         goto fail;
-    if (cfg.metrics_addr) { /* issue 9: bound before -Z, so ports below 1024 work */
+    if (cfg.metrics_addr) { /* bound before -Z, so ports below 1024 work */
         ma.ctx = &ctx;
         ma.cap = cap;
         st = metrics_open(&ma.m, cfg.metrics_addr, cfg.metrics_clients, cfg.metrics_timeout_s,
@@ -582,7 +582,7 @@ main(int argc, char **argv)
         }
         ctx.stats.records = records;
     }
-    if (wpcap_path) { /* issue 9: after the drop, so the file is the user's (tcpdump -w) */
+    if (wpcap_path) { /* after the drop, so the file is the user's (tcpdump -w) */
         int dlt = capture_link_type(cap);
 
         if (dlt < 0)
@@ -633,8 +633,8 @@ main(int argc, char **argv)
         ro.tick = on_tick;
         ro.tick_arg = &ta;
         ro.stop = &stop_requested;
-        /* A one-shot report from files: the findings on a second thread
-         * (issue 7); live runs, the view and --metrics read them as they go. */
+        /* A one-shot report from files: the findings on a second thread;
+         * live runs, the view and --metrics read them as they go. */
         if (cfg.threads > 1 && !capture_is_live(cap) && !ma.m)
             ctx.stats.findings_worker = findings_worker_start(ctx.stats.findings, FW_RING_BYTES);
         st = capture_run(cap, &ctx, &ro, err, sizeof err);

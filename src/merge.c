@@ -1,4 +1,4 @@
-/* merge.c: `nfsscope merge A.json B.json ...` (issue 9).
+/* merge.c: `nfsscope merge A.json B.json ...`.
  *
  * Combines saved JSON reports (nfsscope -o json) exactly, so captures from
  * several points or files can be analysed in parallel and added up:

@@ -1,4 +1,4 @@
-/* merge.h: `nfsscope merge A.json B.json ...` (issue 9). */
+/* merge.h: `nfsscope merge A.json B.json ...`. */
 #ifndef NFSSCOPE_MERGE_H
 #define NFSSCOPE_MERGE_H
 

@@ -1,4 +1,4 @@
-/* metrics.h: the --metrics endpoint (issue 9): a minimal HTTP/1.1 server
+/* metrics.h: the --metrics endpoint: a minimal HTTP/1.1 server
  * (RFC 9112) for GET /metrics, served from the capture's own poll() loop.
  *
  * Single-threaded and non-blocking: the listening socket and the clients'

@@ -1,4 +1,4 @@
-/* names.h: names for file handles, learned from the wire (issue 4).
+/* names.h: names for file handles, learned from the wire.
  *
  * A bounded cache from a file handle to (parent handle, name): MOUNT replies
  * give export roots (path -> root handle), LOOKUP, CREATE, MKDIR, SYMLINK,

@@ -122,7 +122,7 @@ pipeline_init(struct nfsscope_ctx *ctx, const struct nfsscope_config *cfg)
         stats_fini(&ctx->stats);
         return -1;
     }
-    if (cfg->findings_max) /* issue 5; 0 turns the findings off */
+    if (cfg->findings_max) /* 0 turns the findings off */
         ctx->stats.findings = findings_new(cfg->findings_max, cfg->window_s, seed ^ 0x66696e64ULL);
     if (cfg->findings_max && !ctx->stats.findings) {
         stats_fini(&ctx->stats);

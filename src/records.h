@@ -1,4 +1,4 @@
-/* records.h: one row per finished call (issue 9: --records FILE).
+/* records.h: one row per finished call (--records FILE).
  *
  * Streamed: the file is opened once; every matched or unanswered call
  * becomes one line (CSV, RFC 4180, CRLF; or one JSON object per line),

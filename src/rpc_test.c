@@ -481,7 +481,7 @@ sys_call(uint8_t *b, uint32_t name_len, uint32_t ngids, uint32_t ngids_have)
     return o;
 }
 
-/* Credentials over their RFC 5531 limits set bad_cred (issue 8). */
+/* Credentials over their RFC 5531 limits set bad_cred. */
 static void
 test_bad_cred(void)
 {

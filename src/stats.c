@@ -263,13 +263,13 @@ stats_record(struct stats *s, const struct op_event *ev)
     struct prog_stats *ps;
     struct proc_stats *p = proc_of(s, ev->pg, ev->proc, &ps);
 
-    if (s->findings_worker) /* issue 7: on the second thread, same order */
+    if (s->findings_worker) /* on the second thread, same order */
         findings_worker_post(s->findings_worker, ev);
     else
-        findings_record(s->findings, ev); /* issue 5; a no-op when NULL */
-    findings_record(s->findings_view, ev); /* the view's, since its reset (issue 6) */
-    records_write(s->records, s, ev);    /* issue 9 (--records); a no-op when NULL */
-    lockwait_record(s->lockwait, ev);    /* NLM lock waits (issue 4); a no-op when NULL */
+        findings_record(s->findings, ev); /* a no-op when NULL */
+    findings_record(s->findings_view, ev); /* the view's, since its reset */
+    records_write(s->records, s, ev);    /* --records; a no-op when NULL */
+    lockwait_record(s->lockwait, ev);    /* NLM lock waits; a no-op when NULL */
     switch (ev->outcome) {
     case OP_NO_REPLY:
         s->rpc.unanswered_calls++;

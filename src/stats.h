@@ -32,7 +32,7 @@ enum op_outcome {
 enum { STABLE_UNSTABLE = 0, STABLE_DATA_SYNC = 1, STABLE_FILE_SYNC = 2, STABLE_NONE = 0xff };
 
 /* Attributes a reply carried (RFC 1813 §2.6 fattr3), reduced to a digest of
- * every field but atime (issue 5: "attributes identical"). */
+ * every field but atime ("attributes identical"). */
 struct op_attr {
     bool valid;
     uint8_t type;    /* ftype3: 1 NF3REG, 2 NF3DIR, ... */
@@ -52,7 +52,7 @@ struct op_dirent {
 };
 
 /* What a successful reply did to the names of the file system, for the
- * names cache (issue 4): fh/name and fh2/name2 are the call's. */
+ * names cache: fh/name and fh2/name2 are the call's. */
 enum { NAMES_OP_NONE = 0, NAMES_OP_RENAME, NAMES_OP_LINK, NAMES_OP_REMOVE };
 
 /* One finished operation. Filled by the RPC layer (times, outcome) and by the
@@ -72,8 +72,8 @@ struct op_event {
     uint64_t read_bytes;  /* READ reply count */
     uint64_t write_bytes; /* WRITE call count (data sent) */
     uint32_t call_len, reply_len;
-    uint32_t xid;               /* the call's XID (issue 9: --records) */
-    /* Who and what (issue 4). */
+    uint32_t xid;               /* the call's XID (--records) */
+    /* Who and what. */
     const struct flow_key *key; /* the connection, NULL for orphans */
     uint8_t call_dir;           /* 0: key's source sent the call (is the client) */
     bool obj_is_export;         /* obj_fh is the root of the export named by `name` (MNT) */
@@ -83,12 +83,12 @@ struct op_event {
     struct bytes obj_fh;        /* the handle the reply returned for that name (dissector) */
     struct bytes fh2, name2;    /* RENAME to (dir, name), LINK link (dir, name) (from the call) */
     uint8_t names_op;           /* what a successful reply did to names (dissector) */
-    /* NLM (issue 4, lock waits): the call's lock, digested by the dissector
+    /* NLM (lock waits): the call's lock, digested by the dissector
      * (nlm_common.h), and its block flag (LOCK, LOCK_MSG, CANCEL). */
     bool nlm_has_lock, nlm_block;
     uint64_t nlm_lock;
     const uint32_t *bd_idx, *bd_gen; /* the call's breakdown rows, or NULL */
-    /* What the findings need (issue 5), from the NFSv3 dissector. Borrowed
+    /* What the findings need, from the NFSv3 dissector. Borrowed
      * views are valid only during stats_record(). */
     struct op_attr attr;     /* fh's attributes after the op (fattr3, post_op_attr, wcc after) */
     struct op_attr obj_attr; /* obj_fh's (LOOKUP obj_attributes, CREATE ...) */
@@ -106,8 +106,8 @@ struct op_event {
 
 #define STATS_MAX_STATUS 24 /* distinct status values tracked per procedure */
 
-/* Fixed latency bucket bounds for the Prometheus histogram (issue 9,
- * --metrics): 100 us .. 10 s. They are not edges of struct histo's log-linear
+/* Fixed latency bucket bounds for the Prometheus histogram
+ * (--metrics): 100 us .. 10 s. They are not edges of struct histo's log-linear
  * buckets (1 ms is not), so each procedure keeps exact counts per bound:
  * lat_le[i] counts latencies (whole microseconds, as in the report) in
  * (bound i-1, bound i]; lat_le[STATS_LAT_BOUNDS] those above the last. */
@@ -187,20 +187,20 @@ struct stats {
     struct anomalies anom;
     size_t nprogs;
     struct prog_stats *progs; /* one per rpc_programs[] entry, same order */
-    /* Who and what (issue 4); absent (bd_on false, names NULL) unless
+    /* Who and what; absent (bd_on false, names NULL) unless
      * stats_breakdowns_init() was called. */
     bool bd_on;
     struct bd_table bd[BD__COUNT];
     struct names *names;
     struct timeline tl; /* per-interval calls, bytes and latency */
-    struct findings *findings; /* issue 5 (src/findings.h); NULL: not analysed */
+    struct findings *findings; /* src/findings.h; NULL: not analysed */
     /* When set, `findings` is the worker thread's until pipeline_finish()
-     * (findings_worker.h, issue 7); NULL: recorded on this thread. */
+     * (findings_worker.h); NULL: recorded on this thread. */
     struct findings_worker *findings_worker;
     struct lockwait *lockwait; /* NLM v4 lock waits (src/lockwait.h); NULL: off */
-    struct findings *findings_view; /* the view's since its last reset (issue 6), owned by
+    struct findings *findings_view; /* the view's since its last reset, owned by
                                      * the view; NULL: none */
-    struct records *records;   /* issue 9 (src/records.h): --records; NULL: off */
+    struct records *records;   /* src/records.h: --records; NULL: off */
 };
 
 /* Allocate per-program tables for every registered program. 0 or -1 (ENOMEM). */
@@ -208,7 +208,7 @@ int stats_init(struct stats *s);
 /* Add the breakdown tables (rows per dimension) and the names cache. 0 or -1. */
 int stats_breakdowns_init(struct stats *s, size_t rows, size_t names_cap, uint64_t seed);
 /* Per breakdown row and procedure counts (bd_procs.h) for the client, server
- * and file tables: the view's procedure table for one of them (issue 6).
+ * and file tables: the view's procedure table for one of them.
  * After stats_breakdowns_init; 0 or -1. Freed with the tables. */
 int stats_by_proc_init(struct stats *s);
 void stats_fini(struct stats *s);

@@ -1,5 +1,5 @@
 /* timeline.h: calls, bytes and latency per time interval over the whole
- * capture (issue 4: the seed of a throughput graph for bonnie-style runs).
+ * capture (the seed of a throughput graph for bonnie-style runs).
  *
  * A fixed array of buckets starting at the first packet's second. When time
  * runs past the last bucket, adjacent buckets are merged pairwise and the

@@ -22,7 +22,7 @@ at(struct timeline *t, time_t sec, uint64_t us)
         histo_small_record(&b->latency, us);
 }
 
-/* p99 per bucket (the view's latency sparkline, issue 6). */
+/* p99 per bucket (the view's latency sparkline). */
 static void
 percentiles(void)
 {

@@ -1,4 +1,4 @@
-/* wpcap.h: -w FILE (issue 9): the packets that carried ONC RPC, written to a
+/* wpcap.h: -w FILE: the packets that carried ONC RPC, written to a
  * pcap file as they were captured, to shrink a big capture for sharing (as
  * nfstrace's drain mode does).
  *

@@ -47,7 +47,7 @@ struct pending_call {
     uint8_t fh2_len, name2_len;   /* a second handle and name, packed in name[] (below) */
     uint32_t write_count;         /* set by the dissector: WRITE count */
     uint32_t seq_prev, seq_next;  /* arrival order (slot ids), internal */
-    /* Set by the dissector for the breakdowns and the names (issue 4): the
+    /* Set by the dissector for the breakdowns and the names: the
      * handle the call acts on (for LOOKUP, CREATE, ... the directory) and the
      * name it gives in that directory (MOUNT: the export path). RENAME's
      * to.dir and to.name, LINK's link.dir and link.name follow the first name

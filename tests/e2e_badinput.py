@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""e2e_badinput.py: hostile and broken input (issue 8, "Bad input").
+"""e2e_badinput.py: hostile and broken input ("Bad input").
 
     e2e_badinput.py NFSSCOPE WORKDIR
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """e2e_derived.py NFSSCOPE SAMPLES_DIR WORKDIR
 
-Derived variants of the real samples (samples/derive, issue 3) against nfsscope's
+Derived variants of the real samples (samples/derive) against nfsscope's
 report on the original capture. The variants are built into WORKDIR at test time
 (derived captures are never committed); each check prints PASS/FAIL/XFAIL/XPASS and
 the run ends with "N passed, N failed" (exit 1 on any failure).

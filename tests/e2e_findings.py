@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""e2e_findings.py: the findings (issue 5) on the real samples, against what
+"""e2e_findings.py: the findings on the real samples, against what
 samples/nfsgen.c did (its expect files and its workload code):
 
 - stable-writes: the stable_writes finding counts equal the generator's

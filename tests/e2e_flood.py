@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""e2e_flood.py: resource floods (issue 8): memory stays bounded, evictions are reported.
+"""e2e_flood.py: resource floods: memory stays bounded, evictions are reported.
 
     e2e_flood.py NFSSCOPE FLOODGEN RSSRUN [--scale X] [KIND ...]
 
@@ -24,7 +24,7 @@ tests/flood/rssrun.c: see there why not from Python):
     ipfrag_evicted, rpc_bad_mark, tcp_ooo_overflow, names_evicted, breakdown
     rows evicted ... with the exact numbers where they are determined.
 
-bd16 (issue 4) runs the names flood with 16 rows per breakdown table and 64
+bd16 runs the names flood with 16 rows per breakdown table and 64
 names: memory is as flat, every table adds up to the totals and its "other"
 row holds what was evicted.
 
@@ -242,7 +242,7 @@ KINDS = {
     "conns": (250000, ["flows", "pending", "rows"], check_conns),   # 1M packets
     "ooo": (1000000, ["ooo", "flows"], check_ooo),
     "names": (250000, ["flows", "names", "rows", "pending"], check_names),  # 1M packets
-    # issue 4: the names flood through 16-row breakdown tables and 64 names
+    # the names flood through 16-row breakdown tables and 64 names
     "bd16": (250000, ["flows", "names", "rows", "pending"], check_bd16),
 }
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""e2e_lockwaits.py: NLM v4 lock waits (issue 4) on the real NLM samples.
+"""e2e_lockwaits.py: NLM v4 lock waits on the real NLM samples.
 
 usage: e2e_lockwaits.py NFSSCOPE SAMPLES_DIR
 

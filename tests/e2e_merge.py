@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""e2e_merge.py: `nfsscope merge` (issue 9) equals the report of the whole.
+"""e2e_merge.py: `nfsscope merge` equals the report of the whole.
 
 Each sample capture is split by connection (all packets of every other
 connection, in order of first appearance, into A, the rest into B; pcapng

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""e2e_metrics: `--metrics ADDR:PORT` scraped by real HTTP clients (issue 9).
+"""e2e_metrics: `--metrics ADDR:PORT` scraped by real HTTP clients.
 
     e2e_metrics.py NFSSCOPE SAMPLES_DIR WORK_DIR
 

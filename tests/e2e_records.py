@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""e2e_records.py: --records (issue 9) on real samples.
+"""e2e_records.py: --records on real samples.
 
 For each sample the CSV (--records-format csv) must parse with a strict
 RFC 4180 reader (python csv, strict=True), every row must have the header's

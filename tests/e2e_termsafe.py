@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""e2e_termsafe.py: strings from the wire are safe in every output (issue 8).
+"""e2e_termsafe.py: strings from the wire are safe in every output.
 
     e2e_termsafe.py NFSSCOPE WORKDIR
 

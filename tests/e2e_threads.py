@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""e2e_threads.py: the findings on a second thread (issue 7, --threads).
+"""e2e_threads.py: the findings on a second thread (--threads).
 
 - every sample and every public capture (the .bz2 ones decompressed into
   the work directory) gives byte-identical reports, JSON and text with every

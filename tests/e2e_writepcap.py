@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""e2e_writepcap.py: -w FILE (issue 9) writes the packets that carried RPC.
+"""e2e_writepcap.py: -w FILE writes the packets that carried RPC.
 
 1. For every sample (samples/*.pcap, *.pcapng), a few derived variants of them
    (samples/derive: loss, reordering, duplicates, lost fragments, snaplen 96,

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""live_test: live capture on loopback (issue 6).
+"""live_test: live capture on loopback.
 
     live_test.py NFSSCOPE SAMPLES_DIR WORK_DIR
 

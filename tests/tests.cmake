@@ -36,19 +36,19 @@ add_test(NAME e2e_breakdowns COMMAND Python3::Interpreter ${CMAKE_SOURCE_DIR}/te
          $<TARGET_FILE:nfsscope> ${CMAKE_SOURCE_DIR}/samples)
 set_tests_properties(e2e_breakdowns PROPERTIES TIMEOUT 600)
 
-# NLM v4 lock waits (issue 4): blocked, granted, cancelled and the wait time on
+# NLM v4 lock waits: blocked, granted, cancelled and the wait time on
 # the NLM samples, against what samples/nfsgen.c did.
 add_test(NAME e2e_lockwaits COMMAND Python3::Interpreter ${CMAKE_SOURCE_DIR}/tests/e2e_lockwaits.py
          $<TARGET_FILE:nfsscope> ${CMAKE_SOURCE_DIR}/samples)
 set_tests_properties(e2e_lockwaits PROPERTIES TIMEOUT 300)
 
-# Packaging (issue 9): build the .deb with CPack, install it with apt, run it,
+# Packaging: build the .deb with CPack, install it with apt, run it,
 # read its man page, purge it. Root only (skipped otherwise); one at a time.
 add_test(NAME deb COMMAND ${CMAKE_SOURCE_DIR}/tests/deb_test.sh ${CMAKE_SOURCE_DIR}
          ${CMAKE_BINARY_DIR}/deb_work)
 set_tests_properties(deb PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300 RESOURCE_LOCK dpkg)
 
-# Live capture and the ncurses view (issue 6). tui: the view driven in tmux
+# Live capture and the ncurses view. tui: the view driven in tmux
 # (skipped without tmux); live: capture on lo while tcpreplay sends samples
 # (root only; skipped otherwise).
 add_test(NAME tui COMMAND Python3::Interpreter ${CMAKE_SOURCE_DIR}/tests/tui_test.py
@@ -58,7 +58,7 @@ add_test(NAME live COMMAND Python3::Interpreter ${CMAKE_SOURCE_DIR}/tests/live_t
          $<TARGET_FILE:nfsscope> ${CMAKE_SOURCE_DIR}/samples ${CMAKE_BINARY_DIR}/live_work)
 set_tests_properties(live PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300 RESOURCE_LOCK loopback)
 
-# Resource floods (issue 8): tests/flood/floodgen.c writes each flood at test
+# Resource floods: tests/flood/floodgen.c writes each flood at test
 # time into `nfsscope -r -`; tests/e2e_flood.py checks that peak RSS (taken by
 # tests/flood/rssrun.c) is flat between N/10 and N units and within the
 # configured tables' budget, and that the report counts what was evicted.
@@ -76,39 +76,39 @@ foreach(k syn calls frags record recfrag conns ooo names bd16)
   set_tests_properties(flood_${k} PROPERTIES TIMEOUT 300)
 endforeach()
 
-# Findings (issue 5): stable writes, redundancy, fan-out and the what-if
+# Findings: stable writes, redundancy, fan-out and the what-if
 # estimate against what samples/nfsgen.c did; nfsscope diff.
 add_test(NAME e2e_findings COMMAND Python3::Interpreter ${CMAKE_SOURCE_DIR}/tests/e2e_findings.py
          $<TARGET_FILE:nfsscope> ${CMAKE_SOURCE_DIR}/samples)
 set_tests_properties(e2e_findings PROPERTIES TIMEOUT 600)
 
-# Per-call records (issue 9): --records CSV (strict RFC 4180 reader) and
+# Per-call records: --records CSV (strict RFC 4180 reader) and
 # JSON Lines on the samples; rows == rpc.calls, per procedure == the report.
 add_test(NAME e2e_records COMMAND Python3::Interpreter ${CMAKE_SOURCE_DIR}/tests/e2e_records.py
          $<TARGET_FILE:nfsscope> ${CMAKE_SOURCE_DIR}/samples ${CMAKE_BINARY_DIR}/records_work)
 set_tests_properties(e2e_records PROPERTIES TIMEOUT 300)
 
-# Hostile and broken input (issue 8): captures built at test time
+# Hostile and broken input: captures built at test time
 # (tests/pcapsyn.py); exit codes and one-line errors for unreadable files,
 # bad flags and bad filters.
 add_test(NAME e2e_badinput COMMAND Python3::Interpreter ${CMAKE_SOURCE_DIR}/tests/e2e_badinput.py
          $<TARGET_FILE:nfsscope> ${CMAKE_BINARY_DIR}/badinput_work)
 set_tests_properties(e2e_badinput PROPERTIES TIMEOUT 300)
 
-# nfsscope merge (issue 9): samples split by connection; the merge of the
+# nfsscope merge: samples split by connection; the merge of the
 # halves' reports equals the report of the whole capture.
 add_test(NAME e2e_merge COMMAND Python3::Interpreter ${CMAKE_SOURCE_DIR}/tests/e2e_merge.py
          $<TARGET_FILE:nfsscope> ${CMAKE_SOURCE_DIR}/samples ${CMAKE_BINARY_DIR}/merge_work)
 set_tests_properties(e2e_merge PROPERTIES TIMEOUT 300)
 
-# Terminal safety (issue 8): hostile names (escapes, CR/LF, NUL, invalid
+# Terminal safety: hostile names (escapes, CR/LF, NUL, invalid
 # UTF-8, C1, CSV/JSON metacharacters) taught by MOUNT and LOOKUP replies,
 # checked in the text, JSON and CSV reports and the per-call records.
 add_test(NAME e2e_termsafe COMMAND Python3::Interpreter ${CMAKE_SOURCE_DIR}/tests/e2e_termsafe.py
          $<TARGET_FILE:nfsscope> ${CMAKE_BINARY_DIR}/termsafe_work)
 set_tests_properties(e2e_termsafe PROPERTIES TIMEOUT 300)
 
-# valgrind memcheck (issue 8): samples, records, floods and error exits with
+# valgrind memcheck: samples, records, floods and error exits with
 # no errors and no leaks. Skipped (77) without valgrind and in sanitizer
 # builds (valgrind cannot run ASan binaries): scripts/check runs it in the
 # release build.
@@ -121,7 +121,7 @@ add_test(NAME valgrind COMMAND Python3::Interpreter ${CMAKE_SOURCE_DIR}/tests/va
          $<TARGET_FILE:floodgen> ${_vg_san})
 set_tests_properties(valgrind PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 900)
 
-# Prometheus metrics (issue 9): --metrics scraped with urllib and curl while
+# Prometheus metrics: --metrics scraped with urllib and curl while
 # a file replays (and live on lo as root with tcpreplay); every scrape parsed
 # strictly; the last scrape equals the final JSON report; 404/405/400/431,
 # slow clients, a port in use, bad ADDR:PORT.
@@ -129,14 +129,14 @@ add_test(NAME e2e_metrics COMMAND Python3::Interpreter ${CMAKE_SOURCE_DIR}/tests
          $<TARGET_FILE:nfsscope> ${CMAKE_SOURCE_DIR}/samples ${CMAKE_BINARY_DIR}/metrics_work)
 set_tests_properties(e2e_metrics PROPERTIES TIMEOUT 300 RESOURCE_LOCK loopback)
 
-# -w FILE (issue 9): the RPC packets written to a pcap give the same report;
+# -w FILE: the RPC packets written to a pcap give the same report;
 # non-RPC packets are left out (synthetic mix, public captures).
 add_test(NAME e2e_writepcap COMMAND Python3::Interpreter ${CMAKE_SOURCE_DIR}/tests/e2e_writepcap.py
          $<TARGET_FILE:nfsscope> ${CMAKE_SOURCE_DIR}/samples ${NFSSCOPE_PCAPS}
          ${CMAKE_BINARY_DIR}/writepcap_work)
 set_tests_properties(e2e_writepcap PROPERTIES TIMEOUT 600)
 
-# The findings on a second thread (issue 7, --threads): the same reports with
+# The findings on a second thread (--threads): the same reports with
 # one thread and two on every sample and public capture; the thread is there.
 add_test(NAME e2e_threads COMMAND Python3::Interpreter ${CMAKE_SOURCE_DIR}/tests/e2e_threads.py
          $<TARGET_FILE:nfsscope> ${CMAKE_SOURCE_DIR}/samples ${NFSSCOPE_PCAPS}

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""tui_test: drive the ncurses view in tmux (issue 6).
+"""tui_test: drive the ncurses view in tmux.
 
     tui_test.py NFSSCOPE SAMPLES_DIR WORK_DIR
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""valgrind_test.py: nfsscope under valgrind memcheck: no errors, no leaks (issue 8).
+"""valgrind_test.py: nfsscope under valgrind memcheck: no errors, no leaks.
 
     valgrind_test.py NFSSCOPE SAMPLES_DIR WORKDIR [FLOODGEN] [--sanitized]
 

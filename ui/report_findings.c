@@ -1,4 +1,4 @@
-/* report_findings.c: findings (issue 5) as JSON objects and text paragraphs.
+/* report_findings.c: findings as JSON objects and text paragraphs.
  *
  * Every finding is computed once into a `struct item` (kind, count, cost,
  * summary sentence) so the JSON and the text say the same thing. Paths come

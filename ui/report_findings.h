@@ -1,4 +1,4 @@
-/* report_findings.h: the findings (issue 5) in the JSON and text reports.
+/* report_findings.h: the findings in the JSON and text reports.
  *
  * Each finding is one JSON object in the report's "findings" array:
  *   { "kind", "count", "summary", "share" (of all NFSv3 calls),

@@ -250,7 +250,7 @@ io_sizes(struct json_w *w, const struct prog_stats *ps)
     json_close(w);
 }
 
-/* NLM v4 lock waits (issue 4, src/lockwait.h): blocked locks, how they
+/* NLM v4 lock waits (src/lockwait.h): blocked locks, how they
  * ended, and the wait of the granted ones. */
 static void
 lock_waits(struct json_w *w, const struct lockwait *lw)
@@ -479,7 +479,7 @@ write_report(FILE *out, const struct stats *s, const struct view_info *vi,
         json_kv_u64(&w, anomaly_key((enum anomaly)a), s->anom.n[a]);
     json_close(&w);
     json_key(&w, "findings");
-    findings_json(&w, s); /* ui/report_findings.c (issue 5) */
+    findings_json(&w, s); /* ui/report_findings.c */
     json_close(&w);
     return json_end(&w);
 }

@@ -1,5 +1,5 @@
 /* report_prom.h: the stats in the Prometheus text exposition format
- * (version 0.0.4), for --metrics (issue 9).
+ * (version 0.0.4), for --metrics.
  *
  * Every label value comes from a fixed table: program and procedure names
  * (the dissector registry), status names (the programs' status tables; a

@@ -223,7 +223,7 @@ error_lines(FILE *out, const struct prog_stats *ps)
     }
 }
 
-/* NLM v4 lock waits (issue 4): shown when a blocking lock was seen. */
+/* NLM v4 lock waits: shown when a blocking lock was seen. */
 static void
 lock_waits(FILE *out, const struct lockwait *lw)
 {
@@ -470,7 +470,7 @@ text_report(FILE *out, const struct stats *s, const struct view_info *vi)
         program(out, s, &s->progs[i]);
     throughput(out, s);
     breakdowns(out, s, vi);
-    findings_text(out, s); /* ui/report_findings.c (issue 5) */
+    findings_text(out, s); /* ui/report_findings.c */
     footer(out, s);
     if (fflush(out) != 0 || ferror(out))
         return -1;

@@ -1,4 +1,4 @@
-/* tui.h: the interactive ncurses view (issue 6), like top for NFS.
+/* tui.h: the interactive ncurses view, like top for NFS.
  *
  * It owns the loop while it is up: live, it polls the capture descriptor and
  * the keyboard; with -r it replays the files at their own pace (--speed) or

@@ -871,7 +871,7 @@ draw_bd(struct tui_state *t, int y0, int height, bool draw)
 /* ---------------------------------------------------------------- findings */
 
 /* The findings panel: the findings engine's own sentences (src/findings.c,
- * issue 5, through ui/report_findings.c's text, which escapes wire strings),
+ * through ui/report_findings.c's text, which escapes wire strings),
  * then what the RPC totals say. Lines are pointers into `buf` (freed by the
  * caller). */
 #define FINDINGS_MAX_LINES 512
