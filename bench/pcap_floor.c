@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* pcap_floor: the cost of just reading a capture with libpcap.
  *
  * Reads every packet with pcap_next_ex(), adds up caplen and the wire

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* dissector.h: the contract between the RPC layer and one program's decoder.
  *
  * Adding a protocol is adding one file: dissectors/NAME.c defines

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* dissector_test.h: helpers shared by the dissectors' unit tests
  * (dissectors/NAME_test.c), after nfs3_test.c: every decode runs on a heap
  * copy of exactly the bytes given, so ASan catches any read past the end. */

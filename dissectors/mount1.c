@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* mount1.c: MOUNT version 1 (RFC 1094 Appendix A): counts, latency, MNT
  * status, and the export's root handle for the names cache. The decoding is
  * shared with version 2 (mount12_common.h). */

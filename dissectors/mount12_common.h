@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* mount12_common.h: what MOUNT versions 1 and 2 share (RFC 1094 Appendix A;
  * version 2 is Sun's mount.x: version 1 plus PATHCONF). Included by
  * mount1.c and mount2.c only; defines nothing with external linkage.

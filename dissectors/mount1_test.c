@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* mount1_test.c: unit tests for the MOUNT v1 dissector (RFC 1094 Appendix A). */
 #include "dissector_test.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* mount2.c: MOUNT version 2 (Sun's mount.x: version 1 plus PATHCONF):
  * counts, latency, MNT status, and the export's root handle for the names
  * cache. The decoding is shared with version 1 (mount12_common.h). */

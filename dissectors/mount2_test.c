@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* mount2_test.c: unit tests for the MOUNT v2 dissector (v1 plus PATHCONF). */
 #include "dissector_test.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* mount3.c: MOUNT version 3 (RFC 1813 Appendix I): counts, latency, MNT status.
  *
  * Only MNT has a status (mountstat3, the first word of mountres3); the other

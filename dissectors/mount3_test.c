@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* mount3_test.c: unit tests for the MOUNT v3 dissector (RFC 1813 Appendix I). */
 #include "dissector_test.h"
 

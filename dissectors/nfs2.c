@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* nfs2.c: NFS version 2 (RFC 1094): counts, latency, nfsstat, READ/WRITE bytes.
  *
  * Every result but those of NULL, ROOT and WRITECACHE (void, both obsolete)

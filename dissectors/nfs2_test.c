@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* nfs2_test.c: unit tests for the NFSv2 dissector (RFC 1094). */
 #include "dissector_test.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* nfs3.c: NFS version 3 (RFC 1813): the arguments and results the stats need. */
 #include <stddef.h>
 #include <string.h>

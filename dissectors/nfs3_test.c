@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* nfs3_test.c: unit tests for the NFSv3 dissector (RFC 1813). */
 #include <stdlib.h>
 

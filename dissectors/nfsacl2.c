@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* nfsacl2.c: NFS_ACL version 2 (program 100227, POSIX draft ACLs over
  * NFSv2; Solaris nfs_acl.x, Linux fs/nfsd/nfs2acl.c): counts, latency and
  * status.

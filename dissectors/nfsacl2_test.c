@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* nfsacl2_test.c: unit tests for the NFS_ACL v2 dissector. */
 #include "dissector_test.h"
 

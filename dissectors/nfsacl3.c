@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* nfsacl3.c: NFS_ACL version 3 (program 100227, the Solaris/Linux side
  * protocol for POSIX draft ACLs over NFSv3; Linux fs/nfsd/nfs3acl.c):
  * counts, latency and status.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* nfsacl3_test.c: unit tests for the NFS_ACL v3 dissector. */
 #include "dissector_test.h"
 

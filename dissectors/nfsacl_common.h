@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* nfsacl_common.h: what NFS_ACL versions 2 and 3 share (program 100227,
  * Solaris nfs_acl.x; Linux fs/nfsd/nfs2acl.c, nfs3acl.c): every result but
  * NULL's starts with the NFS version's status word (RFC 1094 §2.3.1 stat,

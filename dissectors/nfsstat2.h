@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* nfsstat2.h: NFSv2 status names (RFC 1094 §2.3.1 stat), shared by the
  * programs whose results carry one (NFS v2, NFS_ACL v2). Included by those
  * dissectors only; defines nothing with external linkage. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* nfsstat3.h: NFSv3 status names (RFC 1813 §2.6 nfsstat3), shared by the
  * programs whose results carry an nfsstat3 (NFS v3, NFS_ACL v3). Included
  * by those dissectors only; defines nothing with external linkage. */

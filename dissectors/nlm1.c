@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* nlm1.c: Network Lock Manager version 1 (XNFS 3W chapters 10-11; used with
  * NFSv2): counts, latency and nlm_stats of every lock operation, synchronous
  * and asynchronous (see nlm_common.h for how *_MSG / *_RES pairs are

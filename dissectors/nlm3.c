@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* nlm3.c: Network Lock Manager version 3 (XNFS 3W chapters 10-11: version 1
  * plus SHARE, UNSHARE, NM_LOCK and FREE_ALL; used with NFSv2): counts,
  * latency and nlm_stats of every lock operation, synchronous and

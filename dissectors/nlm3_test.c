@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* nlm3_test.c: unit tests for the NLM v3 dissector (XNFS chapters 10-11). */
 #include "dissector_test.h"
 

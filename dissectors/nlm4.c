@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* nlm4.c: Network Lock Manager version 4 (XNFS 3W chapter 14, for NFSv3):
  * counts, latency and nlm4_stats of every lock operation, synchronous and
  * asynchronous (see nlm_common.h for how *_MSG / *_RES pairs are counted). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* nlm4_test.c: unit tests for the NLM v4 dissector (XNFS chapter 14). */
 #include "dissector_test.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* nlm_common.h: what NLM versions 1, 3 and 4 share at the depth nfsscope
  * decodes (Open Group XNFS 3W "Protocols for Interworking: XNFS", chapters
  * 10-11 and 14; Linux fs/lockd). Included by nlm1.c, nlm3.c and nlm4.c only;

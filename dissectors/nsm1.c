@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* nsm1.c: Network Status Monitor version 1 (program 100024, "status"; XNFS
  * 3W chapter 12, Linux fs/lockd/mon.c and nfs-utils statd): counts, latency
  * and the STAT/MON result.

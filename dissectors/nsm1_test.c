@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* nsm1_test.c: unit tests for the NSM (status monitor) v1 dissector. */
 #include "dissector_test.h"
 

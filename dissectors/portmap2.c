@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* portmap2.c: Port mapper version 2 (RFC 1833 §3): counts and latency.
  *
  * No procedure has a status word. SET, UNSET and GETPORT arguments (a

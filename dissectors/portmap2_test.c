@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* portmap2_test.c: unit tests for the portmap v2 dissector (RFC 1833 §3). */
 #include "dissector_test.h"
 

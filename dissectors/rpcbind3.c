@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* rpcbind3.c: RPCBIND version 3 (RFC 1833 §2): counts and latency. The
  * decoding is shared with version 4 (rpcbind_common.h). */
 #include "rpcbind_common.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* rpcbind3_test.c: unit tests for the rpcbind v3 dissector (RFC 1833 §2). */
 #include "dissector_test.h"
 

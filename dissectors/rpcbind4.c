@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* rpcbind4.c: RPCBIND version 4 (RFC 1833 §2): counts and latency. The
  * decoding is shared with version 3 (rpcbind_common.h). */
 #include "rpcbind_common.h"

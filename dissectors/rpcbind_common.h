@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* rpcbind_common.h: what RPCBIND versions 3 and 4 share (RFC 1833 §2).
  * Version 3's nine procedures are version 4's first nine (v3 CALLIT is v4
  * BCAST, the same rpcb_rmtcallargs); the dispatcher never passes a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * nfsgen: a small NFSv3 client that drives a real server with exactly the
  * calls a workload asks for and records what it sent and got back.

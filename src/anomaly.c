@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* anomaly.c: names for the anomaly counters declared in anomaly.h. */
 #include "anomaly.h"
 

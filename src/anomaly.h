@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* anomaly.h: named counters for everything wrong or lost in the input.
  *
  * Problems inside packets are never printed per packet and never fatal: each

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* bd_procs.c: bounded per-row, per-procedure counters; see bd_procs.h. */
 #include "bd_procs.h"
 

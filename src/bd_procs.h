@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* bd_procs.h: per breakdown row, per procedure: calls, errors, bytes and
  * latency mean and max (the view's procedure table for one client,
  * server or file).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* bd_procs_test.c: entries per row and generation, the overflow entry,
  * eviction into "other" keeps every total. */
 #include "bd_procs.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* breakdown.c: bounded per-key statistics tables; see breakdown.h. */
 #include "breakdown.h"
 

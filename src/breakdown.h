@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* breakdown.h: the core statistics per client, server, client-server pair,
  * export, file handle or user.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* breakdown_test.c: bounded tables, eviction into "other", totals, top-N order;
  * per-procedure counts follow their rows into "other". */
 #include "breakdown.h"

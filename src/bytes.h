@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* bytes.h: borrowed byte slices and the decode result shared by every stage. */
 #ifndef NFSSCOPE_BYTES_H
 #define NFSSCOPE_BYTES_H

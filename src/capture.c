@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* capture.c: libpcap input. Several files are read as one capture: each
  * handle keeps its next packet, and the earliest is taken first (a k-way
  * merge, k = number of files). A live interface is read in immediate mode

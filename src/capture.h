@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* capture.h: packets in, from capture files (merged in time order) or a live
  * interface, through libpcap, into pipeline_packet().
  *

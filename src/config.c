@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* config.c: default limits (style.md §2.5). */
 #include "config.h"
 

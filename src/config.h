@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* config.h: every limit and option, fixed after the command line is parsed. */
 #ifndef NFSSCOPE_CONFIG_H
 #define NFSSCOPE_CONFIG_H

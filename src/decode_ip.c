@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* decode_ip.c: IPv4 (RFC 791) and IPv6 (RFC 8200) down to TCP (RFC 9293) or UDP (RFC 768).
  *
  * Length rule everywhere: a cursor covers min(captured, claimed) bytes, and a

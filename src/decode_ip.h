@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* decode_ip.h: IPv4 (RFC 791) and IPv6 (RFC 8200) to a TCP segment or UDP datagram. */
 #ifndef NFSSCOPE_DECODE_IP_H
 #define NFSSCOPE_DECODE_IP_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* decode_ip_test.c: unit tests for decode_ip.c (IPv4, IPv6, TCP, UDP) on annotated packets. */
 #include "decode_ip.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* decode_link.c: link-layer headers (IEEE 802.3 / 802.1Q, Linux cooked v1/v2, raw IP, BSD loopback)
  * down to the IPv4 or IPv6 header. References: IEEE 802.1Q-2018 §9.5 (tag format),
  * tcpdump.org/linktypes (LINKTYPE_LINUX_SLL, LINKTYPE_LINUX_SLL2, LINKTYPE_NULL, LINKTYPE_LOOP). */

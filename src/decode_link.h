@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* decode_link.h: link layer (DLT) to network layer.
  *
  * Supported DLTs: EN10MB (Ethernet II, 802.1Q / 802.1ad / QinQ tags, stacked),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* decode_link_test.c: unit tests for decode_link.c on hand-annotated frames. */
 #include "decode_link.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* diff.c: `nfsscope diff A B`: two reports side by side. */
 #include "diff.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* diff.h: `nfsscope diff [-o text|json] A B` (before/after).
  *
  * A and B are each a capture file (analysed by running this program on it,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* findings.c: the findings engine; see findings.h.
  *
  * RFC 1813 gives the meaning of every field used here (stable_how §3.3.7,

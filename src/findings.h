@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* findings.h: why NFS is slow: stable writes, redundant GETATTR and
  * ACCESS, directory fan-out (`ls -l` storms), a mount-option what-if model of
  * the Linux client's caches, and what the capture's quality does to the

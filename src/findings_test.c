@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* findings_test.c: the findings engine on hand-made operation streams, with
  * the what-if model's answer worked out by hand (see test_whatif). */
 #include "findings.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* findings_worker.c: findings_record() on a second thread (findings_worker.h).
  *
  * A record in the ring is the event's fixed part (struct op_event up to its

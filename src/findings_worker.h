@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* findings_worker.h: the findings engine on a second thread.
  *
  * The findings cost about as much per call as everything before them

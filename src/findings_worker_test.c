@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* findings_worker_test.c: a random NFSv3 operation stream recorded on this
  * thread and through the worker (a small ring: it wraps, fills, and some
  * listings are too large for it and take the fallback) gives the same

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* flow.c: fixed-capacity connection table with LRU eviction. */
 #include "flow.h"
 

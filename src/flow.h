@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* flow.h: the connection table: one entry per TCP connection or UDP
  * address/port pair, both directions, with its reassembly state.
  *

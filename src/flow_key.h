@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* flow_key.h: the address/port tuple that names one direction of a conversation. */
 #ifndef NFSSCOPE_FLOW_KEY_H
 #define NFSSCOPE_FLOW_KEY_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* flow_test.c: unit tests for the connection table (LRU, expiry, direction). */
 #include "flow.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* hashtab.c: open addressing with linear probing and backward-shift delete. */
 #include "hashtab.h"
 

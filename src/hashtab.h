@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* hashtab.h: an open-addressing index from hashes to slab slot ids.
  *
  * The index stores (hash, slot) pairs only; entries live in the caller's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* hashtab_test.c: insert/find/remove against a reference, with collisions. */
 #include "hashtab.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* histo.c: log-linear latency histogram; see histo.h for the error bound. */
 #include "histo.h"
 

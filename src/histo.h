@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* histo.h: log-linear latency histogram (HdrHistogram idea, our own code).
  *
  * Values are microseconds. Values below 32 have their own bucket; above, each

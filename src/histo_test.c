@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* histo_test.c: histogram index monotonicity, error bound, percentiles, merge. */
 #include "histo.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ipfrag.c: IPv4 (RFC 791 §3.2) and IPv6 (RFC 8200 §4.5) fragment reassembly.
  *
  * A fixed slab of `cap` slots, each one datagram in progress keyed by

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ipfrag.h: IPv4 (RFC 791 §3.2) and IPv6 (RFC 8200 §4.5) fragment reassembly.
  *
  * Bounded: at most `max_datagrams` datagrams in progress, each at most 65,535

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ipfrag_test.c: unit tests for ipfrag.c through ip_decode(), IPv4 and IPv6 fragments. */
 #include "ipfrag.h"
 

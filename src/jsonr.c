@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* jsonr.c: a small bounded JSON reader (RFC 8259); see jsonr.h. */
 #include "jsonr.h"
 

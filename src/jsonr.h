@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* jsonr.h: a small bounded JSON reader (RFC 8259), no library.
  *
  * Parses a whole document held in memory into a flat array of nodes (one per

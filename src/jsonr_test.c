@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* jsonr_test: the bounded JSON reader against RFC 8259's grammar (§2-§7). */
 #include "jsonr.h"
 

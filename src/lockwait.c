@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* lockwait.c: NLM lock waits; see lockwait.h. */
 #include "lockwait.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* lockwait.h: NLM lock waits.
  *
  * A blocking LOCK (block = TRUE) answered NLM4_BLOCKED is queued by the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* lockwait_test.c: the lock waits table: matching, eviction, time. */
 #include "lockwait.h"
 

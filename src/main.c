@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* main.c: the command line (contract.md), exit codes, and the run. */
 #include <errno.h>
 #include <getopt.h>

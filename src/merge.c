@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* merge.c: `nfsscope merge A.json B.json ...`.
  *
  * Combines saved JSON reports (nfsscope -o json) exactly, so captures from

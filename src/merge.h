@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* merge.h: `nfsscope merge A.json B.json ...`. */
 #ifndef NFSSCOPE_MERGE_H
 #define NFSSCOPE_MERGE_H

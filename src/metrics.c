@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* metrics.c: the --metrics HTTP endpoint; see metrics.h for the bounds.
  *
  * HTTP/1.1 (RFC 9112) reduced to what a scraper needs: one request per

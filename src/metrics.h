@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* metrics.h: the --metrics endpoint: a minimal HTTP/1.1 server
  * (RFC 9112) for GET /metrics, served from the capture's own poll() loop.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* metrics_test.c: the --metrics HTTP server against hostile requests:
  * partial, oversized, malformed, slow (slowloris), too many clients, a
  * client that never reads; plus 404, 405, HEAD and the address parser. The

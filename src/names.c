@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* names.c: file handle -> (parent, name) cache; see names.h. */
 #include "names.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* names.h: names for file handles, learned from the wire.
  *
  * A bounded cache from a file handle to (parent handle, name): MOUNT replies

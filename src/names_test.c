@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* names_test.c: paths from learned names, exports, eviction, hostile chains. */
 #include "names.h"
 

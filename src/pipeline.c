@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* pipeline.c: the per-packet path through every stage (see pipeline.h). */
 #include "pipeline.h"
 

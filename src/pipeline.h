@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* pipeline.h: one packet in, through every stage, into the stats.
  *
  *   capture -> link -> IP (+fragments) -> flow -> TCP reassembly | UDP datagram

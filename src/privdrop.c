@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* privdrop: setuid away from root and shed capabilities after the capture is
  * open. Capabilities with the raw capget/capset system calls (capabilities(7))
  * so that libcap is not needed. */

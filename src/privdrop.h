@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* privdrop: give up what a live capture no longer needs once it is open
  * (tcpdump -Z), and keep no capability at all afterwards. */
 #ifndef NFSSCOPE_PRIVDROP_H

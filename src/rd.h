@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* rd.h: a bounds-checked big-endian reader for link, IP and transport headers.
  *
  * Every read checks the remaining captured bytes first; after the first

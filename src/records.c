@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* records.c: --records FILE, one row per finished call (see records.h). */
 #include "records.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* records.h: one row per finished call (--records FILE).
  *
  * Streamed: the file is opened once; every matched or unanswered call

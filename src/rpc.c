@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* rpc.c: ONC RPC call and reply headers (RFC 5531 §9). */
 #include "rpc.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* rpc.h: ONC RPC message headers (RFC 5531 §9, §8.2 AUTH_SYS, RFC 2203 RPCSEC_GSS). */
 #ifndef NFSSCOPE_RPC_H
 #define NFSSCOPE_RPC_H

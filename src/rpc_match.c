@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* rpc_match.c: call/reply matching and dispatch to the dissectors. */
 #include "rpc_match.h"
 

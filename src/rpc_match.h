@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* rpc_match.h: RPC messages to finished operations: parse the header, match
  * replies to calls by (connection, XID), run the program's dissector, and
  * hand each operation to the stats (RFC 5531 §9). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* rpc_match_test.c: unit tests for call/reply matching (RFC 5531 §9). */
 #include "rpc_match.h"
 

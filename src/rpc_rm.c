@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* rpc_rm.c: ONC RPC record marking over TCP (RFC 5531 §11).
  *
  *   +--------------------+----------------------+--------------------+---

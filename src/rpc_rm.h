@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* rpc_rm.h: ONC RPC record marking over TCP (RFC 5531 §11).
  *
  * Splits one direction's byte stream into RPC messages (records, possibly of

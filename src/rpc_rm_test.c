@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* rpc_rm_test.c: unit tests for RPC record marking (RFC 5531 §11). */
 #include "rpc_rm.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* rpc_test.c: unit tests for ONC RPC headers (RFC 5531 §9, RFC 2203). */
 #include "rpc.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* spsc.c: the single-producer, single-consumer record ring (spsc.h).
  *
  * A record is an 8-byte header (its length) and its bytes, padded to 8. A

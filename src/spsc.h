@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* spsc.h: a single-producer, single-consumer ring of variable-length records.
  *
  * One fixed buffer, allocated once; records are contiguous (a record that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* spsc_test.c: a producer thread and this one through a small ring: every
  * record arrives once, in order, intact, across wraps, with both sides made
  * to wait (full ring, empty ring), spsc_wait_empty and spsc_close. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* stats.c: per-program, per-procedure counters and latency histograms. */
 #include "stats.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* stats.h: what the analysis counts, per RPC program and procedure.
  *
  * The pipeline turns every finished (or abandoned) RPC operation into one

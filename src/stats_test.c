@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* stats_test.c: what a finished operation teaches the names cache. */
 #include "stats.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* tcp_reasm.c: per-direction TCP reassembly (RFC 9293 §3.4 sequence space).
  *
  * In-order bytes go straight from the packet to the sink (never copied). Only

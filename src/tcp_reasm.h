@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* tcp_reasm.h: per-direction TCP stream reassembly (RFC 9293 §3.4 sequence space).
  *
  * Turns segments into an in-order byte stream per direction, delivered to a

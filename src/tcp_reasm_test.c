@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* tcp_reasm_test.c: unit tests for TCP stream reassembly (RFC 9293 §3.4). */
 #include "tcp_reasm.h"
 

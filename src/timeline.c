@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* timeline.c: auto-coarsening per-interval counters; see timeline.h. */
 #include "timeline.h"
 

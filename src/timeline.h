@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* timeline.h: calls, bytes and latency per time interval over the whole
  * capture (the seed of a throughput graph for bonnie-style runs).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* timeline_test.c: buckets, coarsening keeps every count, times before the
  * start; per-bucket p99 on known distributions. */
 #include "timeline.h"

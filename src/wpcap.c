@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* wpcap.c: -w FILE, the RPC packets to a pcap file (see wpcap.h).
  *
  * The file is written through libpcap (pcap_open_dead + pcap_dump_fopen), so

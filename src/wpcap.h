@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* wpcap.h: -w FILE: the packets that carried ONC RPC, written to a
  * pcap file as they were captured, to shrink a big capture for sharing (as
  * nfstrace's drain mode does).

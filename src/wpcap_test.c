@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* wpcap_test.c: -w bookkeeping: which fragments follow their first one, what
  * is counted as missed or evicted, and that packets come back from the file
  * exactly as written (read back with libpcap). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* xdr_cur.h: a bounded XDR (RFC 4506) decoding cursor over captured bytes.
  *
  * The hot path of every RPC message, so every read is an inline bounds check

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* xdr_cur_test.c: unit tests for the bounded XDR cursor (RFC 4506). */
 #include "xdr_cur.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* xid_table.c: pending RPC calls, bounded, in arrival order. */
 #include "xid_table.h"
 

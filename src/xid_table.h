@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* xid_table.h: calls waiting for their reply, keyed by (flow id, XID).
  *
  * RFC 5531 §9: a reply carries its call's XID; XIDs are only unique per

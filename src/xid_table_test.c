@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* xid_table_test.c: unit tests for the pending-call table (RFC 5531 §9 XIDs). */
 #include "xid_table.h"
 

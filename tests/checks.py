@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """checks.py: the tally the end-to-end scripts share.
 
 check(cond, msg) counts one assertion and prints "FAIL msg" when it does not

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """cli_test.py: the command-line contract (contract.md) and capture input.
 
 Exit codes and one-line messages; -r - (standard input); several -r files

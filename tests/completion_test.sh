@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
 # completion_test.sh NFSSCOPE: contrib/bash-completion/nfsscope offers what
 # nfsscope takes: options from --help, subcommands, values of enumerated
 # options, file names for files to write. Runs the completion function with

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # deb_test.sh: build the .deb with CPack (Release), install it with apt, use
 # it (nfsscope --version, the man page, the completion, a report of a sample),
 # then purge it. Issue 9: "a fresh machine can build the .deb, install it, read

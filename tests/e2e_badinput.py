@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """e2e_badinput.py: hostile and broken input ("Bad input").
 
     e2e_badinput.py NFSSCOPE WORKDIR

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """e2e_breakdowns.py: per-client, per-server, per-file ... numbers on the real
 samples add up exactly to the totals, the top files of the ls -l storm carry
 their real names, and a 16-row table still adds up with a visible "other" row.

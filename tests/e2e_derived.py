@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """e2e_derived.py NFSSCOPE SAMPLES_DIR WORKDIR
 
 Derived variants of the real samples (samples/derive) against nfsscope's

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """e2e_findings.py: the findings on the real samples, against what
 samples/nfsgen.c did (its expect files and its workload code):
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """e2e_flood.py: resource floods: memory stays bounded, evictions are reported.
 
     e2e_flood.py NFSSCOPE FLOODGEN RSSRUN [--scale X] [KIND ...]

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """e2e_lockwaits.py: NLM v4 lock waits on the real NLM samples.
 
 usage: e2e_lockwaits.py NFSSCOPE SAMPLES_DIR

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """e2e_merge.py: `nfsscope merge` equals the report of the whole.
 
 Each sample capture is split by connection (all packets of every other

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """e2e_metrics: `--metrics ADDR:PORT` scraped by real HTTP clients.
 
     e2e_metrics.py NFSSCOPE SAMPLES_DIR WORK_DIR

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """e2e_public.py: nfsscope against tshark's truth on the public captures.
 
 For every capture in ../shared/pcaps/public whose truth file lists no

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """e2e_records.py: --records on real samples.
 
 For each sample the CSV (--records-format csv) must parse with a strict

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """e2e_samples.py: nfsscope on every real-traffic sample in samples/.
 
 Each sample NAME.pcap[ng] has beside it

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """e2e_termsafe.py: strings from the wire are safe in every output.
 
     e2e_termsafe.py NFSSCOPE WORKDIR

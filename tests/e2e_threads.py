@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """e2e_threads.py: the findings on a second thread (--threads).
 
 - every sample and every public capture (the .bz2 ones decompressed into

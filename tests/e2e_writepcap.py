@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """e2e_writepcap.py: -w FILE writes the packets that carried RPC.
 
 1. For every sample (samples/*.pcap, *.pcapng), a few derived variants of them

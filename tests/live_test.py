@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """live_test: live capture on loopback.
 
     live_test.py NFSSCOPE SAMPLES_DIR WORK_DIR

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """pcapsyn.py: build small synthetic captures for the hostile-input tests.
 
 Ethernet / IPv4 (checksummed, fragments) / UDP / TCP frames, ONC RPC calls

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* t.h: a tiny unit-test harness. Each test program ends with t_done(), which
  * prints "N passed, N failed" and returns the exit status for main(). */
 #ifndef NFSSCOPE_T_H

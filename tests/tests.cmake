@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # End-to-end tests: the built binary on real captures.
 find_package(Python3 COMPONENTS Interpreter REQUIRED)
 set(NFSSCOPE_PCAPS "${CMAKE_SOURCE_DIR}/../shared/pcaps/public" CACHE PATH

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Test tests/truth-from-tshark: run it on committed samples and check that
 # its output is byte-for-byte the committed samples/NAME.truth.json.
 # Without tshark (or with a tshark other than the one the truth files were

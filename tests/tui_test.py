@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """tui_test: drive the ncurses view in tmux.
 
     tui_test.py NFSSCOPE SAMPLES_DIR WORK_DIR

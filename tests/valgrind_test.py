@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """valgrind_test.py: nfsscope under valgrind memcheck: no errors, no leaks.
 
     valgrind_test.py NFSSCOPE SAMPLES_DIR WORKDIR [FLOODGEN] [--sanitized]

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* csv_field.c: RFC 4180 §2 quoting, and formula neutralising for strings
  * from the wire. */
 #include "csv_field.h"

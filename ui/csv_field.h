@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* csv_field: one RFC 4180 field, shared by the CSV report and --records. */
 #ifndef NFSSCOPE_CSV_FIELD_H
 #define NFSSCOPE_CSV_FIELD_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* csv_field_test: RFC 4180 quoting and formula neutralising. */
 #include "csv_field.h"
 

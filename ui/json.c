@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* json.c: streaming JSON writer (RFC 8259) with ncdu-grade string escaping. */
 #include "json.h"
 

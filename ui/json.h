@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* json.h: a small streaming JSON writer (RFC 8259), no library.
  *
  * The caller emits values in order; the writer inserts commas, colons and,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* json_test.c: unit tests for the streaming JSON writer. */
 #include "json.h"
 

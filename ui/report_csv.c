@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* report_csv.c: the CSV report (-o csv), RFC 4180.
  *
  * A header row, then one row per (program, procedure) for every registered

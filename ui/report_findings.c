@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* report_findings.c: findings as JSON objects and text paragraphs.
  *
  * Every finding is computed once into a `struct item` (kind, count, cost,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* report_findings.h: the findings in the JSON and text reports.
  *
  * Each finding is one JSON object in the report's "findings" array:

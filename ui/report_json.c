@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* report_json.c: the JSON report (-o json), schema "nfsscope/1".
  *
  * The promised keys are listed in /work/shared/design/contract.md; extras

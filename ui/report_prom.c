@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* report_prom.c: the Prometheus text exposition format, version 0.0.4
  * (prometheus.io/docs/instrumenting/exposition_formats), for --metrics.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* report_prom.h: the stats in the Prometheus text exposition format
  * (version 0.0.4), for --metrics.
  *

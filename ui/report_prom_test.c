@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* report_prom_test.c: the Prometheus exposition of a small stats object,
  * checked line by line against the text format's grammar, and the exact
  * latency buckets against values on and around their bounds. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* report_test.c: the text, JSON and CSV reports on a hand-built stats. */
 #include <ctype.h>
 #include <stdbool.h>

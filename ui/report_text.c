@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* report_text.c: the human report (-o text), shaped like nfsstat's tables.
  *
  * Layout: a header (sources, filter, packets, bytes, duration), one table per

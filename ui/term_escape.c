@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* term_escape.c: terminal-safe rendering of untrusted bytes (UTF-8, RFC 3629). */
 #include "term_escape.h"
 

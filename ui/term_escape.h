@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* term_escape.h: make untrusted bytes safe to print on a terminal.
  *
  * Anything that may come from the wire (file names, machine names, ...) or

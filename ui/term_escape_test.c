@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* term_escape_test.c: unit tests for term_escape(). */
 #include "term_escape.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* tui.c: the terminal while the view is up (htop's CRT.c ideas, our code).
  *
  *  - The view needs terminals on standard input and output (ncdu refuses a

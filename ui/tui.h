@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* tui.h: the interactive ncurses view, like top for NFS.
  *
  * It owns the loop while it is up: live, it polls the capture descriptor and

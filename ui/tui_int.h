@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* tui_int.h: state shared by the view's files (not for the rest of nfsscope).
  *
  *   tui.c         terminal setup and teardown, stderr parking, signals

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* tui_keys.c: every key of the view, in one table. The loop looks actions up
  * here and the help screen is printed from it, so the two cannot disagree
  * (htop's Action_setBindings, as data). */

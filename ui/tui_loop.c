@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* tui_loop.c: the view's loop. One thread, one poll():
  *
  *   live    poll(capture descriptor, stdin) until the next redraw is due;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* tui_panels.c: what the view shows, drawn from `const struct stats *` and
  * the view's own samples and baselines (tui_state.c): the header, two
  * sparklines, the nfsstat-style procedure table (whole, or for one client,

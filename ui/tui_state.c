@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* tui_state.c: what the view keeps beside the stats: per-second samples for
  * the sparklines (calls, bytes, latency p99 from the timeline), the rates of
  * the procedure table, and the reset baselines.

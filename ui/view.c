@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* view.c: the table of views selectable with -o. */
 #include "view.h"
 

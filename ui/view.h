@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* view.h: how results leave the program. One interface, several views
  * (text, JSON, CSV reports now; the ncurses view later), each reading
  * `const struct stats *` only (ncdu's dir_output split). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* floodgen.c: write a resource-flood capture (classic pcap, Ethernet) to stdout.
  *
  *   floodgen KIND N [STEP_US] | nfsscope -r - ...

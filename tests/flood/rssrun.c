@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* rssrun.c: run a command and write its peak resident set size.
  *
  *   rssrun RSS_FILE CMD [ARG ...]

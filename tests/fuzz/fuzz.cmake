@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # tests/fuzz/fuzz.cmake: fuzz targets (see tests/fuzz/README.md).
 #
 # Always: replay_<target> = onefile.c + <target>.c, a plain program that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* fuzz.h: the libFuzzer entry point every target in tests/fuzz/ defines.
  * Built with -fsanitize=fuzzer it is driven by libFuzzer; linked with
  * onefile.c it is a plain program that replays files (ctest, gcc). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* fuzz_http.c: the --metrics endpoint's parsers on raw bytes
  * (metrics_parse_request, metrics_parse_addr): what a client on the network,
  * or the command line, hands nfsscope.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* fuzz_nfs3.c: raw bytes into each program's call and reply decoders.
  *
  * Input layout:

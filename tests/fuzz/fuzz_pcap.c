@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* fuzz_pcap.c: a whole capture file through the whole program, in memory.
  *
  * The input is a pcap or pcapng file. It is opened with fmemopen() +

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* fuzz_rpc.c: ONC RPC headers on raw bytes (rpc_hdr_parse, rpc_probe).
  *
  * The input is one RPC message, record marks removed. Both functions see a

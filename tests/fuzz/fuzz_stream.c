@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* fuzz_stream.c: TCP byte streams in both directions, cut into segments.
  *
  * The input is split on the 4-byte magic "\1PKT" (Zeek's FuzzBuffer). Bytes

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """make-seeds.py: (re)generate the committed seed corpora in tests/fuzz/corpus/.
 
     tests/fuzz/make-seeds.py            # from the repository root or anywhere

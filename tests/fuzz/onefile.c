@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* onefile.c: replay files through LLVMFuzzerTestOneInput without libFuzzer.
  *
  *   replay_fuzz_pcap FILE|DIR...
