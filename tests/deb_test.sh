@@ -41,7 +41,7 @@ flock -w 600 9 || { echo "deb_test: FAIL: another deb_test held the lock for 10 
 if dpkg-query -W -f '${Status}' nfsscope 2>/dev/null | grep -q 'installed'; then
     skip "a package nfsscope is already installed; not touching it"
 fi
-for f in /usr/sbin/nfsscope /usr/bin/nfsscope /usr/share/man/man8/nfsscope.8.gz \
+for f in /usr/bin/nfsscope /usr/sbin/nfsscope /usr/share/man/man1/nfsscope.1.gz \
     /usr/share/bash-completion/completions/nfsscope; do
     [ ! -e "$f" ] || skip "$f exists (installed by hand?); not touching it"
 done
@@ -80,7 +80,7 @@ depends=$(dpkg-deb -f "$deb" Depends)
 echo "deb_test: Depends: $depends"
 # Every shared library the program needs comes from a package in Depends.
 dpkg-deb -x "$deb" "$work/root"
-needed=$(LC_ALL=C readelf -d "$work/root/usr/sbin/nfsscope" |
+needed=$(LC_ALL=C readelf -d "$work/root/usr/bin/nfsscope" |
     sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p')
 [ -n "$needed" ] || fail "no NEEDED libraries found in the packaged program"
 triplet=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
@@ -90,7 +90,7 @@ for so in $needed; do
     echo "$depends" | grep -Eq "(^|, )$pkg( |,|\$)" || fail "Depends lacks $pkg (for $so)"
 done
 dpkg-deb -c "$deb" >"$work/contents"
-for f in ./usr/sbin/nfsscope ./usr/share/man/man8/nfsscope.8.gz \
+for f in ./usr/bin/nfsscope ./usr/share/man/man1/nfsscope.1.gz \
     ./usr/share/bash-completion/completions/nfsscope; do
     grep -q " $f\$" "$work/contents" || { cat "$work/contents"; fail "$f not in the package"; }
 done
@@ -114,10 +114,9 @@ dpkg-query -W -f '${Status}' nfsscope | grep -q 'install ok installed' || fail "
 
 # 4. Use it.
 version=$(sed -n 's/^project(nfsscope VERSION \([0-9.]*\).*/\1/p' "$src/CMakeLists.txt")
-out=$(/usr/sbin/nfsscope --version) || fail "nfsscope --version failed"
+out=$(/usr/bin/nfsscope --version) || fail "nfsscope --version failed"
 [ "$out" = "nfsscope $version" ] || fail "--version says \"$out\", expected \"nfsscope $version\""
 echo "deb_test: $out"
-command -v nfsscope >/dev/null 2>&1 || PATH=$PATH:/usr/sbin
 man_path=""
 if command -v man >/dev/null 2>&1; then
     man_path=$(man -w nfsscope 2>/dev/null) || true
@@ -128,7 +127,7 @@ if [ -n "$man_path" ]; then
         fail "man nfsscope does not render"
     fi
 else
-    [ -f /usr/share/man/man8/nfsscope.8.gz ] ||
+    [ -f /usr/share/man/man1/nfsscope.1.gz ] ||
         fail "the man page is not installed (dpkg path-exclude in /etc/dpkg/dpkg.cfg.d?)"
     echo "deb_test: man-db not installed; the man page file is in place"
 fi
@@ -155,7 +154,7 @@ installed=0
 if dpkg-query -W -f '${Status}' nfsscope 2>/dev/null | grep -q 'installed'; then
     fail "nfsscope still installed after purge"
 fi
-for f in /usr/sbin/nfsscope /usr/share/man/man8/nfsscope.8.gz \
+for f in /usr/bin/nfsscope /usr/share/man/man1/nfsscope.1.gz \
     /usr/share/bash-completion/completions/nfsscope; do
     [ ! -e "$f" ] || fail "$f left behind"
 done

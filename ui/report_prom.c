@@ -334,7 +334,7 @@ findings(FILE *out, const struct findings *f)
             cost[FK_FANOUT] += d->cost_us;
         }
     family(out, "nfsscope_findings_total", "counter",
-           "Operations behind each finding (nfsscope(8): FINDINGS AND THE WHAT-IF MODEL).");
+           "Operations behind each finding (nfsscope(1): FINDINGS AND THE WHAT-IF MODEL).");
     for (k = 0; k < FK__COUNT; k++)
         fprintf(out, "nfsscope_findings_total{kind=\"%s\"} %" PRIu64 "\n", findings_kind_key(k),
                 n[k]);
@@ -427,7 +427,7 @@ report_prom(FILE *out, const struct stats *s, bool input_done)
     if (s->findings)
         findings(out, s->findings);
     family(out, "nfsscope_anomalies_total", "counter",
-           "Problems in the input, by kind (nfsscope(8): ANOMALY COUNTERS).");
+           "Problems in the input, by kind (nfsscope(1): ANOMALY COUNTERS).");
     for (a = 0; a < ANOM__COUNT; a++)
         fprintf(out, "nfsscope_anomalies_total{kind=\"%s\"} %" PRIu64 "\n",
                 anomaly_key((enum anomaly)a), s->anom.n[a]);
