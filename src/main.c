@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* main.c: the command line (contract.md), exit codes, and the run. */
+/* main.c: the subcommands, then a run in three steps: set-up (tables,
+ * capture, metrics server, privilege drop, output files), the capture loop
+ * or the view, and the output (final report, exit status: contract.md).
+ * The command line itself is cli.c. */
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,7 +13,7 @@
 #include <unistd.h>
 
 #include "capture.h"
-#include "term_escape.h"
+#include "cli.h"
 #include "config.h"
 #include "diff.h"
 #include "findings_worker.h"
@@ -22,7 +23,6 @@
 #include "records.h"
 #include "pipeline.h"
 #include "report_prom.h"
-#include "breakdown.h"
 #include "tui.h"
 #include "view.h"
 #include "wpcap.h"
@@ -36,172 +36,6 @@ on_signal(int sig)
 {
     (void)sig;
     stop_requested = 1;
-}
-
-static const char usage_text[] =
-    "usage: nfsscope [-r FILE ... | -i IFACE] [options] [BPF expression]\n"
-    "\n"
-    "Input\n"
-    "  -r FILE            read a pcap or pcapng file ('-' = standard input); repeat to\n"
-    "                     analyse several files as one capture, in timestamp order\n"
-    "  -i IFACE           capture live from IFACE ('any' allowed)\n"
-    "  -c COUNT           stop after COUNT packets\n"
-    "  --duration SECONDS stop after SECONDS (live: wall clock; files: packet time)\n"
-    "  BPF expression     a libpcap filter, as in tcpdump (default: none; NFS is\n"
-    "                     recognised by validating RPC headers, not by port)\n"
-    "Live capture (as in tcpdump)\n"
-    "  -s SNAPLEN         bytes kept per packet (default 262144)\n"
-    "  -B KIB             kernel capture buffer in KiB (default: 32768)\n"
-    "  -p                 do not put the interface in promiscuous mode\n"
-    "  -Z USER            run as USER once the capture is open; started as root,\n"
-    "                     -i runs as 'nobody' unless -Z names another user\n"
-    "                     (-Z root keeps root)\n"
-    "Output\n"
-    "  -o text|json|csv   report format on standard output (default: text)\n"
-    "  --tui, --no-tui    the interactive view (default for -i on a terminal); with\n"
-    "                     -r it replays the file; the final report follows on exit\n"
-    "  --speed X          replay speed of -r in the view or with --metrics: 1 = the\n"
-    "                     file's own pace (default), 10 = ten times faster, 0 = as\n"
-    "                     fast as possible\n"
-    "  --interval SECONDS with -i and no view: a report every SECONDS (JSON: one\n"
-    "                     object per line), then the final report\n"
-    "  --records FILE     one row per matched or unanswered call to FILE (not '-':\n"
-    "                     the report is on standard output)\n"
-    "  --records-format csv|jsonl\n"
-    "                     CSV (RFC 4180, header row, CRLF; default) or JSON Lines\n"
-    "  --metrics ADDR:PORT\n"
-    "                     serve Prometheus metrics at http://ADDR:PORT/metrics\n"
-    "                     (e.g. 127.0.0.1:9100, [::1]:9100; port 0: any free one);\n"
-    "                     -i: while capturing; -r: the file plays at --speed, then\n"
-    "                     its final counters are served until SIGINT or SIGTERM\n"
-    "  -w FILE            write the packets that carried RPC to FILE, a pcap (not\n"
-    "                     '-'): the RPC connections from their first record, SYNs\n"
-    "                     to ports 111 and 2049, the fragments of RPC datagrams\n"
-    "Breakdowns (who and what)\n"
-    "  --by DIM[,DIM...]  top-N tables in the text report per client, server, pair,\n"
-    "                     export, file or user (JSON always has all of them)\n"
-    "  --top N            rows per breakdown (default 10)\n"
-    "  --sort calls|latency|bytes\n"
-    "                     order of the top-N rows (default calls; latency = total time)\n"
-    "Limits (bounded memory; what falls out is counted in the report)\n"
-    "  --max-flows N      connections tracked (default 65536)\n"
-    "  --max-pending N    calls awaiting a reply (default 65536)\n"
-    "  --call-timeout S   seconds of packet time before a call counts as unanswered\n"
-    "                     (default 120)\n"
-    "  --max-rows N       rows per breakdown table; the rest is summed in \"other\"\n"
-    "                     (default 1024)\n"
-    "  --max-names N      file handles whose names are remembered (default 65536)\n"
-    "  --max-frags N      IP datagrams in reassembly at once, 64 KiB each at most\n"
-    "                     (default 1024)\n"
-    "Findings\n"
-    "  --window SECONDS   a GETATTR or ACCESS repeated within this long is counted\n"
-    "                     as redundant (default 3, like acregmin)\n"
-    "  --no-findings      skip the findings (about half the work per call)\n"
-    "  --threads 1|2      2 (default): a report from -r files runs the findings on a\n"
-    "                     second thread, with the same results; 1: one thread\n"
-    "  nfsscope diff [-o text|json] A B\n"
-    "                     compare two captures or saved JSON reports (-o json):\n"
-    "                     calls, latency, WRITE stable_how and findings, with the change\n"
-    "  nfsscope merge [-o json|text|csv] A.json B.json ...\n"
-    "                     combine saved JSON reports exactly (counts and histograms add)\n"
-    "Other\n"
-    "  -h, --help         this help\n"
-    "  --version          print the version\n"
-    "\n"
-    "Exit status: 0 success, 1 run-time failure (file missing, not a capture,\n"
-    "no permission), 2 usage error.\n";
-
-static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
-
-/* "nfsscope: MESSAGE\n" on stderr, where the message may hold what the user
- * typed (an option's value) or an error string: control bytes and invalid
- * UTF-8 are escaped (term_escape), so the message stays one line and cannot
- * drive the terminal. A backslash is left as it is: messages that carry a
- * file name were escaped where they were made. */
-static void
-say(const char *fmt, ...)
-{
-    char msg[2048], esc[4 * 256 + 1];
-    const char *p, *bs;
-    va_list ap;
-
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    fputs("nfsscope: ", stderr);
-    for (p = msg;; p = bs + 1) {
-        size_t n;
-
-        bs = strchr(p, '\\');
-        n = bs ? (size_t)(bs - p) : strlen(p);
-        while (n) { /* in pieces of at most 256 bytes, cut between characters */
-            size_t k = n < 256 ? n : 256;
-
-            while (k < n && k > 0 && ((unsigned char)p[k] & 0xc0) == 0x80)
-                k--;
-            if (k == 0)
-                k = n < 256 ? n : 256;
-            term_escape(esc, sizeof esc, (const uint8_t *)p, k);
-            fputs(esc, stderr);
-            p += k;
-            n -= k;
-        }
-        if (!bs)
-            break;
-        fputc('\\', stderr);
-    }
-    fputc('\n', stderr);
-}
-
-/* One line naming the bad argument, a short usage, exit 2 (contract.md). */
-static void
-usage_error(const char *fmt, ...)
-{
-    char msg[2048];
-    va_list ap;
-
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    say("%s", msg);
-    fputs("usage: nfsscope [-r FILE ... | -i IFACE] [options] [BPF expression]"
-          " (nfsscope --help for more)\n",
-          stderr);
-    exit(2);
-}
-
-static uint64_t
-parse_count(const char *opt, const char *arg, uint64_t min, uint64_t max)
-{
-    char *end;
-    unsigned long long v;
-
-    errno = 0;
-    if (!arg || !*arg || *arg == '-')
-        goto bad;
-    v = strtoull(arg, &end, 10);
-    if (errno || *end || v < min || v > max)
-        goto bad;
-    return v;
-bad:
-    usage_error("%s: \"%s\" is not a whole number from %" PRIu64 " to %" PRIu64, opt,
-                arg ? arg : "", min, max);
-}
-
-/* A number of seconds (or a speed factor): decimal, at least min, at most a
- * year. */
-static double
-parse_seconds(const char *opt, const char *arg, double min)
-{
-    char *end;
-    double v;
-
-    errno = 0;
-    v = strtod(arg, &end);
-    if (errno || end == arg || *end || !(v >= min) || v > 31536000.0)
-        usage_error("%s: \"%s\" is not a number from %g to 31536000", opt, arg, min);
-    return v;
 }
 
 /* --interval: a periodic report from the live loop. */
@@ -285,316 +119,88 @@ metrics_linger(struct metrics_arg *a, volatile sig_atomic_t *stop)
     }
 }
 
-/* The BPF expression: the remaining arguments joined with spaces (tcpdump). */
-static char *
-join_args(int argc, char **argv)
-{
-    size_t len = 1;
-    int i;
-    char *s;
-
-    if (argc <= 0)
-        return NULL;
-    for (i = 0; i < argc; i++)
-        len += strlen(argv[i]) + 1;
-    s = malloc(len);
-    if (!s) {
-        fputs("nfsscope: out of memory\n", stderr);
-        exit(1);
-    }
-    s[0] = '\0';
-    for (i = 0; i < argc; i++) {
-        if (i)
-            strcat(s, " ");
-        strcat(s, argv[i]);
-    }
-    return s;
-}
-
-enum {
-    OPT_VERSION = 256,
-    OPT_MAX_FLOWS,
-    OPT_MAX_PENDING,
-    OPT_CALL_TIMEOUT,
-    OPT_BY,
-    OPT_TOP,
-    OPT_SORT,
-    OPT_MAX_ROWS,
-    OPT_MAX_NAMES,
-    OPT_MAX_FRAGS,
-    OPT_TUI,
-    OPT_NO_TUI,
-    OPT_INTERVAL,
-    OPT_DURATION,
-    OPT_SPEED,
-    OPT_WINDOW,
-    OPT_NO_FINDINGS,
-    OPT_THREADS,
-    OPT_RECORDS,
-    OPT_RECORDS_FORMAT,
-    OPT_METRICS,
+/* What a run opens, closed by run_close() however far set-up got. */
+struct run {
+    struct nfsscope_ctx ctx;
+    bool ctx_ready;          /* pipeline_init() succeeded */
+    struct capture *cap;
+    struct records *records; /* --records */
+    struct metrics_arg ma;   /* --metrics */
+    struct view_info vi;
+    const char *iface_source[2]; /* -i: vi.sources */
+    int finished;            /* pipeline_finish() already called */
+    char err[512];
 };
 
-/* --by client,file: a mask of enum bd_dim bits. */
-static unsigned
-parse_by(const char *arg)
+/* Everything before the first packet, in this order. Returns 0, or the
+ * exit status (1, or 2 for a usage error) with r->err set. */
+static int
+run_open(struct run *r, const struct cli *c)
 {
-    char buf[256], *tok, *save = NULL;
-    unsigned mask = 0;
+    const struct nfsscope_config *cfg = &c->cfg;
+    int st;
 
-    if (strlen(arg) >= sizeof buf)
-        usage_error("--by: \"%s\" is too long", arg);
-    strcpy(buf, arg);
-    for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-        enum bd_dim d;
-        if (!bd_dim_parse(tok, &d))
-            usage_error("--by: \"%s\" is not one of client, server, pair, export, file, user",
-                        tok);
-        mask |= 1u << d;
+    r->iface_source[0] = cfg->iface;
+    r->vi.sources = cfg->iface ? r->iface_source : cfg->files;
+    r->vi.filter = cfg->filter;
+    r->vi.top_n = cfg->top_n;
+    r->vi.by_mask = cfg->by_mask;
+    r->vi.order = cfg->order;
+    if (pipeline_init(&r->ctx, cfg) != 0) {
+        snprintf(r->err, sizeof r->err, "out of memory for the configured tables (lower"
+                                         " --max-flows or --max-pending)");
+        return 1;
     }
-    if (!mask)
-        usage_error("--by: \"%s\" names no breakdown", arg);
-    return mask;
+    r->ctx_ready = true;
+    st = capture_open(&r->cap, cfg, r->err, sizeof r->err);
+    if (st != 0)
+        return st;
+    if (cfg->metrics_addr) { /* bound before -Z, so ports below 1024 work */
+        r->ma.ctx = &r->ctx;
+        r->ma.cap = r->cap;
+        st = metrics_open(&r->ma.m, cfg->metrics_addr, cfg->metrics_clients,
+                          cfg->metrics_timeout_s, render_metrics, &r->ma, r->err, sizeof r->err);
+        if (st != 0)
+            return st;
+    }
+    st = privdrop_after_open(capture_is_live(r->cap), cfg->user, r->err, sizeof r->err);
+    if (st != 0)
+        return st;
+    /* Output files are opened as the user the capture runs as, so the kernel
+     * refuses places that user could not write (as tcpdump -w after -Z). */
+    if (c->records_path) {
+        r->records = records_open(c->records_path, c->records_fmt, r->err, sizeof r->err);
+        if (!r->records)
+            return 1;
+        r->ctx.stats.records = r->records;
+    }
+    if (c->wpcap_path) { /* after the drop, so the file is the user's (tcpdump -w) */
+        int dlt = capture_link_type(r->cap);
+
+        if (dlt < 0) {
+            snprintf(r->err, sizeof r->err,
+                     "-w: the -r files have different link types; a pcap file holds one");
+            return 2;
+        }
+        r->ctx.wpcap = wpcap_open(c->wpcap_path, dlt, capture_snaplen(r->cap), cfg->ipfrag_max,
+                                  cfg->ipfrag_timeout_s, cfg->hash_seed, r->err, sizeof r->err);
+        if (!r->ctx.wpcap)
+            return 1;
+    }
+    return 0;
 }
 
-int
-main(int argc, char **argv)
+/* The packets: the view, or the capture loop (with --interval reports and
+ * the --metrics server). Returns 0, or 1 with r->err set. */
+static int
+run_capture(struct run *r, const struct cli *c)
 {
-    static const struct option longopts[] = {
-        { "help", no_argument, NULL, 'h' },
-        { "version", no_argument, NULL, OPT_VERSION },
-        { "max-flows", required_argument, NULL, OPT_MAX_FLOWS },
-        { "max-pending", required_argument, NULL, OPT_MAX_PENDING },
-        { "call-timeout", required_argument, NULL, OPT_CALL_TIMEOUT },
-        { "by", required_argument, NULL, OPT_BY },
-        { "top", required_argument, NULL, OPT_TOP },
-        { "sort", required_argument, NULL, OPT_SORT },
-        { "max-rows", required_argument, NULL, OPT_MAX_ROWS },
-        { "max-names", required_argument, NULL, OPT_MAX_NAMES },
-        { "max-frags", required_argument, NULL, OPT_MAX_FRAGS },
-        { "tui", no_argument, NULL, OPT_TUI },
-        { "no-tui", no_argument, NULL, OPT_NO_TUI },
-        { "interval", required_argument, NULL, OPT_INTERVAL },
-        { "duration", required_argument, NULL, OPT_DURATION },
-        { "speed", required_argument, NULL, OPT_SPEED },
-        { "window", required_argument, NULL, OPT_WINDOW },
-        { "no-findings", no_argument, NULL, OPT_NO_FINDINGS },
-        { "threads", required_argument, NULL, OPT_THREADS },
-        { "records", required_argument, NULL, OPT_RECORDS },
-        { "records-format", required_argument, NULL, OPT_RECORDS_FORMAT },
-        { "metrics", required_argument, NULL, OPT_METRICS },
-        { NULL, 0, NULL, 0 },
-    };
-    struct nfsscope_config cfg;
-    const struct view_ops *view;
-    struct nfsscope_ctx ctx;
-    struct capture *cap = NULL;
-    struct view_info vi;
+    const struct nfsscope_config *cfg = &c->cfg;
     struct capture_run_opts ro;
     struct tick_arg ta;
     struct sigaction sa;
-    char err[512] = "";
-    char *filter;
-    int opt, st, use_tui, finished = 0;
-    const char *records_path = NULL;           /* --records */
-    enum records_format records_fmt = RECORDS_CSV;
-    struct records *records = NULL;
-    char rerr[512];
-    struct metrics_arg ma = { NULL, NULL, NULL, false }; /* --metrics */
-    const char *wpcap_path = NULL; /* -w */
+    int st;
 
-    if (argc >= 2 && strcmp(argv[1], "diff") == 0) /* src/diff.c */
-        return diff_main(argc - 1, argv + 1);
-    if (argc >= 2 && strcmp(argv[1], "merge") == 0) /* src/merge.c */
-        return merge_main(argc - 1, argv + 1);
-    config_defaults(&cfg);
-    opterr = 0;
-    while ((opt = getopt_long(argc, argv, "r:i:o:c:hs:B:pZ:w:", longopts, NULL)) != -1) {
-        switch (opt) {
-        case 'r':
-            if (cfg.nfiles >= NFSSCOPE_MAX_FILES)
-                usage_error("-r: at most %d files", NFSSCOPE_MAX_FILES);
-            cfg.files[cfg.nfiles++] = optarg;
-            break;
-        case 'i':
-            cfg.iface = optarg;
-            break;
-        case 'o':
-            cfg.format = optarg;
-            break;
-        case 'c':
-            cfg.max_packets = parse_count("-c", optarg, 1, UINT64_MAX);
-            break;
-        case OPT_MAX_FLOWS:
-            cfg.max_flows = parse_count("--max-flows", optarg, 16, 1u << 24);
-            break;
-        case OPT_MAX_PENDING:
-            cfg.max_pending = parse_count("--max-pending", optarg, 16, 1u << 24);
-            break;
-        case OPT_CALL_TIMEOUT:
-            cfg.call_timeout_s = (unsigned)parse_count("--call-timeout", optarg, 1, 86400);
-            break;
-        case OPT_BY:
-            cfg.by_mask |= parse_by(optarg);
-            break;
-        case OPT_TOP:
-            cfg.top_n = (unsigned)parse_count("--top", optarg, 1, 1u << 22);
-            break;
-        case OPT_SORT: {
-            enum bd_order o;
-            if (!bd_order_parse(optarg, &o))
-                usage_error("--sort: \"%s\" is not one of calls, latency, bytes", optarg);
-            cfg.order = (int)o;
-            break;
-        }
-        case OPT_MAX_ROWS:
-            cfg.bd_rows = parse_count("--max-rows", optarg, 1, 1u << 22);
-            break;
-        case OPT_MAX_NAMES:
-            cfg.names_max = parse_count("--max-names", optarg, 16, 1u << 24);
-            break;
-        case OPT_MAX_FRAGS:
-            cfg.ipfrag_max = parse_count("--max-frags", optarg, 1, 1u << 16);
-            break;
-        case OPT_RECORDS:
-            if (strcmp(optarg, "-") == 0)
-                usage_error("--records: '-' is not allowed (the report is on standard output);"
-                            " give a file name");
-            records_path = optarg;
-            break;
-        case 'w':
-            if (strcmp(optarg, "-") == 0)
-                usage_error("-w: '-' is not allowed (the report is on standard output);"
-                            " give a file name");
-            wpcap_path = optarg;
-            break;
-        case OPT_METRICS: {
-            struct sockaddr_storage ss;
-            socklen_t sslen;
-
-            if (metrics_parse_addr(optarg, &ss, &sslen, err, sizeof err) != 0)
-                usage_error("%s", err);
-            cfg.metrics_addr = optarg;
-            break;
-        }
-        case OPT_RECORDS_FORMAT:
-            if (!records_format_parse(optarg, &records_fmt))
-                usage_error("--records-format: \"%s\" is not one of csv, jsonl", optarg);
-            break;
-        case OPT_NO_FINDINGS:
-            cfg.findings_max = 0;
-            break;
-        case OPT_THREADS:
-            cfg.threads = (unsigned)parse_count("--threads", optarg, 1, 2);
-            break;
-        case OPT_WINDOW:
-            cfg.window_s = (unsigned)parse_count("--window", optarg, 1, 86400);
-            break;
-        case 's': /* tcpdump: 0 means the default */
-            cfg.snaplen = (int)parse_count("-s", optarg, 0, 262144);
-            break;
-        case 'B':
-            cfg.buffer_kib = (int)parse_count("-B", optarg, 1, 1u << 21);
-            break;
-        case 'p':
-            cfg.no_promisc = true;
-            break;
-        case 'Z':
-            cfg.user = optarg;
-            break;
-        case OPT_TUI:
-            cfg.tui = 1;
-            break;
-        case OPT_NO_TUI:
-            cfg.tui = 0;
-            break;
-        case OPT_INTERVAL:
-            cfg.interval_s = parse_seconds("--interval", optarg, 0.01);
-            break;
-        case OPT_DURATION:
-            cfg.duration_s = parse_seconds("--duration", optarg, 0.001);
-            break;
-        case OPT_SPEED:
-            cfg.speed = parse_seconds("--speed", optarg, 0);
-            break;
-        case 'h':
-            fputs(usage_text, stdout);
-            return 0;
-        case OPT_VERSION:
-            printf("nfsscope %s\n", NFSSCOPE_VERSION);
-            return 0;
-        case '?':
-        default:
-            if (optopt && optopt < 256)
-                usage_error("unknown option or missing value: -%c", optopt);
-            usage_error("unknown option or missing value: %s", argv[optind - 1]);
-        }
-    }
-    /* The hashes' seed (getrandom() otherwise): the same seed gives the same
-     * report even when full tables evict (which entry goes depends on it). */
-    if (getenv("NFSSCOPE_HASH_SEED"))
-        cfg.hash_seed = parse_count("NFSSCOPE_HASH_SEED", getenv("NFSSCOPE_HASH_SEED"), 1,
-                                    UINT64_MAX);
-    if (cfg.nfiles && cfg.iface)
-        usage_error("-r and -i cannot be used together");
-    if (!cfg.nfiles && !cfg.iface)
-        usage_error("no input: give -r FILE or -i IFACE");
-    view = view_find(cfg.format);
-    if (!view)
-        usage_error("-o: \"%s\" is not one of text, json, csv", cfg.format);
-    if (cfg.interval_s > 0 && !view->tick)
-        usage_error("--interval: -o %s has no periodic report", cfg.format);
-    if (cfg.metrics_addr && cfg.tui == 1)
-        usage_error("--metrics: not with --tui (the view runs its own loop); drop --tui");
-    use_tui = cfg.tui == 1 || (cfg.tui == -1 && cfg.iface && !cfg.metrics_addr &&
-                               isatty(STDIN_FILENO) && isatty(STDOUT_FILENO));
-    if (use_tui && !tui_usable(err, sizeof err))
-        usage_error("--tui: %s", err);
-    filter = join_args(argc - optind, argv + optind);
-    cfg.filter = filter;
-
-    if (pipeline_init(&ctx, &cfg) != 0) {
-        fputs("nfsscope: out of memory for the configured tables (lower --max-flows or"
-              " --max-pending)\n",
-              stderr);
-        return 1;
-    }
-    st = capture_open(&cap, &cfg, err, sizeof err);
-    if (st != 0)
-        goto fail;
-    if (cfg.metrics_addr) { /* bound before -Z, so ports below 1024 work */
-        ma.ctx = &ctx;
-        ma.cap = cap;
-        st = metrics_open(&ma.m, cfg.metrics_addr, cfg.metrics_clients, cfg.metrics_timeout_s,
-                          render_metrics, &ma, err, sizeof err);
-        if (st != 0)
-            goto fail;
-    }
-    st = privdrop_after_open(capture_is_live(cap), cfg.user, err, sizeof err);
-    if (st != 0)
-        goto fail;
-    /* Output files are opened as the user the capture runs as, so the kernel
-     * refuses places that user could not write (as tcpdump -w after -Z). */
-    if (records_path) {
-        records = records_open(records_path, records_fmt, err, sizeof err);
-        if (!records) {
-            st = 1;
-            goto fail;
-        }
-        ctx.stats.records = records;
-    }
-    if (wpcap_path) { /* after the drop, so the file is the user's (tcpdump -w) */
-        int dlt = capture_link_type(cap);
-
-        if (dlt < 0)
-            usage_error("-w: the -r files have different link types; a pcap file holds one");
-        ctx.wpcap = wpcap_open(wpcap_path, dlt, capture_snaplen(cap), cfg.ipfrag_max,
-                               cfg.ipfrag_timeout_s, cfg.hash_seed, err, sizeof err);
-        if (!ctx.wpcap) {
-            st = 1;
-            goto fail;
-        }
-    }
     /* No SA_RESTART: a signal wakes poll() so the run ends at once. */
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;
@@ -602,98 +208,129 @@ main(int argc, char **argv)
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
 
-    vi.sources = cfg.iface ? (const char *const[]){ cfg.iface, NULL } : cfg.files;
-    vi.filter = cfg.filter;
-    vi.top_n = cfg.top_n;
-    vi.by_mask = cfg.by_mask;
-    vi.order = cfg.order;
-    if (use_tui) {
-        st = tui_run(cap, &ctx, &cfg, &vi, &stop_requested, &finished, err, sizeof err);
-    } else {
-        if (capture_is_live(cap)) {
-            char line[PCAP_LINE_MAX];
-            capture_describe(cap, line, sizeof line);
-            fprintf(stderr, "nfsscope: %s\n", line);
-        }
-        memset(&ro, 0, sizeof ro);
-        if (ma.m) {
-            char url[128];
+    if (c->use_tui)
+        return tui_run(r->cap, &r->ctx, cfg, &r->vi, &stop_requested, &r->finished, r->err,
+                       sizeof r->err);
+    if (capture_is_live(r->cap)) {
+        char line[PCAP_LINE_MAX];
+        capture_describe(r->cap, line, sizeof line);
+        fprintf(stderr, "nfsscope: %s\n", line);
+    }
+    memset(&ro, 0, sizeof ro);
+    if (r->ma.m) {
+        char url[128];
 
-            metrics_url(ma.m, url, sizeof url);
-            fprintf(stderr, "nfsscope: metrics at %s\n", url);
-            ro.io_fill = metrics_io_fill;
-            ro.io_serve = metrics_io_serve;
-            ro.io_arg = &ma;
-            ro.speed = cfg.speed;
-        }
-        ta.view = view;
-        ta.vi = &vi;
-        ro.max_packets = cfg.max_packets;
-        ro.duration_s = cfg.duration_s;
-        ro.interval_s = cfg.interval_s;
-        ro.tick = on_tick;
-        ro.tick_arg = &ta;
-        ro.stop = &stop_requested;
-        /* A one-shot report from files: the findings on a second thread;
-         * live runs, the view and --metrics read them as they go. */
-        if (cfg.threads > 1 && !capture_is_live(cap) && !ma.m)
-            ctx.stats.findings_worker = findings_worker_start(ctx.stats.findings, FW_RING_BYTES);
-        st = capture_run(cap, &ctx, &ro, err, sizeof err);
-        if (ma.m && st == 0 && !capture_is_live(cap) && !stop_requested) {
-            pipeline_finish(&ctx); /* unanswered calls counted before the last scrape */
-            finished = 1;
-            ma.input_done = true;
-            metrics_linger(&ma, &stop_requested);
-        }
+        metrics_url(r->ma.m, url, sizeof url);
+        fprintf(stderr, "nfsscope: metrics at %s\n", url);
+        ro.io_fill = metrics_io_fill;
+        ro.io_serve = metrics_io_serve;
+        ro.io_arg = &r->ma;
+        ro.speed = cfg->speed;
     }
-    if (capture_is_live(cap)) {
-        int64_t drops = capture_kernel_drops(cap); /* -1 once the interface is gone */
+    ta.view = c->view;
+    ta.vi = &r->vi;
+    ro.max_packets = cfg->max_packets;
+    ro.duration_s = cfg->duration_s;
+    ro.interval_s = cfg->interval_s;
+    ro.tick = on_tick;
+    ro.tick_arg = &ta;
+    ro.stop = &stop_requested;
+    /* A one-shot report from files: the findings on a second thread;
+     * live runs, the view and --metrics read them as they go. */
+    if (cfg->threads > 1 && !capture_is_live(r->cap) && !r->ma.m)
+        r->ctx.stats.findings_worker =
+            findings_worker_start(r->ctx.stats.findings, FW_RING_BYTES);
+    st = capture_run(r->cap, &r->ctx, &ro, r->err, sizeof r->err);
+    if (r->ma.m && st == 0 && !capture_is_live(r->cap) && !stop_requested) {
+        pipeline_finish(&r->ctx); /* unanswered calls counted before the last scrape */
+        r->finished = 1;
+        r->ma.input_done = true;
+        metrics_linger(&r->ma, &stop_requested);
+    }
+    return st;
+}
+
+/* After the packets: the last counts, the output files closed, the final
+ * report on standard output. Returns the exit status: st, or 1 when writing
+ * failed. */
+static int
+run_output(struct run *r, const struct cli *c, int st)
+{
+    char rerr[512];
+
+    if (capture_is_live(r->cap)) {
+        int64_t drops = capture_kernel_drops(r->cap); /* -1 once the interface is gone */
         if (drops >= 0)
-            ctx.stats.cap.kernel_drops = drops;
+            r->ctx.stats.cap.kernel_drops = drops;
     }
-    if (!finished)
-        pipeline_finish(&ctx);
-    ctx.stats.records = NULL;
-    if (records_close(records, rerr, sizeof rerr) != 0) {
-        say("%s", rerr);
+    if (!r->finished)
+        pipeline_finish(&r->ctx);
+    r->ctx.stats.records = NULL;
+    if (records_close(r->records, rerr, sizeof rerr) != 0) {
+        cli_say("%s", rerr);
         st = 1;
     }
-    records = NULL;
+    r->records = NULL;
     if (st != 0)
-        say("%s", err);
-    if (ctx.wpcap) {
+        cli_say("%s", r->err);
+    if (r->ctx.wpcap) {
         struct wpcap_counts wc;
 
-        wpcap_counts(ctx.wpcap, &wc);
+        wpcap_counts(r->ctx.wpcap, &wc);
         if (wc.frags_missed || wc.frags_evicted)
             fprintf(stderr, "nfsscope: -w: %" PRIu64 " IP fragments not written (they came before"
                             " the first fragment of their RPC datagram), %" PRIu64
                             " datagrams forgotten (--max-frags)\n",
                     wc.frags_missed, wc.frags_evicted);
-        if (wpcap_close(ctx.wpcap, rerr, sizeof rerr) != 0) {
-            say("%s", rerr);
+        if (wpcap_close(r->ctx.wpcap, rerr, sizeof rerr) != 0) {
+            cli_say("%s", rerr);
             st = 1;
         }
-        ctx.wpcap = NULL;
+        r->ctx.wpcap = NULL;
     }
-    if (view->report(stdout, &ctx.stats, &vi) != 0 || fflush(stdout) != 0) {
+    if (c->view->report(stdout, &r->ctx.stats, &r->vi) != 0 || fflush(stdout) != 0) {
         fprintf(stderr, "nfsscope: standard output: write failed: %s\n", strerror(errno));
         st = 1;
     }
-    metrics_close(ma.m);
-    capture_close(cap);
-    pipeline_fini(&ctx);
-    free(filter);
     return st;
+}
 
-fail: /* before any packet: what was opened is closed, one line, exit st */
-    if (st == 2)
-        usage_error("%s", err);
-    say("%s", err);
-    (void)records_close(records, rerr, sizeof rerr);
-    metrics_close(ma.m);
-    capture_close(cap);
-    pipeline_fini(&ctx);
-    free(filter);
+static void
+run_close(struct run *r)
+{
+    char rerr[512];
+
+    (void)records_close(r->records, rerr, sizeof rerr);
+    r->records = NULL;
+    metrics_close(r->ma.m);
+    capture_close(r->cap);
+    if (r->ctx_ready)
+        pipeline_fini(&r->ctx);
+}
+
+int
+main(int argc, char **argv)
+{
+    struct run r;
+    struct cli c;
+    int st;
+
+    if (argc >= 2 && strcmp(argv[1], "diff") == 0) /* src/diff.c */
+        return diff_main(argc - 1, argv + 1);
+    if (argc >= 2 && strcmp(argv[1], "merge") == 0) /* src/merge.c */
+        return merge_main(argc - 1, argv + 1);
+    if (!cli_parse(argc, argv, &c))
+        return 0; /* --help, --version */
+    memset(&r, 0, sizeof r);
+    st = run_open(&r, &c);
+    if (st == 0) {
+        st = run_output(&r, &c, run_capture(&r, &c));
+    } else { /* before any packet: what was opened is closed, one line, exit st */
+        if (st == 2)
+            cli_usage_error("%s", r.err);
+        cli_say("%s", r.err);
+    }
+    run_close(&r);
+    cli_fini(&c);
     return st;
 }
