@@ -98,6 +98,8 @@ request_line(const char *b, size_t len, bool *head)
         ;
     if (i - t0 == 8 && memcmp(b + t0, "/metrics", 8) == 0)
         return MREQ_METRICS;
+    if (i - t0 == 1)
+        return MREQ_ROOT;
     return MREQ_NOT_FOUND;
 }
 
@@ -340,6 +342,11 @@ render_body(struct metrics *m, size_t *len)
 static void
 respond(struct metrics *m, struct mclient *c, enum metrics_req r, bool head)
 {
+    /* As node_exporter's: a person who opens the address finds the link. */
+    static char root[] = "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">"
+                         "<title>nfsscope exporter</title></head>\n<body><h1>nfsscope"
+                         " exporter</h1>\n<p><a href=\"/metrics\">Metrics</a></p>\n"
+                         "</body></html>\n";
     static char not_found[] = "not found: the metrics are at /metrics\n";
     static char bad_method[] = "method not allowed: use GET\n";
     static char bad[] = "bad request\n";
@@ -360,6 +367,10 @@ respond(struct metrics *m, struct mclient *c, enum metrics_req r, bool head)
         }
         status = "500 Internal Server Error";
         c->body = failed;
+        break;
+    case MREQ_ROOT:
+        type = "text/html; charset=utf-8";
+        c->body = root;
         break;
     case MREQ_NOT_FOUND:
         status = "404 Not Found";

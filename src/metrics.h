@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* metrics.h: the --metrics endpoint: a minimal HTTP/1.1 server
- * (RFC 9112) for GET /metrics, served from the capture's own poll() loop.
+/* metrics.h: the --metrics endpoint: a minimal HTTP/1.1 server (RFC 9112)
+ * for GET /metrics (and a landing page at /), served from the capture's own
+ * poll() loop.
  *
  * Single-threaded and non-blocking: the listening socket and the clients'
  * sockets are added to the loop's pollfd set (metrics_fill) and served when
@@ -30,6 +31,7 @@
 enum metrics_req {
     MREQ_INCOMPLETE,   /* no blank line yet: read more */
     MREQ_METRICS,      /* GET or HEAD /metrics (a query string is ignored) */
+    MREQ_ROOT,         /* GET or HEAD /: a page that links to /metrics */
     MREQ_NOT_FOUND,    /* another path: 404 */
     MREQ_BAD_METHOD,   /* not GET or HEAD: 405 */
     MREQ_BAD,          /* not an HTTP/1.x request line: 400 */

@@ -51,7 +51,11 @@ test_parse(void)
     EQ(P("HEAD /metrics HTTP/1.0\r\n\r\n", &head), MREQ_METRICS);
     CHECK(head);
     EQ(P("GET /metrics?name[]=x HTTP/1.1\n\n", &head), MREQ_METRICS); /* bare LF; query */
-    EQ(P("GET / HTTP/1.1\r\n\r\n", &head), MREQ_NOT_FOUND);
+    EQ(P("GET / HTTP/1.1\r\n\r\n", &head), MREQ_ROOT);
+    EQ(P("GET /?x=1 HTTP/1.1\r\n\r\n", &head), MREQ_ROOT);
+    EQ(P("HEAD / HTTP/1.1\r\n\r\n", &head), MREQ_ROOT);
+    CHECK(head);
+    EQ(P("GET /index.html HTTP/1.1\r\n\r\n", &head), MREQ_NOT_FOUND);
     EQ(P("GET /metricsx HTTP/1.1\r\n\r\n", &head), MREQ_NOT_FOUND);
     EQ(P("GET /metrics/ HTTP/1.1\r\n\r\n", &head), MREQ_NOT_FOUND);
     EQ(P("POST /metrics HTTP/1.1\r\nContent-Length: 0\r\n\r\n", &head), MREQ_BAD_METHOD);

@@ -154,20 +154,41 @@ stats_latency_us(const struct timespec *a, const struct timespec *b)
     return (uint64_t)(ns + 500) / 1000;
 }
 
-const uint64_t stats_lat_bound_us[STATS_LAT_BOUNDS] = {
-    100, 250, 500, 1000, 2500, 5000, 10000, 25000, 50000, 100000, 250000, 500000,
-    1000000, 2500000, 5000000, 10000000,
+/* R20 (ISO 3) in hundredths: the mantissas of one decade. */
+static const uint16_t r20[STATS_LAT_PER_DECADE] = {
+    100, 112, 125, 140, 160, 180, 200, 224, 250, 280,
+    315, 355, 400, 450, 500, 560, 630, 710, 800, 900,
 };
+
+uint64_t
+stats_lat_bound_ns(unsigned i)
+{
+    uint64_t scale = 100; /* r20[0] * 100 ns = 10 us */
+    unsigned d;
+
+    if (i >= STATS_LAT_BOUNDS)
+        i = STATS_LAT_BOUNDS - 1;
+    for (d = 0; d < i / STATS_LAT_PER_DECADE; d++)
+        scale *= 10;
+    return r20[i % STATS_LAT_PER_DECADE] * scale;
+}
 
 unsigned
 stats_lat_bucket(uint64_t usec)
 {
-    unsigned i;
+    unsigned lo = 0, hi = STATS_LAT_BOUNDS; /* the answer is in [lo, hi] */
 
-    for (i = 0; i < STATS_LAT_BOUNDS; i++)
-        if (usec <= stats_lat_bound_us[i])
-            break;
-    return i;
+    if (usec > stats_lat_bound_ns(STATS_LAT_BOUNDS - 1) / 1000)
+        return STATS_LAT_BOUNDS;
+    while (lo < hi) { /* the first bound >= usec */
+        unsigned mid = lo + (hi - lo) / 2;
+
+        if (usec * 1000 <= stats_lat_bound_ns(mid))
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return lo;
 }
 
 /* A timed reply: the histogram and the fixed-bound counts. */

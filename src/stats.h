@@ -107,13 +107,19 @@ struct op_event {
 
 #define STATS_MAX_STATUS 24 /* distinct status values tracked per procedure */
 
-/* Fixed latency bucket bounds for the Prometheus histogram
- * (--metrics): 100 us .. 10 s. They are not edges of struct histo's log-linear
- * buckets (1 ms is not), so each procedure keeps exact counts per bound:
- * lat_le[i] counts latencies (whole microseconds, as in the report) in
- * (bound i-1, bound i]; lat_le[STATS_LAT_BOUNDS] those above the last. */
-#define STATS_LAT_BOUNDS 16
-extern const uint64_t stats_lat_bound_us[STATS_LAT_BOUNDS];
+/* Fixed latency bucket bounds for the Prometheus histogram (--metrics):
+ * 10 us .. 10 s, 20 per decade (the R20 preferred numbers of ISO 3: 1, 1.12,
+ * 1.25, 1.4, ... 9), so neighbouring bounds differ by at most 14.3 % and a
+ * quantile interpolated inside a bucket (histogram_quantile) stays close to
+ * the report's percentile. They are not edges of struct histo's log-linear
+ * buckets, so each procedure keeps exact counts per bound: lat_le[i] counts
+ * latencies (whole microseconds, as in the report) in (bound i-1, bound i];
+ * lat_le[STATS_LAT_BOUNDS] those above the last. */
+#define STATS_LAT_DECADES 6
+#define STATS_LAT_PER_DECADE 20
+#define STATS_LAT_BOUNDS (STATS_LAT_DECADES * STATS_LAT_PER_DECADE + 1)
+/* Bound i in nanoseconds (11.2 us is not a whole microsecond). */
+uint64_t stats_lat_bound_ns(unsigned i);
 /* Index into lat_le[] of a latency in microseconds. */
 unsigned stats_lat_bucket(uint64_t usec);
 

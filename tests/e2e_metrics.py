@@ -13,13 +13,19 @@
    connects and says nothing, must not stall the replay; 404, 405 and a
    malformed request get their status. Once nfsscope_input_done is 1 the last
    scrape is kept, SIGINT ends the run, and its counters must equal the final
-   JSON report: RPC totals, per procedure calls, replies, errors (by status),
-   retransmissions, unanswered calls, latency count and sum, the fixed
-   latency buckets against the report's histogram, bytes, WRITE stable_how,
-   findings, anomalies, packets.
-2. Command-line errors: a bad ADDR:PORT is exit 2 with one line; a port in
+   JSON report: RPC totals (each the sum of its per-procedure family, none
+   of the families renamed away still served), per procedure calls,
+   replies, errors (by status), retransmissions, unanswered calls, latency
+   count and sum, all 121 fixed latency buckets against the report's
+   histogram, bytes, WRITE stable_how, findings, anomalies, packets. `/` is
+   an HTML page linking to /metrics.
+2. Every sample replayed at full speed and scraped once it has ended: p50,
+   p90 and p99 of each procedure computed from the buckets exactly as
+   Prometheus's histogram_quantile does are within 10 % of the JSON report's
+   percentiles, for every procedure with at least 100 timed replies.
+3. Command-line errors: a bad ADDR:PORT is exit 2 with one line; a port in
    use is exit 1 with one line; --metrics with --tui is exit 2.
-3. Live (root with tcpreplay and tcprewrite; else that part is skipped): a
+4. Live (root with tcpreplay and tcprewrite; else that part is skipped): a
    sample rewritten to a subnet of its own is replayed onto `lo` while
    `nfsscope -i lo --metrics 127.0.0.1:PORT` runs (PORT below 1024 when one
    is free: bound before privileges are dropped); the scrape taken once all
@@ -198,13 +204,18 @@ def histo_hi(lo):
     return lo + (1 << (msb - 5)) - 1
 
 
-BOUNDS_US = [100, 250, 500, 1000, 2500, 5000, 10000, 25000, 50000, 100000, 250000, 500000,
-             1000000, 2500000, 5000000, 10000000]
+# 10 us .. 10 s, the R20 numbers (ISO 3) in each decade, in nanoseconds.
+R20 = [100, 112, 125, 140, 160, 180, 200, 224, 250, 280, 315, 355, 400, 450, 500, 560, 630,
+       710, 800, 900]
+BOUNDS_NS = [m * 100 * 10 ** d for d in range(6) for m in R20] + [10 ** 10]
+
+
+def le_label(ns):
+    return ("%d.%09d" % (ns // 10 ** 9, ns % 10 ** 9)).rstrip("0").rstrip(".")
 
 
 def labels_of(prog, op=None, **extra):
-    m = re.match(r"(.*?)(\d+)$", prog)
-    lab = [("program", m.group(1)), ("version", m.group(2))]
+    lab = [("program", prog)]
     if op is not None:
         lab.append(("proc", op))
     lab.extend(extra.items())
@@ -224,13 +235,35 @@ def compare(samples, rep, live=False):
 
     eq("packets", get("nfsscope_packets_total"), rep["capture"]["packets"])
     eq("wire bytes", get("nfsscope_wire_bytes_total"), rep["capture"]["bytes"])
-    keys = ["calls", "replies", "retransmissions", "orphan_replies", "rpc_errors",
-            "unknown_program_calls"]
+    eq("rpc.orphan_replies", get("nfsscope_rpc_orphan_replies_total"),
+       rep["rpc"]["orphan_replies"])
+
+    def total(name, **want):
+        return sum(v for (n, l), v in samples.items()
+                   if n == name and all(dict(l).get(k) == x for k, x in want.items()))
+    # one family per concept: summed over its series, it is the RPC total
+    keys = [("calls", "nfsscope_calls_total"), ("replies", "nfsscope_replies_total"),
+            ("retransmissions", "nfsscope_retransmissions_total")]
     if not live:  # live: the end flushes pending calls as unanswered after the scrape
-        keys.append("unanswered_calls")
-    for k in keys:
-        name = "nfsscope_rpc_%s_total" % ("errors" if k == "rpc_errors" else k)
-        eq("rpc." + k, get(name), rep["rpc"][k])
+        keys.append(("unanswered_calls", "nfsscope_unanswered_calls_total"))
+    for k, name in keys:
+        eq("rpc.%s = sum(%s)" % (k, name), total(name), rep["rpc"][k])
+    eq("rpc.rpc_errors = sum(errors{status=RPC_ERROR})",
+       total("nfsscope_errors_total", status="RPC_ERROR"), rep["rpc"]["rpc_errors"])
+    if rep["rpc"]["unknown_program_calls"]:
+        eq("rpc.unknown_program_calls <= calls{program=other}",
+           min(total("nfsscope_calls_total", program="other"),
+               rep["rpc"]["unknown_program_calls"]), rep["rpc"]["unknown_program_calls"])
+    old = [n for (n, _) in samples if n in OLD_NAMES]
+    if old:
+        bad.append("families renamed away still served: %s" % sorted(set(old)))
+    buckets = {l for (n, l) in samples if n == "nfsscope_latency_seconds_bucket"}
+    want_n = len(BOUNDS_NS) + 1
+    per = {}
+    for l in buckets:
+        per[l[:-1]] = per.get(l[:-1], 0) + 1
+    if any(n != want_n for n in per.values()):
+        bad.append("a histogram without the %d buckets: %s" % (want_n, per))
     nproc = 0
     for prog, body in rep.items():
         if not (isinstance(body, dict) and "ops" in body):
@@ -251,7 +284,7 @@ def compare(samples, rep, live=False):
                 eq("%s.%s unanswered" % (prog, op), get("nfsscope_unanswered_calls_total", lab),
                    v["unanswered"])
             errs = {dict(l)["status"]: val for (n, l), val in samples.items()
-                    if n == "nfsscope_errors_total" and l[:3] == lab}
+                    if n == "nfsscope_errors_total" and l[:2] == lab}
             eq("%s.%s errors" % (prog, op), sum(errs.values()), v["errors"])
             # Every named error status as the report counts it (the report
             # also lists statuses that are not failures, e.g. NLM4_BLOCKED);
@@ -273,8 +306,9 @@ def compare(samples, rep, live=False):
             eq("%s.%s +Inf" % (prog, op),
                get("nfsscope_latency_seconds_bucket", lab + (("le", "+Inf"),)), lat["count"])
             prev = 0
-            for b in BOUNDS_US:
-                le = ("%.6f" % (b / 1e6)).rstrip("0").rstrip(".")
+            for bns in BOUNDS_NS:
+                b = bns // 1000  # latencies are whole microseconds
+                le = le_label(bns)
                 got = get("nfsscope_latency_seconds_bucket", lab + (("le", le),))
                 # The report's histogram brackets the exact count: buckets
                 # wholly at or below the bound, and those starting at or below it.
@@ -308,6 +342,110 @@ def compare(samples, rep, live=False):
     for b in bad[:40]:
         print("     " + b)
     return bad, nproc, nfind
+
+
+# Families earlier versions served, folded into the per-procedure families.
+OLD_NAMES = {"nfsscope_rpc_calls_total", "nfsscope_rpc_replies_total",
+             "nfsscope_rpc_retransmissions_total", "nfsscope_rpc_unanswered_calls_total",
+             "nfsscope_rpc_errors_total", "nfsscope_rpc_unknown_program_calls_total",
+             "nfsscope_program_calls_total", "nfsscope_program_replies_total"}
+
+
+def histogram_quantile(q, buckets):
+    """Prometheus's bucketQuantile (promql/quantile.go): `buckets` is
+    [(upper bound, cumulative count)] ending with +Inf; linear interpolation
+    inside the bucket that holds the rank, the first bucket starting at 0."""
+    buckets = sorted(buckets)
+    if len(buckets) < 2 or buckets[-1][0] != float("inf"):
+        return float("nan")
+    obs = buckets[-1][1]
+    if obs == 0:
+        return float("nan")
+    rank = q * obs
+    b = next((i for i in range(len(buckets) - 1) if buckets[i][1] >= rank), len(buckets) - 1)
+    if b == len(buckets) - 1:
+        return buckets[-2][0]
+    if b == 0 and buckets[0][0] <= 0:
+        return buckets[0][0]
+    start, end, count = 0.0, buckets[b][0], buckets[b][1]
+    if b > 0:
+        start = buckets[b - 1][0]
+        count -= buckets[b - 1][1]
+        rank -= buckets[b - 1][1]
+    return start + (end - start) * (rank / count)
+
+
+# A quantile from the buckets is compared with the report's percentile when
+# the procedure has at least this many timed replies: with fewer, the 99th
+# percentile is the largest value or next to it, and one sample moves it.
+QUANTILE_MIN_COUNT = 100
+QUANTILE_TOLERANCE = 0.10
+
+
+def quantiles(samples, rep):
+    """(compared, [mismatches], worst relative error) of p50/p90/p99."""
+    hist = {}
+    for (n, l), v in samples.items():
+        if n == "nfsscope_latency_seconds_bucket":
+            d = dict(l)
+            le = float("inf") if d["le"] == "+Inf" else float(d["le"])
+            hist.setdefault((d["program"], d["proc"]), []).append((le, v))
+    done, bad, worst = 0, [], 0.0
+    for prog, body in rep.items():
+        if not (isinstance(body, dict) and "ops" in body):
+            continue
+        for op, v in body["ops"].items():
+            lat = v["latency_us"]
+            if lat["count"] < QUANTILE_MIN_COUNT:
+                continue
+            for q, key in ((0.5, "p50"), (0.9, "p90"), (0.99, "p99")):
+                got = histogram_quantile(q, hist.get((prog, op), [])) * 1e6
+                err = abs(got - lat[key]) / lat[key] if lat[key] else float("inf")
+                worst = max(worst, err)
+                done += 1
+                if not err <= QUANTILE_TOLERANCE:
+                    bad.append("%s.%s %s: buckets %.1f us, report %s us (%.1f %%)"
+                               % (prog, op, key, got, lat[key], 100 * err))
+    return done, bad, worst
+
+
+def every_sample_quantiles(nfsscope, samples, work):
+    """Each sample replayed at full speed: the last scrape's quantiles
+    against the report's percentiles."""
+    done, bad, worst, files = 0, [], 0.0, 0
+    for f in sorted(os.listdir(samples)):
+        if not f.endswith((".pcap", ".pcapng")):
+            continue
+        out, err = os.path.join(work, "q.json"), os.path.join(work, "q.err")
+        with open(out, "w") as o, open(err, "w") as e:
+            ns = subprocess.Popen([nfsscope, "-r", os.path.join(samples, f), "--metrics",
+                                   "127.0.0.1:0", "--speed", "0", "-o", "json"],
+                                  stdout=o, stderr=e)
+        try:
+            m = wait_for(err, r"until interrupted", 60, ns)
+            m = m and wait_for(err, r"metrics at (http://\S+/metrics)", 1, ns)
+            if not m:
+                bad.append("%s: no metrics" % f)
+                continue
+            cur, _ = parse_exposition(scrape(m.group(1))[2])
+            ns.send_signal(signal.SIGINT)
+            ns.wait(timeout=30)
+        finally:
+            if ns.poll() is None:
+                ns.kill()
+                ns.wait()
+        rep = final_report(out)
+        files += 1
+        d, b, w = quantiles(cur, rep)
+        done += d
+        bad += ["%s: %s" % (f, x) for x in b]
+        worst = max(worst, w)
+    for b in bad[:20]:
+        print("     " + b)
+    check(not bad and done >= 20,
+          "every sample (%d): p50/p90/p99 from the buckets as histogram_quantile computes them "
+          "within %d %% of the report's where count >= %d (%d compared, worst %.1f %%)"
+          % (files, 100 * QUANTILE_TOLERANCE, QUANTILE_MIN_COUNT, done, 100 * worst))
 
 
 def counters_monotone(prev, cur, types):
@@ -420,6 +558,9 @@ def misc_http(url, port):
     except urllib.error.HTTPError as x:
         code = x.code
     check(code == 404, "404 for another path (%s)" % code)
+    status, ctype, text = scrape(url.replace("/metrics", "/"))
+    check(status == 200 and ctype.startswith("text/html") and 'href="/metrics"' in text,
+          "/ is a page that links to /metrics (%s, %s)" % (status, ctype))
     r = raw_request("127.0.0.1", port, b"POST /metrics HTTP/1.1\r\nContent-Length: 0\r\n\r\n")
     check(r.startswith(b"HTTP/1.1 405 ") and b"Allow: GET, HEAD\r\n" in r, "405 for POST")
     r = raw_request("127.0.0.1", port, b"GET /metrics SPDY/3\r\n\r\n")
@@ -598,6 +739,7 @@ def main():
                [os.path.join(samples, "stable-writes.pcap"),
                 os.path.join(samples, "all-ops-udp.pcap"),
                 os.path.join(samples, "nlm-locks.pcap")], 0, False)
+    every_sample_quantiles(nfsscope, samples, work)
     live(nfsscope, samples, work)
     print("%d failed" % len(FAILS))
     return 1 if FAILS else 0

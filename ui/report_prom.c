@@ -6,7 +6,11 @@
  * end in _total, one HELP and one TYPE line per family, all samples of a
  * family together. Per-procedure series appear once the procedure has been
  * seen (a call, reply, retransmission or unanswered call), in registry and
- * procedure-number order, so the output never depends on hash order. */
+ * procedure-number order, so the output never depends on hash order.
+ * One family per concept: calls, replies, errors, retransmissions, unanswered
+ * calls and latency are per {program, proc}, where program is the JSON
+ * report's key ("nfs3", "mount3"); summed over every series, a family gives
+ * the report's RPC total. */
 #include "report_prom.h"
 
 #include <inttypes.h>
@@ -16,11 +20,10 @@
 
 static const char *const stable_names[3] = { "UNSTABLE", "DATA_SYNC", "FILE_SYNC" };
 
-/* The `le` labels of stats_lat_bound_us[], in seconds. */
-static const char *const le_names[STATS_LAT_BOUNDS] = {
-    "0.0001", "0.00025", "0.0005", "0.001", "0.0025", "0.005", "0.01", "0.025",
-    "0.05",   "0.1",     "0.25",   "0.5",   "1",      "2.5",   "5",     "10",
-};
+/* Series outside the decoded procedures (programs with no dissector,
+ * procedure numbers beyond a program's table) carry these labels, so that a
+ * family summed over its labels equals the report's RPC total. */
+#define OTHER_LABELS "program=\"other\",proc=\"other\""
 
 void
 report_prom_label(FILE *out, const char *v)
@@ -61,23 +64,15 @@ proc_name(const struct rpc_program *pg, uint32_t k, char *buf, size_t sz)
     return buf;
 }
 
-/* The program label: the dissector's name without its version digits
- * ("nfs3" -> "nfs"); the version has its own label. */
+/* The program label is the JSON report's key for it ("nfs3", "mount3"). */
 static void
 prog_labels(FILE *out, const struct rpc_program *pg, uint32_t proc)
 {
     char name[32];
-    size_t n = strlen(pg->name);
 
-    while (n > 1 && pg->name[n - 1] >= '0' && pg->name[n - 1] <= '9')
-        n--;
-    if (n >= sizeof name)
-        n = sizeof name - 1;
-    memcpy(name, pg->name, n);
-    name[n] = '\0';
     fputs("program=\"", out);
-    report_prom_label(out, name);
-    fprintf(out, "\",version=\"%" PRIu32 "\"", pg->vers);
+    report_prom_label(out, pg->name);
+    fputc('"', out);
     if (proc != UINT32_MAX) {
         fputs(",proc=\"", out);
         report_prom_label(out, proc_name(pg, proc, name, sizeof name));
@@ -91,7 +86,7 @@ seen(const struct proc_stats *p)
     return p->calls || p->replies || p->retrans || p->unanswered;
 }
 
-/* "NAME{program=...,version=...,proc=...": the caller adds any more labels,
+/* "NAME{program=...,proc=...": the caller adds any more labels,
  * then "} VALUE\n". */
 static void
 series(FILE *out, const char *name, const struct rpc_program *pg, uint32_t proc)
@@ -135,6 +130,23 @@ pfield(const struct proc_stats *p, enum pfield f)
     return 0;
 }
 
+/* The report's RPC total of a field (every program). */
+static uint64_t
+rpc_total(const struct rpc_totals *r, enum pfield f)
+{
+    switch (f) {
+    case PF_CALLS:
+        return r->calls;
+    case PF_REPLIES:
+        return r->replies;
+    case PF_RETRANS:
+        return r->retransmissions;
+    case PF_UNANSWERED:
+        return r->unanswered_calls;
+    }
+    return 0;
+}
+
 struct per_proc_arg {
     const char *name;
     enum pfield f;
@@ -150,14 +162,31 @@ per_proc_one(FILE *out, const struct rpc_program *pg, uint32_t k, const struct p
     fprintf(out, "} %" PRIu64 "\n", pfield(p, a->f));
 }
 
-/* One counter per seen procedure. */
+/* The part of an RPC total no decoded procedure accounts for. */
+static uint64_t
+rest(const struct stats *s, enum pfield f)
+{
+    uint64_t sum = 0;
+    size_t i;
+    uint32_t k;
+
+    for (i = 0; i < s->nprogs; i++)
+        for (k = 0; k < s->progs[i].pg->nprocs; k++)
+            sum += pfield(&s->progs[i].procs[k], f);
+    return rpc_total(&s->rpc, f) > sum ? rpc_total(&s->rpc, f) - sum : 0;
+}
+
+/* One counter per seen procedure, and the rest as program="other". */
 static void
 per_proc(FILE *out, const struct stats *s, const char *name, const char *help, enum pfield f)
 {
     struct per_proc_arg a = { name, f };
+    uint64_t r = rest(s, f);
 
     family(out, name, "counter", help);
     each_seen_proc(out, s, per_proc_one, &a);
+    if (r)
+        fprintf(out, "%s{" OTHER_LABELS "} %" PRIu64 "\n", name, r);
 }
 
 static bool
@@ -205,9 +234,31 @@ errors_one(FILE *out, const struct rpc_program *pg, uint32_t k, const struct pro
 static void
 errors(FILE *out, const struct stats *s)
 {
+    uint64_t decoded = 0;
+    size_t i;
+    uint32_t k;
+
     family(out, "nfsscope_errors_total", "counter",
            "Replies that failed, by status (RPC_ERROR: the RPC layer refused the call).");
     each_seen_proc(out, s, errors_one, NULL);
+    for (i = 0; i < s->nprogs; i++)
+        for (k = 0; k < s->progs[i].pg->nprocs; k++)
+            decoded += s->progs[i].procs[k].rpc_errors;
+    if (s->rpc.rpc_errors > decoded)
+        fprintf(out, "nfsscope_errors_total{" OTHER_LABELS ",status=\"RPC_ERROR\"} %" PRIu64 "\n",
+                s->rpc.rpc_errors - decoded);
+}
+
+/* Nanoseconds as seconds, the shortest exact decimal ("0.0000112", "10"). */
+static void
+le_label(FILE *out, uint64_t ns)
+{
+    char frac[16];
+    int n = snprintf(frac, sizeof frac, "%09" PRIu64, ns % 1000000000);
+
+    while (n > 0 && frac[n - 1] == '0')
+        frac[--n] = '\0';
+    fprintf(out, "%" PRIu64 "%s%s", ns / 1000000000, n ? "." : "", frac);
 }
 
 static void
@@ -221,7 +272,9 @@ latency_one(FILE *out, const struct rpc_program *pg, uint32_t k, const struct pr
     for (b = 0; b < STATS_LAT_BOUNDS; b++) {
         cum += p->lat_le[b];
         series(out, "nfsscope_latency_seconds_bucket", pg, k);
-        fprintf(out, ",le=\"%s\"} %" PRIu64 "\n", le_names[b], cum);
+        fputs(",le=\"", out);
+        le_label(out, stats_lat_bound_ns(b));
+        fprintf(out, "\"} %" PRIu64 "\n", cum);
     }
     series(out, "nfsscope_latency_seconds_bucket", pg, k);
     fprintf(out, ",le=\"+Inf\"} %" PRIu64 "\n", p->latency.count);
@@ -287,22 +340,6 @@ write_stable(FILE *out, const struct stats *s)
             series(out, "nfsscope_write_stable_total", ps->pg, UINT32_MAX);
             fprintf(out, ",stable=\"%s\"} %" PRIu64 "\n", stable_names[k], ps->write.stable[k]);
         }
-    }
-}
-
-static void
-per_prog(FILE *out, const struct stats *s, const char *name, const char *help, bool replies)
-{
-    size_t i;
-
-    family(out, name, "counter", help);
-    for (i = 0; i < s->nprogs; i++) {
-        const struct prog_stats *ps = &s->progs[i];
-
-        if (!ps->calls && !ps->replies)
-            continue;
-        series(out, name, ps->pg, UINT32_MAX);
-        fprintf(out, "} %" PRIu64 "\n", replies ? ps->replies : ps->calls);
     }
 }
 
@@ -393,33 +430,16 @@ report_prom(FILE *out, const struct stats *s, bool input_done)
         counter(out, "nfsscope_kernel_drops_total",
                 "Packets the kernel dropped before nfsscope could read them.",
                 (uint64_t)c->kernel_drops);
-    counter(out, "nfsscope_rpc_calls_total", "RPC calls, every program (first transmissions).",
-            r->calls);
-    counter(out, "nfsscope_rpc_replies_total", "RPC replies matched to a call, every program.",
-            r->replies);
-    counter(out, "nfsscope_rpc_retransmissions_total",
-            "RPC calls sent again with the same XID before their reply.", r->retransmissions);
-    counter(out, "nfsscope_rpc_unanswered_calls_total",
-            "RPC calls given up without a reply (timeout, eviction or end of input).",
-            r->unanswered_calls);
     counter(out, "nfsscope_rpc_orphan_replies_total", "RPC replies matched to no call.",
             r->orphan_replies);
-    counter(out, "nfsscope_rpc_errors_total",
-            "RPC replies denied or not accepted (RFC 5531 section 9).", r->rpc_errors);
-    counter(out, "nfsscope_rpc_unknown_program_calls_total",
-            "RPC calls to programs nfsscope does not decode.", r->unknown_program_calls);
-    per_prog(out, s, "nfsscope_program_calls_total", "Calls per RPC program and version.",
-             false);
-    per_prog(out, s, "nfsscope_program_replies_total", "Replies per RPC program and version.",
-             true);
-    per_proc(out, s, "nfsscope_calls_total", "Calls (first transmissions) per procedure.",
-             PF_CALLS);
-    per_proc(out, s, "nfsscope_replies_total", "Replies matched to a call, per procedure.",
-             PF_REPLIES);
+    per_proc(out, s, "nfsscope_calls_total",
+             "RPC calls (first transmissions) per program and procedure.", PF_CALLS);
+    per_proc(out, s, "nfsscope_replies_total", "RPC replies matched to a call.", PF_REPLIES);
     errors(out, s);
-    per_proc(out, s, "nfsscope_retransmissions_total", "Retransmitted calls per procedure.",
-             PF_RETRANS);
-    per_proc(out, s, "nfsscope_unanswered_calls_total", "Calls given up without a reply.",
+    per_proc(out, s, "nfsscope_retransmissions_total",
+             "RPC calls sent again with the same XID before their reply.", PF_RETRANS);
+    per_proc(out, s, "nfsscope_unanswered_calls_total",
+             "RPC calls given up without a reply (timeout, eviction or end of input).",
              PF_UNANSWERED);
     latency(out, s);
     bytes(out, s);

@@ -235,14 +235,29 @@ test_registry_stats(void)
         return;
     nfs3 = ps->pg;
 
-    /* Bounds are inclusive (le): 100 us is in le="0.0001", 101 us is not. */
+    /* 10 us .. 10 s, the R20 numbers: bounds are inclusive (le), 100 us is
+     * in le="0.0001", 101 us is not; 11 us is at or below 11.2 us. */
+    EQ(STATS_LAT_BOUNDS, 121);
+    EQ(stats_lat_bound_ns(0), 10000);
+    EQ(stats_lat_bound_ns(1), 11200);
+    EQ(stats_lat_bound_ns(20), 100000);
+    EQ(stats_lat_bound_ns(27), 224000);
+    EQ(stats_lat_bound_ns(STATS_LAT_BOUNDS - 1), 10000000000u);
+    for (unsigned i = 1; i < STATS_LAT_BOUNDS; i++) { /* rising, at most 1.143 apart (160/140) */
+        CHECK(stats_lat_bound_ns(i) > stats_lat_bound_ns(i - 1));
+        CHECK(stats_lat_bound_ns(i) * 7 <= stats_lat_bound_ns(i - 1) * 8);
+    }
     EQ(stats_lat_bucket(0), 0);
-    EQ(stats_lat_bucket(100), 0);
-    EQ(stats_lat_bucket(101), 1);
-    EQ(stats_lat_bucket(1000), 3);
-    EQ(stats_lat_bucket(1001), 4);
+    EQ(stats_lat_bucket(10), 0);
+    EQ(stats_lat_bucket(11), 1);
+    EQ(stats_lat_bucket(12), 2);
+    EQ(stats_lat_bucket(100), 20);
+    EQ(stats_lat_bucket(101), 21);
+    EQ(stats_lat_bucket(1000), 40);
+    EQ(stats_lat_bucket(1001), 41);
     EQ(stats_lat_bucket(10000000), STATS_LAT_BOUNDS - 1);
     EQ(stats_lat_bucket(10000001), STATS_LAT_BOUNDS);
+    EQ(stats_lat_bucket(UINT64_MAX), STATS_LAT_BOUNDS);
 
     /* getattr: 5 replies at 50, 100, 101, 1000 us and 20 s; 2 NOENT, 1 RPC error. */
     op(&s, nfs3, 1, 50, OP_REPLIED, true, 0, 0);
@@ -263,51 +278,59 @@ test_registry_stats(void)
         return;
     EQ(strict_parse(t), 0);
     EQ(value_of(t, "nfsscope_input_done"), 0);
-    EQ(value_of(t, "nfsscope_rpc_calls_total"), 9);
-    EQ(value_of(t, "nfsscope_rpc_replies_total"), 8);
-    EQ(value_of(t, "nfsscope_rpc_unanswered_calls_total"), 1);
-    EQ(value_of(t, "nfsscope_rpc_errors_total"), 1);
     CHECK(strstr(t, "nfsscope_kernel_drops_total") == NULL); /* unknown: not served */
-    EQ(value_of(t, "nfsscope_program_calls_total{program=\"nfs\",version=\"3\"}"), 9);
-    EQ(value_of(t, "nfsscope_calls_total{program=\"nfs\",version=\"3\",proc=\"getattr\"}"), 5);
-    EQ(value_of(t, "nfsscope_replies_total{program=\"nfs\",version=\"3\",proc=\"getattr\"}"), 5);
-    EQ(value_of(t, "nfsscope_errors_total{program=\"nfs\",version=\"3\",proc=\"getattr\","
+    /* one family per concept: no RPC-wide or per-program copies */
+    CHECK(strstr(t, "nfsscope_rpc_calls_total") == NULL);
+    CHECK(strstr(t, "nfsscope_program_calls_total") == NULL);
+    CHECK(strstr(t, "\",version=") == NULL); /* the program label has it */
+    /* nothing outside the decoded procedures: no "other" series */
+    CHECK(strstr(t, "program=\"other\"") == NULL);
+    EQ(value_of(t, "nfsscope_calls_total{program=\"nfs3\",proc=\"getattr\"}"), 5);
+    EQ(value_of(t, "nfsscope_replies_total{program=\"nfs3\",proc=\"getattr\"}"), 5);
+    EQ(value_of(t, "nfsscope_errors_total{program=\"nfs3\",proc=\"getattr\","
                    "status=\"NFS3ERR_NOENT\"}"),
        2);
-    EQ(value_of(t, "nfsscope_errors_total{program=\"nfs\",version=\"3\",proc=\"getattr\","
+    EQ(value_of(t, "nfsscope_errors_total{program=\"nfs3\",proc=\"getattr\","
                    "status=\"RPC_ERROR\"}"),
        1);
-    EQ(value_of(t, "nfsscope_errors_total{program=\"nfs\",version=\"3\",proc=\"lookup\","
+    EQ(value_of(t, "nfsscope_errors_total{program=\"nfs3\",proc=\"lookup\","
                    "status=\"other\"}"),
        1);
     /* cumulative buckets: 50,100 | 101 | 1000 | ... | 20 s beyond 10 s */
-#define GA "nfsscope_latency_seconds_bucket{program=\"nfs\",version=\"3\",proc=\"getattr\","
+#define GA "nfsscope_latency_seconds_bucket{program=\"nfs3\",proc=\"getattr\","
+    EQ(value_of(t, GA "le=\"0.00001\"}"), 0);
+    EQ(value_of(t, GA "le=\"0.00009\"}"), 1);
+    EQ(value_of(t, GA "le=\"0.000112\"}"), 3);
     EQ(value_of(t, GA "le=\"0.0001\"}"), 2);
     EQ(value_of(t, GA "le=\"0.00025\"}"), 3);
     EQ(value_of(t, GA "le=\"0.0005\"}"), 3);
+    EQ(value_of(t, GA "le=\"0.0009\"}"), 3);
     EQ(value_of(t, GA "le=\"0.001\"}"), 4);
+    EQ(value_of(t, GA "le=\"0.00101\"}"), -1); /* not a bound */
     EQ(value_of(t, GA "le=\"10\"}"), 4);
     EQ(value_of(t, GA "le=\"+Inf\"}"), 5);
 #undef GA
-    EQ(value_of(t, "nfsscope_latency_seconds_count{program=\"nfs\",version=\"3\","
+    EQ(value_of(t, "nfsscope_latency_seconds_count{program=\"nfs3\","
                    "proc=\"getattr\"}"),
        5);
-    CHECK(strstr(t, "\nnfsscope_latency_seconds_sum{program=\"nfs\",version=\"3\","
+    CHECK(strstr(t, "\nnfsscope_latency_seconds_sum{program=\"nfs3\","
                     "proc=\"getattr\"} 20.001251\n") != NULL);
-#define RD "nfsscope_latency_seconds_bucket{program=\"nfs\",version=\"3\",proc=\"read\","
+#define RD "nfsscope_latency_seconds_bucket{program=\"nfs3\",proc=\"read\","
     EQ(value_of(t, RD "le=\"0.001\"}"), 0);
     EQ(value_of(t, RD "le=\"0.0025\"}"), 1);
     EQ(value_of(t, RD "le=\"0.005\"}"), 2);
+    EQ(value_of(t, RD "le=\"0.0025\"}"), 1); /* 2501 us is above 2.5 ms */
+    EQ(value_of(t, RD "le=\"0.0028\"}"), 2);
 #undef RD
-    EQ(value_of(t, "nfsscope_unanswered_calls_total{program=\"nfs\",version=\"3\","
+    EQ(value_of(t, "nfsscope_unanswered_calls_total{program=\"nfs3\","
                    "proc=\"read\"}"),
        1);
-    EQ(value_of(t, "nfsscope_bytes_total{program=\"nfs\",version=\"3\",proc=\"read\","
+    EQ(value_of(t, "nfsscope_bytes_total{program=\"nfs3\",proc=\"read\","
                    "direction=\"to_client\"}"),
        4196);
     /* procedures never seen have no series; seen ones have all of them */
     CHECK(strstr(t, "proc=\"setattr\"") == NULL);
-    CHECK(strstr(t, "program=\"mount\"") == NULL);
+    CHECK(strstr(t, "program=\"mount3\"") == NULL);
     EQ(value_of(t, "nfsscope_anomalies_total{kind=\"tcp_gap\"}"), 3);
     EQ(value_of(t, "nfsscope_evictions_total{table=\"flows\"}"), 0);
     free(t);
@@ -315,6 +338,21 @@ test_registry_stats(void)
     t = render(&s, true);
     if (t) {
         EQ(value_of(t, "nfsscope_input_done"), 1);
+        free(t);
+    }
+
+    /* A program with no dissector and a procedure number beyond the table:
+     * program="other", so the family sums to the RPC total (9 + 2). */
+    stats_call(&s, NULL, 0, STABLE_NONE, 0);
+    stats_call(&s, nfs3, 99, STABLE_NONE, 0);
+    stats_retrans(&s, NULL, 0);
+    EQ(s.rpc.calls, 11);
+    t = render(&s, true);
+    if (t) {
+        EQ(strict_parse(t), 0);
+        EQ(value_of(t, "nfsscope_calls_total{program=\"other\",proc=\"other\"}"), 2);
+        EQ(value_of(t, "nfsscope_retransmissions_total{program=\"other\",proc=\"other\"}"), 1);
+        EQ(value_of(t, "nfsscope_replies_total{program=\"other\",proc=\"other\"}"), -1);
         free(t);
     }
     stats_fini(&s);
@@ -360,7 +398,7 @@ test_escaping(void)
         t = render(&s, false);
         if (t) {
             EQ(strict_parse(t), 0);
-            EQ(value_of(t, "nfsscope_calls_total{program=\"ev\\\"il\\\\\",version=\"7\","
+            EQ(value_of(t, "nfsscope_calls_total{program=\"ev\\\"il\\\\7\","
                            "proc=\"a\\\"b\\\\c\\nd\"}"),
                3);
             EQ(value_of(t, "nfsscope_kernel_drops_total"), 4);
