@@ -258,6 +258,8 @@ run_output(struct run *r, const struct cli *c, int st)
 {
     char rerr[512];
 
+    if (st != 0) /* the capture's own failure, before those of the files */
+        cli_say("%s", r->err);
     if (capture_is_live(r->cap)) {
         int64_t drops = capture_kernel_drops(r->cap); /* -1 once the interface is gone */
         if (drops >= 0)
@@ -271,8 +273,6 @@ run_output(struct run *r, const struct cli *c, int st)
         st = 1;
     }
     r->records = NULL;
-    if (st != 0)
-        cli_say("%s", r->err);
     if (r->ctx.wpcap) {
         struct wpcap_counts wc;
 

@@ -12,7 +12,8 @@ count equals the report's "calls". The JSON Lines output (--records-format
 jsonl) must have one parseable object per call with the same keys as the CSV
 header. If a DuckDB CLI is on PATH the CSV is also loaded with
 read_csv_auto and counted; otherwise that part is skipped with a message.
-Also: an unwritable path is refused with one line and exit 1; '-' with exit 2.
+Also: an unwritable path is refused with one line and exit 1; '-' with exit 2;
+a write failure (/dev/full) is one line and exit 1, after the report.
 
 usage: e2e_records.py NFSSCOPE SAMPLES_DIR WORKDIR
 """
@@ -142,6 +143,13 @@ def main():
     err = p.stderr.decode()
     check(p.returncode == 1 and err.count("\n") == 1 and "--records" in err and not p.stdout,
           "unwritable path: rc %d, stderr %r" % (p.returncode, err))
+    if os.path.exists("/dev/full"):
+        p = subprocess.run([nfsscope, "-r", pcap, "-o", "json", "--records", "/dev/full"],
+                           capture_output=True, timeout=60)
+        err = p.stderr.decode()
+        check(p.returncode == 1 and err.count("\n") == 1 and "write failed" in err,
+              "--records /dev/full: one line, exit 1 (rc %d, stderr %r)" % (p.returncode, err))
+        check(p.stdout.startswith(b"{"), "--records /dev/full: the report is still printed")
     p = subprocess.run([nfsscope, "-r", pcap, "--records", "-"], capture_output=True, timeout=60)
     check(p.returncode == 2, "--records - refused with exit 2 (rc %d)" % p.returncode)
     p = subprocess.run([nfsscope, "-r", pcap, "--records", os.path.join(work, "x"),
