@@ -60,15 +60,18 @@ nfs_fh3(struct xdr_cur *x, struct pending_call *pc)
     }
 }
 
-/* filename3 (§2.5): string<>; kept when it fits, for learning paths. */
+/* filename3 (§2.5): string<>, unbounded; its first PC_NAME_MAX bytes are
+ * kept, for learning paths (names.h keeps no more of any name). */
 static void
 filename3(struct xdr_cur *x, struct pending_call *pc)
 {
     struct bytes name;
 
-    if (xdr_cur_opaque(x, UINT32_MAX, &name) && name.len <= PC_NAME_MAX) {
-        pc->name_len = (uint8_t)name.len;
-        memcpy(pc->name, name.p, name.len);
+    if (xdr_cur_opaque(x, UINT32_MAX, &name)) {
+        size_t len = name.len < PC_NAME_MAX ? name.len : PC_NAME_MAX;
+
+        pc->name_len = (uint8_t)len;
+        memcpy(pc->name, name.p, len);
     }
 }
 

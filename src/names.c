@@ -340,6 +340,27 @@ append(char *buf, size_t bufsz, size_t *len, const void *p, size_t plen)
     buf[*len] = '\0';
 }
 
+/* A name from the wire: its bytes, but a NUL (which would end the C string
+ * there) as C0 80, and only whole: a NUL is not cut in two. */
+static void
+append_name(char *buf, size_t bufsz, size_t *len, const uint8_t *name, size_t nlen)
+{
+    size_t i, run;
+
+    for (i = 0; i < nlen; i += run) {
+        if (name[i] == '\0') {
+            if (*len + 3 > bufsz)
+                return;
+            append(buf, bufsz, len, "\xc0\x80", 2);
+            run = 1;
+            continue;
+        }
+        for (run = 0; i + run < nlen && name[i + run] != '\0'; run++)
+            ;
+        append(buf, bufsz, len, name + i, run);
+    }
+}
+
 bool
 names_path(const struct names *n, struct bytes fh, char *buf, size_t bufsz)
 {
@@ -362,7 +383,7 @@ names_path(const struct names *n, struct bytes fh, char *buf, size_t bufsz)
         const struct entry *e = &n->slab[slots[i]];
         if (!e->is_export || e->name_len == 0 || e->name[0] != '/')
             append(buf, bufsz, &len, "/", 1);
-        append(buf, bufsz, &len, e->name, e->name_len);
+        append_name(buf, bufsz, &len, e->name, e->name_len);
     }
     return true;
 }
@@ -391,7 +412,7 @@ names_export_path(const struct names *n, uint64_t export_key, char *buf, size_t 
     buf[0] = '\0';
     if (s == HT_NONE || !n->slab[s].is_export)
         return false;
-    append(buf, bufsz, &len, n->slab[s].name, n->slab[s].name_len);
+    append_name(buf, bufsz, &len, n->slab[s].name, n->slab[s].name_len);
     return true;
 }
 

@@ -16,7 +16,11 @@
  * known. Fixed capacity, allocated once; when full, the least recently
  * learned or used entry is replaced (counted in `evicted`). Handles are keyed
  * by a seeded 64-bit hash of their bytes. Names are stored as raw bytes from
- * the wire: escape them before they reach a terminal. */
+ * the wire, at most 255 of each (a longer name is kept as its first 255
+ * bytes, and looked up the same way): escape them before they reach a
+ * terminal. In a path a NUL inside a name is written as the pair C0 80 (as
+ * Java's modified UTF-8 does), so the path stays one C string; term_escape()
+ * shows it as \x00 and the JSON writer as \u0000. */
 #ifndef NFSSCOPE_NAMES_H
 #define NFSSCOPE_NAMES_H
 

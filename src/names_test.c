@@ -165,5 +165,45 @@ main(void)
         CHECK(names_evicted(n) > 0);
     }
     names_free(n);
+
+    /* A NUL inside a name: the path goes on after it, the NUL as C0 80. */
+    {
+        static const uint8_t nul[] = { 'a', 0, 'b' };
+        struct bytes nb = { nul, sizeof nul };
+        char p[64];
+
+        n = names_new(8, 5);
+        names_learn_export(n, B("/e"), B("R"));
+        names_learn(n, B("R"), nb, B("F"));
+        CHECK(names_path(n, B("F"), p, sizeof p));
+        STREQ(p, "/e/a\xc0\x80" "b");
+        /* cut before the pair rather than inside it */
+        names_path(n, B("F"), p, 6);
+        STREQ(p, "/e/a");
+        /* the same name (NUL and all) still leads to the same object */
+        names_unlink(n, B("R"), nb);
+        names_learn(n, B("R"), B("a"), B("G"));
+        names_path(n, B("G"), p, sizeof p);
+        STREQ(p, "/e/a");
+        names_free(n);
+    }
+    /* A name longer than 255 bytes: named by its first 255, not the handle,
+     * and found again by the same cut (RENAME, REMOVE). */
+    {
+        char longname[400], p[1024];
+
+        memset(longname, 'x', sizeof longname - 1);
+        longname[sizeof longname - 1] = '\0';
+        n = names_new(8, 5);
+        names_learn_export(n, B("/e"), B("R"));
+        names_learn(n, B("R"), B(longname), B("F"));
+        CHECK(names_path(n, B("F"), p, sizeof p));
+        EQ(strlen(p), 3 + 255);
+        CHECK(strncmp(p, "/e/xxx", 6) == 0);
+        CHECK(names_rename(n, B("R"), B(longname), B("R"), B("short")));
+        names_path(n, B("F"), p, sizeof p);
+        STREQ(p, "/e/short");
+        names_free(n);
+    }
     return t_done();
 }

@@ -10,14 +10,17 @@ LOOKUP replies naming files with ANSI/OSC escapes, BEL, CR/LF, NUL, DEL,
 invalid UTF-8 (bare continuation bytes, overlong encodings), 8-bit C1
 controls (U+009B CSI), CSV and JSON metacharacters, spreadsheet formulas
 (as names and as exports, which start a path),
+bidirectional controls (U+202E, U+2066, U+2069),
 a 400-byte name and a harmless UTF-8 name; every call carries an AUTH_SYS
 machine name with escapes too. A GETATTR of each learned handle puts the
 path in the file breakdown and in the per-call records. Then:
 
-  text    no ESC, BEL, CR, NUL, DEL or other C0 byte but LF; strict UTF-8
-          with no C1 code point; the hostile names shown escaped (\\x1b), the
-          UTF-8 name shown as is; no line starts with what followed an LF
-          inside a name;
+  every output: no C1 code point and no bidirectional control;
+  text    no ESC, BEL, CR, NUL, DEL or other C0 byte but LF; strict UTF-8;
+          the hostile names shown escaped (\\x1b, a NUL as \\x00 with the
+          rest of the name after it), the UTF-8 name shown as is, the long
+          name as its first 255 bytes; no line starts with what followed an
+          LF inside a name;
   JSON    parses (Python's json, strict about control characters) and is
           strict UTF-8; names with valid UTF-8 come back byte for byte;
   CSV     the report (--by) and --records csv parse with csv.reader(strict=True),
@@ -48,6 +51,7 @@ def check(cond, what):
         print("FAIL " + what, flush=True)
 
 
+LONG = b"long" * 100
 EXPORT = b"/exp\x1b[2J\x1b]0;owned\x07ort\n,\"x\""
 NAMES = [
     b"esc\x1b[2J\x1b[31mred",
@@ -60,10 +64,12 @@ NAMES = [
     b'csv,"quoted",semi;',
     b'json"}],\\"x\\u0000',
     b"=cmd|' /C calc'!A0",
-    b"long" * 100,
+    LONG,
     b"ok-\xc3\xa9t\xc3\xa9",
     "\u011b".encode() * 30,  # the text report keeps a path's last 37 bytes: mid-character
+    b"bidi\xe2\x80\xaeexe.txt\xe2\x81\xa6iso\xe2\x81\xa9",  # U+202E RLO, U+2066, U+2069
 ]
+BIDI = [chr(c) for c in list(range(0x202A, 0x202F)) + list(range(0x2066, 0x206A))]
 MACHINE = b"host\x1b[5m\nevil\xff"
 # Exports (paths from the wire) a spreadsheet would run as formulas: the CSV
 # outputs neutralise them with a leading apostrophe, JSON keeps them exact.
@@ -116,6 +122,8 @@ def safe_bytes(what, b, allow=b"\n"):
         return b.decode("utf-8", "replace")
     c1 = [hex(ord(ch)) for ch in s if 0x80 <= ord(ch) <= 0x9F]
     check(not c1, f"{what}: C1 controls {c1}")
+    bidi = [hex(ord(ch)) for ch in s if ch in BIDI]
+    check(not bidi, f"{what}: bidirectional controls {bidi}")
     return s
 
 
@@ -124,6 +132,10 @@ def check_text(path):
     s = safe_bytes("text", out)
     check("\\x1b" in s, "text: escaped ESC shown (the hostile names reach the report)")
     check("ok-été" in s, "text: valid UTF-8 name kept")
+    check("nul\\x00after" in s, "text: a NUL inside a name shown as \\x00, the rest kept")
+    check("exe.txt\\xe2\\x81\\xa6iso\\xe2\\x81\\xa9" in s,  # the path's last 37 bytes
+          "text: bidirectional controls shown escaped")
+    check("longlonglong" in s, "text: the 400-byte name shown (its end), not the handle")
     for ln in s.splitlines():
         for after in ("line\\rcr", "line\rcr", "evil", "ort,"):
             check(not ln.startswith(after), f"text: a name's LF started a line: {ln!r}")
@@ -142,6 +154,11 @@ def check_json(path):
     blob = json.dumps(keys + exports, ensure_ascii=False)
     check(any("new\nline" in k for k in keys), f"json: the LF name round-trips: {keys}")
     check(any("ok-été" in k for k in keys), "json: the UTF-8 name round-trips")
+    check(any(k.endswith("/nul\x00after") for k in keys), f"json: the NUL name round-trips: {keys}")
+    check(any(k.endswith("/bidi\u202eexe.txt\u2066iso\u2069") for k in keys),
+          "json: the bidirectional name round-trips")
+    check(any(k.endswith("/" + LONG[:255].decode()) for k in keys),
+          "json: the 400-byte name shown as its first 255 bytes, not the handle")
     check(any('csv,"quoted",semi;' in k for k in keys), "json: the CSV name round-trips")
     for exp in FORMULAS:
         check(exp.decode() in exports, f"json: the export {exp!r} kept exact")

@@ -145,6 +145,11 @@ write_string(struct json_w *w, const uint8_t *s, size_t n)
         size_t len = term_escape_utf8_len(s + i, n - i);
         char esc[7] = { '\\', 'u', '0', '0', 0, 0, 0 };
 
+        if (term_escape_is_nul2(s + i, n - i)) { /* a NUL inside a name (names.h) */
+            wrs(w, "\\u0000");
+            i += 2;
+            continue;
+        }
         if (len == 0) { /* not part of a well-formed sequence */
             wrs(w, "\\ufffd");
             i++;
@@ -154,6 +159,12 @@ write_string(struct json_w *w, const uint8_t *s, size_t n)
             esc[4] = hexdig[s[i + 1] >> 4];
             esc[5] = hexdig[s[i + 1] & 0xf];
             wr(w, esc, 6);
+        } else if (len == 3 && term_escape_is_bidi(s + i, 3)) { /* U+202A.., U+2066.. */
+            unsigned cp = (s[i] & 0x0fu) << 12 | (s[i + 1] & 0x3fu) << 6 | (s[i + 2] & 0x3fu);
+            char u[6] = { '\\', 'u', hexdig[cp >> 12], hexdig[(cp >> 8) & 0xf],
+                          hexdig[(cp >> 4) & 0xf], hexdig[cp & 0xf] };
+
+            wr(w, u, 6);
         } else if (len > 1) {
             wr(w, (const char *)s + i, len);
         } else if (c == '"') {

@@ -71,6 +71,12 @@ test_strings(void)
     STREQ(SJ("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80"), "\"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80\"");
     /* C1 control escaped */
     STREQ(SJ("\xc2\x9b" "2J"), "\"\\u009b2J\"");
+    /* bidirectional controls escaped, their neighbours kept */
+    STREQ(SJ("a\xe2\x80\xae" "b"), "\"a\\u202eb\"");
+    STREQ(SJ("\xe2\x80\xaa\xe2\x81\xa6\xe2\x81\xa9"), "\"\\u202a\\u2066\\u2069\"");
+    STREQ(SJ("\xe2\x80\xa9\xe2\x81\xaa"), "\"\xe2\x80\xa9\xe2\x81\xaa\"");
+    /* C0 80, a NUL inside a name (names.h), is the NUL */
+    STREQ(SJ("a\xc0\x80" "b"), "\"a\\u0000b\"");
     /* invalid UTF-8: one U+FFFD escape per bad byte */
     STREQ(SJ("\xff"), "\"\\ufffd\"");
     STREQ(SJ("a\x80z"), "\"a\\ufffdz\"");

@@ -44,7 +44,37 @@ term_escape_utf8_len(const uint8_t *s, size_t n)
     return len;
 }
 
+bool
+term_escape_is_bidi(const uint8_t *s, size_t n)
+{
+    /* U+202A..U+202E: E2 80 AA..AE; U+2066..U+2069: E2 81 A6..A9 */
+    return n >= 3 && s[0] == 0xe2 &&
+           ((s[1] == 0x80 && s[2] >= 0xaa && s[2] <= 0xae) ||
+            (s[1] == 0x81 && s[2] >= 0xa6 && s[2] <= 0xa9));
+}
+
+bool
+term_escape_is_nul2(const uint8_t *s, size_t n)
+{
+    return n >= 2 && s[0] == 0xc0 && s[1] == 0x80;
+}
+
 static const char hexdig[] = "0123456789abcdef";
+
+/* "\xNN" for each of the k bytes at s, into buf. */
+static size_t
+hex_escape(char *buf, const uint8_t *s, size_t k)
+{
+    size_t i;
+
+    for (i = 0; i < k; i++) {
+        buf[4 * i] = '\\';
+        buf[4 * i + 1] = 'x';
+        buf[4 * i + 2] = hexdig[s[i] >> 4];
+        buf[4 * i + 3] = hexdig[s[i] & 0xf];
+    }
+    return 4 * k;
+}
 
 /* Append piece (k bytes) if it fits whole, leaving room for the NUL. Once a
  * piece does not fit, nothing later is written (`full` is sticky), so the
@@ -69,7 +99,7 @@ term_escape(char *dst, size_t dstsz, const uint8_t *src, size_t n)
     while (i < n) {
         uint8_t c = src[i];
         size_t len = term_escape_utf8_len(src + i, n - i);
-        char buf[8];
+        char buf[16];
         size_t k;
 
         if (c == '\\') {
@@ -80,26 +110,18 @@ term_escape(char *dst, size_t dstsz, const uint8_t *src, size_t n)
         } else if (len == 1 && c >= 0x20 && c < 0x7f) {
             buf[0] = (char)c;
             k = 1;
-        } else if (len == 2 && c == 0xc2 && src[i + 1] < 0xa0) { /* C1 control */
-            buf[0] = '\\';
-            buf[1] = 'x';
-            buf[2] = 'c';
-            buf[3] = '2';
-            buf[4] = '\\';
-            buf[5] = 'x';
-            buf[6] = hexdig[src[i + 1] >> 4];
-            buf[7] = hexdig[src[i + 1] & 0xf];
-            k = 8;
+        } else if (term_escape_is_nul2(src + i, n - i)) {
+            k = hex_escape(buf, (const uint8_t *)"", 1);
+            len = 2;
+        } else if ((len == 2 && c == 0xc2 && src[i + 1] < 0xa0) || /* C1 control */
+                   (len == 3 && term_escape_is_bidi(src + i, 3))) {
+            k = hex_escape(buf, src + i, len);
         } else if (len >= 2) {
             memcpy(buf, src + i, len);
             k = len;
         } else { /* C0 control, DEL, or a byte that starts no valid character */
-            buf[0] = '\\';
-            buf[1] = 'x';
-            buf[2] = hexdig[c >> 4];
-            buf[3] = hexdig[c & 0xf];
-            k = 4;
             len = 1;
+            k = hex_escape(buf, src + i, 1);
         }
         put(dst, dstsz, &used, &full, buf, k);
         need += k;

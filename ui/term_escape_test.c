@@ -42,6 +42,17 @@ main(void)
     /* C1 controls (U+0080..U+009F) are shown */
     STREQ(ESC("\xc2\x9b" "2J"), "\\xc2\\x9b2J");
     STREQ(ESC("\xc2\x80"), "\\xc2\\x80");
+    /* bidirectional controls (U+202A..U+202E, U+2066..U+2069) are shown */
+    STREQ(ESC("a\xe2\x80\xae" "b"), "a\\xe2\\x80\\xaeb");           /* U+202E RLO */
+    STREQ(ESC("\xe2\x80\xaa"), "\\xe2\\x80\\xaa");                /* U+202A LRE */
+    STREQ(ESC("\xe2\x81\xa6" "x" "\xe2\x81\xa9"), "\\xe2\\x81\\xa6x\\xe2\\x81\\xa9");
+    STREQ(ESC("\xe2\x80\xa9\xe2\x80\xaf"), "\xe2\x80\xa9\xe2\x80\xaf"); /* neighbours kept */
+    STREQ(ESC("\xe2\x81\xa5\xe2\x81\xaa"), "\xe2\x81\xa5\xe2\x81\xaa");
+    STREQ(ESC("\xe2\x80"), "\\xe2\\x80");                           /* cut: bytes */
+    EQ(term_escape(NULL, 0, (const uint8_t *)"\xe2\x80\xae", 3), 12);
+    /* C0 80, a NUL inside a name (names.h), shown as the NUL */
+    STREQ(ESC("a\xc0\x80" "b"), "a\\x00b");
+    STREQ(ESC("\xc0"), "\\xc0");
     /* invalid UTF-8: each bad byte shown */
     STREQ(ESC("\xff"), "\\xff");
     STREQ(ESC("\x80"), "\\x80");
