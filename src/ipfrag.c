@@ -572,9 +572,19 @@ ipfrag_flush(struct ipfrag *fr)
         give_up(fr, fr->oldest, ANOM_IPFRAG_EXPIRED);
 }
 
+/* Does the datagram's first fragment start a UDP payload with this XID? */
+static bool
+slot_has_xid(const struct slot *s, uint32_t xid)
+{
+    const uint8_t *p = s->buf;
+
+    return s->have_first && p && s->first_cap >= 12 &&
+           ((uint32_t)p[8] << 24 | (uint32_t)p[9] << 16 | (uint32_t)p[10] << 8 | p[11]) == xid;
+}
+
 void
-ipfrag_give_up_between(struct ipfrag *fr, uint8_t af, uint8_t proto, const uint8_t *src,
-                       const uint8_t *dst)
+ipfrag_give_up_call(struct ipfrag *fr, uint8_t af, uint8_t proto, const uint8_t *src,
+                    const uint8_t *dst, uint32_t xid)
 {
     uint32_t i;
 
@@ -585,7 +595,8 @@ ipfrag_give_up_between(struct ipfrag *fr, uint8_t af, uint8_t proto, const uint8
         uint32_t next = s->newer;
 
         if (s->state == SLOT_BUSY && s->af == af && s->proto == proto &&
-            memcmp(s->saddr, src, 16) == 0 && memcmp(s->daddr, dst, 16) == 0) {
+            memcmp(s->saddr, src, 16) == 0 && memcmp(s->daddr, dst, 16) == 0 &&
+            slot_has_xid(s, xid)) {
             give_up(fr, i, ANOM_IPFRAG_EXPIRED);
             /* The lost callback may have given up `next` too: start over
              * (every restart follows a removal, so this ends). */

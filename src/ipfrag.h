@@ -31,7 +31,7 @@ void ipfrag_free(struct ipfrag *fr); /* NULL is a no-op */
 typedef void ipfrag_lost_fn(void *ctx, const struct l4_seg *seg, const struct timespec *ts);
 /* (`seg` and its payload are valid only during the callback; `ts` is the time
  * of the last fragment seen. The datagram has already left the table: the
- * callback may call ipfrag_give_up_between(), nothing else of the ipfrag.
+ * callback may call ipfrag_give_up_call(), nothing else of the ipfrag.
  * Given-up datagrams count ANOM_IPFRAG_EXPIRED (expired or flushed) or
  * ANOM_IPFRAG_EVICTED whether or not the callback runs.) */
 
@@ -42,11 +42,14 @@ void ipfrag_set_lost_cb(struct ipfrag *fr, ipfrag_lost_fn *cb, void *ctx);
 void ipfrag_expire(struct ipfrag *fr, const struct timespec *now, size_t budget);
 void ipfrag_flush(struct ipfrag *fr);
 
-/* Give up now on every incomplete datagram from src to dst (16-byte address
- * forms, as in struct flow_key): a reply came back for a call whose datagram
- * lost fragments, so the call must be counted before the reply is matched. */
-void ipfrag_give_up_between(struct ipfrag *fr, uint8_t af, uint8_t proto, const uint8_t *src,
-                            const uint8_t *dst);
+/* Give up now on the incomplete UDP datagrams from src to dst (16-byte
+ * address forms, as in struct flow_key) whose first fragment carries RPC XID
+ * `xid` (the word after the 8-byte UDP header): a reply came back for a call
+ * whose datagram lost fragments, so the call must be counted before the reply
+ * is matched. Datagrams of other XIDs may still be arriving and are left to
+ * complete. */
+void ipfrag_give_up_call(struct ipfrag *fr, uint8_t af, uint8_t proto, const uint8_t *src,
+                         const uint8_t *dst, uint32_t xid);
 
 /* Number of datagrams in progress (for tests and the report). */
 size_t ipfrag_pending(const struct ipfrag *fr);

@@ -642,6 +642,46 @@ test_random(void)
     ipfrag_free(fr);
 }
 
+/* The XID make_udp() puts after the UDP header (pattern bytes 0..3). */
+static uint32_t
+dg_xid(void)
+{
+    return (uint32_t)pattern(0) << 24 | (uint32_t)pattern(1) << 16 | (uint32_t)pattern(2) << 8 |
+           pattern(3);
+}
+
+/* A reply with no call gives up only the datagram of its own XID: calls of
+ * other XIDs whose fragments are still arriving between the same hosts (UDP
+ * WRITEs interleaved with replies) complete and are counted whole. */
+static void
+test_give_up_only_that_call(void)
+{
+    struct ipfrag *fr = fresh(8);
+    struct l4_seg s;
+    uint8_t src[16] = { 10, 0, 0, 2 }, dst[16] = { 10, 0, 0, 1 };
+    uint8_t other[3008];
+
+    make_udp(dg, 3000);
+    memcpy(other, dg, sizeof other);
+    other[8] ^= 0xff; /* another XID */
+    EQ(feed4(fr, 17, 1, dg, 0, 1480, 1, 1, 0, &s), DECODE_PENDING);
+    EQ(feed4(fr, 17, 2, other, 0, 1480, 1, 1, 0, &s), DECODE_PENDING);
+    EQ(feed4(fr, 17, 3, other, 1480, 1480, 1, 1, 0, &s), DECODE_PENDING); /* no first fragment */
+    ipfrag_give_up_call(fr, FLOW_AF_INET, FLOW_PROTO_UDP, src, dst, dg_xid() ^ 1); /* no such */
+    EQ(ipfrag_pending(fr), 3);
+    ipfrag_give_up_call(fr, FLOW_AF_INET, FLOW_PROTO_UDP, dst, src, dg_xid()); /* other way */
+    EQ(ipfrag_pending(fr), 3);
+    ipfrag_give_up_call(fr, FLOW_AF_INET, FLOW_PROTO_UDP, src, dst, dg_xid());
+    EQ(ipfrag_pending(fr), 2);
+    EQ(an.n[ANOM_IPFRAG_EXPIRED], 1);
+    EQ(lost.calls, 1);
+    /* The other call's datagram still completes. */
+    EQ(feed4(fr, 17, 2, other, 1480, 1480, 1, 1, 0, &s), DECODE_PENDING);
+    EQ(feed4(fr, 17, 2, other, 2960, 48, 0, 1, 0, &s), DECODE_OK);
+    EQ(s.payload.len, 3000);
+    ipfrag_free(fr);
+}
+
 /* The lost callback calls back in, as the pipeline's orphan hook does: a
  * given-up UDP reply with no call gives up the datagrams going the other way.
  * Between equal addresses (loopback) that once found the datagram being given
@@ -660,10 +700,10 @@ on_lost_reenter(void *ctx, const struct l4_seg *seg, const struct timespec *ts)
     reentrant_depth++;
     /* From the datagram's destination to its source, and the same way too
      * (with src == dst, the two are the same key). */
-    ipfrag_give_up_between(reentrant_fr, seg->key.af, seg->key.proto, seg->key.daddr,
-                           seg->key.saddr);
-    ipfrag_give_up_between(reentrant_fr, seg->key.af, seg->key.proto, seg->key.saddr,
-                           seg->key.daddr);
+    ipfrag_give_up_call(reentrant_fr, seg->key.af, seg->key.proto, seg->key.daddr,
+                        seg->key.saddr, dg_xid());
+    ipfrag_give_up_call(reentrant_fr, seg->key.af, seg->key.proto, seg->key.saddr,
+                        seg->key.daddr, dg_xid());
     reentrant_depth--;
 }
 
@@ -685,7 +725,7 @@ test_lost_callback_reenters(void)
     EQ(ipfrag_pending(fr), 3);
     /* Giving up the first hands it to the callback, which gives up the other
      * two from inside: each datagram reported once, no recursion. */
-    ipfrag_give_up_between(fr, FLOW_AF_INET, FLOW_PROTO_UDP, src, dst);
+    ipfrag_give_up_call(fr, FLOW_AF_INET, FLOW_PROTO_UDP, src, dst, dg_xid());
     EQ(reentrant_calls, 3);
     EQ(an.n[ANOM_IPFRAG_EXPIRED], 3);
     EQ(ipfrag_pending(fr), 0);
@@ -725,5 +765,6 @@ main(void)
     test_ipv6_fragments();
     test_random();
     test_lost_callback_reenters();
+    test_give_up_only_that_call();
     return t_done();
 }

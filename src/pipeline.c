@@ -90,19 +90,19 @@ frag_lost(void *vctx, const struct l4_seg *seg, const struct timespec *ts)
 }
 
 /* A UDP reply with no call: the call may sit in an incomplete datagram going
- * the other way (its tail fragments lost). Give those up now, so the call is
+ * the other way (its tail fragments lost). Give that datagram up now, so the call is
  * counted from its first fragment before the reply is matched. */
 static void
-orphan_hook(void *vctx, struct flow *f, unsigned reply_dir)
+orphan_hook(void *vctx, struct flow *f, unsigned reply_dir, uint32_t xid)
 {
     struct nfsscope_ctx *ctx = vctx;
     const struct flow_key *k = &f->key;
 
     /* The call went from the reply's destination to its source. */
     if (reply_dir == 0)
-        ipfrag_give_up_between(ctx->frag, k->af, k->proto, k->daddr, k->saddr);
+        ipfrag_give_up_call(ctx->frag, k->af, k->proto, k->daddr, k->saddr, xid);
     else
-        ipfrag_give_up_between(ctx->frag, k->af, k->proto, k->saddr, k->daddr);
+        ipfrag_give_up_call(ctx->frag, k->af, k->proto, k->saddr, k->daddr, xid);
 }
 
 int

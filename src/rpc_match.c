@@ -185,7 +185,7 @@ handle_reply(struct rpc_match *m, struct flow *f, unsigned dir, const struct rpc
     struct op_event ev;
 
     if (!pc && !a && f->key.proto == FLOW_PROTO_UDP && m->before_orphan) {
-        m->before_orphan(m->hook_ctx, f, dir);
+        m->before_orphan(m->hook_ctx, f, dir, h->xid);
         pc = xid_table_find(&m->xids, f->id, h->xid);
         a = pc ? NULL : xid_answered_find(&m->xids, f->id, h->xid);
     }

@@ -15,7 +15,7 @@
 /* Called for a UDP reply with no call, before it is counted as an orphan:
  * the call may be waiting in an incomplete IP datagram (lost fragments); the
  * hook may deliver it (re-entering rpc_match_message) so the reply matches. */
-typedef void rpc_orphan_hook(void *ctx, struct flow *f, unsigned reply_dir);
+typedef void rpc_orphan_hook(void *ctx, struct flow *f, unsigned reply_dir, uint32_t xid);
 
 struct rpc_match {
     struct xid_table xids;
