@@ -261,8 +261,10 @@ class Tcpdump:
 
 
 def tshark_fields(path, fields, prefs=()):
-    """tshark -T fields rows (lists of strings) with the given preferences."""
-    cmd = ["tshark", "-n", "-r", "-", "-T", "fields", "-E", "occurrence=a", "-E", "aggregator=,"]
+    """tshark -T fields rows (lists of strings) with the given preferences,
+    port 2049 decoded as RPC (as in the public truth files)."""
+    cmd = ["tshark", "-n", "-r", "-", "-T", "fields", "-E", "occurrence=a", "-E", "aggregator=,",
+           "-d", "udp.port==2049,rpc", "-d", "tcp.port==2049,rpc"]
     for p in prefs:
         cmd += ["-o", p]
     for f in fields:
