@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* nlm4_test.c: unit tests for the NLM v4 dissector (XNFS chapter 14). */
 #include "dissector_test.h"
+#include "lockwait.h"
 
 enum {
     P_NULL = 0, P_TEST = 1, P_LOCK = 2, P_CANCEL = 3, P_UNLOCK = 4, P_GRANTED = 5,

@@ -4,7 +4,8 @@
  * the Linux client's caches, and what the capture's quality does to the
  * numbers.
  *
- * Fed every finished operation (findings_record, right after stats_record).
+ * Fed every finished operation (findings_record, one of the pipeline's
+ * consumers: pipeline.h).
  * All state is bounded: fixed-capacity tables allocated once, touched as they
  * fill; when a table is full the oldest entry in the probed window is
  * replaced and counted in `evicted` (an evicted entry can only hide a

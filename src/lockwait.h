@@ -54,7 +54,7 @@ bool lockwait_granted(struct lockwait *w, const void *client, size_t client_len,
 /* The client cancelled the lock: true if a wait ended. */
 bool lockwait_cancelled(struct lockwait *w, const void *client, size_t client_len, uint64_t lock);
 
-/* One finished NLM v4 operation (stats_record): a blocking LOCK answered
+/* One finished NLM v4 operation (a pipeline consumer): a blocking LOCK answered
  * NLM4_BLOCKED opens a wait for its client (the caller); GRANTED and
  * GRANTED_MSG calls (any outcome: the server has granted) end it for their
  * client (the callee); CANCEL and CANCEL_MSG end it as cancelled. A no-op

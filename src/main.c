@@ -80,7 +80,7 @@ render_metrics(FILE *out, void *arg)
         if (drops >= 0)
             a->ctx->stats.cap.kernel_drops = drops;
     }
-    return report_prom(out, &a->ctx->stats, a->input_done);
+    return report_prom(out, &a->ctx->stats, a->ctx->findings, a->input_done);
 }
 
 static size_t
@@ -152,6 +152,8 @@ run_open(struct run *r, const struct cli *c)
         return 1;
     }
     r->ctx_ready = true;
+    r->vi.findings = r->ctx.findings;
+    r->vi.lockwait = r->ctx.lockwait;
     st = capture_open(&r->cap, cfg, r->err, sizeof r->err);
     if (st != 0)
         return st;
@@ -172,7 +174,7 @@ run_open(struct run *r, const struct cli *c)
         r->records = records_open(c->records_path, c->records_fmt, r->err, sizeof r->err);
         if (!r->records)
             return 1;
-        r->ctx.stats.records = r->records;
+        r->ctx.records = r->records;
     }
     if (c->wpcap_path) { /* after the drop, so the file is the user's (tcpdump -w) */
         int dlt = capture_link_type(r->cap);
@@ -238,8 +240,7 @@ run_capture(struct run *r, const struct cli *c)
     /* A one-shot report from files: the findings on a second thread;
      * live runs, the view and --metrics read them as they go. */
     if (cfg->threads > 1 && !capture_is_live(r->cap) && !r->ma.m)
-        r->ctx.stats.findings_worker =
-            findings_worker_start(r->ctx.stats.findings, FW_RING_BYTES);
+        pipeline_findings_thread(&r->ctx, FW_RING_BYTES);
     st = capture_run(r->cap, &r->ctx, &ro, r->err, sizeof r->err);
     if (r->ma.m && st == 0 && !capture_is_live(r->cap) && !stop_requested) {
         pipeline_finish(&r->ctx); /* unanswered calls counted before the last scrape */
@@ -267,7 +268,7 @@ run_output(struct run *r, const struct cli *c, int st)
     }
     if (!r->finished)
         pipeline_finish(&r->ctx);
-    r->ctx.stats.records = NULL;
+    r->ctx.records = NULL;
     if (records_close(r->records, rerr, sizeof rerr) != 0) {
         cli_say("%s", rerr);
         st = 1;

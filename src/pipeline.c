@@ -9,7 +9,73 @@
 #include "decode_link.h"
 #include "findings.h"
 #include "findings_worker.h"
+#include "lockwait.h"
+#include "records.h"
 #include "rpc.h"
+
+/* The consumers of finished calls, in the order pipeline.h gives. */
+static void
+to_findings(void *vctx, const struct op_event *ev)
+{
+    struct nfsscope_ctx *ctx = vctx;
+
+    if (ctx->findings_worker) /* on the second thread, same order */
+        findings_worker_post(ctx->findings_worker, ev);
+    else
+        findings_record(ctx->findings, ev); /* a no-op when NULL */
+}
+
+static void
+to_view_findings(void *vctx, const struct op_event *ev)
+{
+    struct nfsscope_ctx *ctx = vctx;
+
+    findings_record(ctx->findings_view, ev);
+}
+
+static void
+to_records(void *vctx, const struct op_event *ev)
+{
+    struct nfsscope_ctx *ctx = vctx;
+
+    records_write(ctx->records, &ctx->stats, ev);
+}
+
+static void
+to_lockwait(void *vctx, const struct op_event *ev)
+{
+    struct nfsscope_ctx *ctx = vctx;
+
+    lockwait_record(ctx->lockwait, ev);
+}
+
+static void
+to_stats(void *vctx, const struct op_event *ev)
+{
+    struct nfsscope_ctx *ctx = vctx;
+
+    stats_record(&ctx->stats, ev);
+}
+
+static void
+to_breakdowns(void *vctx, const struct op_event *ev)
+{
+    struct nfsscope_ctx *ctx = vctx;
+
+    stats_record_by(&ctx->stats, ev);
+}
+
+static void
+consumers_build(struct nfsscope_ctx *ctx)
+{
+    consumers_init(&ctx->out);
+    consumers_add(&ctx->out, "findings", to_findings, ctx);
+    consumers_add(&ctx->out, "view_findings", to_view_findings, ctx);
+    consumers_add(&ctx->out, "records", to_records, ctx);
+    consumers_add(&ctx->out, "lockwait", to_lockwait, ctx);
+    consumers_add(&ctx->out, "stats", to_stats, ctx);
+    consumers_add(&ctx->out, "breakdowns", to_breakdowns, ctx);
+}
 
 static void
 deliver_rpc(void *vctx, void *flow, unsigned dir, const struct rpc_msg_view *m)
@@ -124,16 +190,11 @@ pipeline_init(struct nfsscope_ctx *ctx, const struct nfsscope_config *cfg)
         return -1;
     }
     if (cfg->findings_max) /* 0 turns the findings off */
-        ctx->stats.findings = findings_new(cfg->findings_max, cfg->window_s, seed ^ 0x66696e64ULL);
-    if (cfg->findings_max && !ctx->stats.findings) {
-        stats_fini(&ctx->stats);
-        return -1;
-    }
-    ctx->stats.lockwait = lockwait_new(cfg->lock_waits_max, seed ^ 0x6c6f636bULL);
-    if (!ctx->stats.lockwait) {
-        stats_fini(&ctx->stats);
-        return -1;
-    }
+        ctx->findings = findings_new(cfg->findings_max, cfg->window_s, seed ^ 0x66696e64ULL);
+    ctx->lockwait = lockwait_new(cfg->lock_waits_max, seed ^ 0x6c6f636bULL);
+    if ((cfg->findings_max && !ctx->findings) || !ctx->lockwait)
+        goto fail;
+    consumers_build(ctx);
     ctx->frag = ipfrag_new(cfg->ipfrag_max, cfg->ipfrag_timeout_s, &ctx->stats.anom);
     ctx->tcp = tcp_reasm_new(&tc, &ctx->stats.anom);
     ctx->rm_pool = rpc_rm_pool_new(&rc, &ctx->stats.anom);
@@ -146,6 +207,7 @@ pipeline_init(struct nfsscope_ctx *ctx, const struct nfsscope_config *cfg)
         flow_table_fini(&ctx->flows);
         goto fail;
     }
+    ctx->match.out = &ctx->out;
     ctx->match.before_orphan = orphan_hook;
     ctx->match.hook_ctx = ctx;
     ctx->sink.data = stream_data;
@@ -156,21 +218,35 @@ fail:
     ipfrag_free(ctx->frag);
     tcp_reasm_free(ctx->tcp);
     rpc_rm_pool_free(ctx->rm_pool);
+    findings_free(ctx->findings);
+    lockwait_free(ctx->lockwait);
     stats_fini(&ctx->stats);
+    memset(ctx, 0, sizeof *ctx);
     return -1;
 }
 
 void
 pipeline_fini(struct nfsscope_ctx *ctx)
 {
-    findings_worker_finish(ctx->stats.findings_worker); /* before the findings are freed */
-    ctx->stats.findings_worker = NULL;
+    findings_worker_finish(ctx->findings_worker); /* before the findings are freed */
+    ctx->findings_worker = NULL;
     rpc_match_fini(&ctx->match);
     flow_table_fini(&ctx->flows);
     ipfrag_free(ctx->frag);
     tcp_reasm_free(ctx->tcp);
     rpc_rm_pool_free(ctx->rm_pool);
+    findings_free(ctx->findings);
+    ctx->findings = NULL;
+    lockwait_free(ctx->lockwait);
+    ctx->lockwait = NULL;
     stats_fini(&ctx->stats);
+}
+
+void
+pipeline_findings_thread(struct nfsscope_ctx *ctx, size_t ring_bytes)
+{
+    if (ctx->findings && !ctx->findings_worker)
+        ctx->findings_worker = findings_worker_start(ctx->findings, ring_bytes);
 }
 
 static int
@@ -336,6 +412,6 @@ pipeline_finish(struct nfsscope_ctx *ctx)
     ipfrag_flush(ctx->frag);
     rpc_match_flush(&ctx->match);
     ctx->stats.anom.n[ANOM_FLOW_EVICTED] = ctx->flows.evicted;
-    findings_worker_finish(ctx->stats.findings_worker); /* the findings are complete */
-    ctx->stats.findings_worker = NULL;
+    findings_worker_finish(ctx->findings_worker); /* the findings are complete */
+    ctx->findings_worker = NULL;
 }

@@ -2,7 +2,14 @@
 /* pipeline.h: one packet in, through every stage, into the stats.
  *
  *   capture -> link -> IP (+fragments) -> flow -> TCP reassembly | UDP datagram
- *   -> RPC record marking -> call/reply matching -> dissector -> stats
+ *   -> RPC record marking -> call/reply matching -> dissector -> consumers
+ *
+ * The consumers of finished calls (consumer.h) are listed once, in
+ * pipeline_init(), in this order: the findings (on this thread, or queued to
+ * the findings thread), the view's findings, --records, the NLM lock waits,
+ * the per-program counters, the breakdowns. --records comes before the
+ * breakdowns because those learn names from the call, and a record shows the
+ * path as it was known before the call (a RENAME's old name).
  *
  * Single-threaded, driven by packet time. struct nfsscope_ctx owns every
  * table; all memory is allocated in pipeline_init(), none per packet. */
@@ -13,6 +20,7 @@
 #include <time.h>
 
 #include "config.h"
+#include "consumer.h"
 #include "flow.h"
 #include "ipfrag.h"
 #include "rpc_match.h"
@@ -40,6 +48,13 @@ struct nfsscope_ctx {
     struct timespec now; /* latest packet time */
     struct stream_sink sink;
     struct wpcap *wpcap; /* -w (src/wpcap.h): the RPC packets to a file; NULL: off */
+    /* What consumes finished calls beside the stats; NULL: off. */
+    struct findings *findings;     /* findings.h; the worker's while it runs */
+    struct findings_worker *findings_worker; /* findings_worker.h; NULL: this thread */
+    struct findings *findings_view; /* the view's since its reset, owned by the view */
+    struct records *records;       /* records.h: --records, owned by the caller */
+    struct lockwait *lockwait;     /* lockwait.h: NLM v4 lock waits */
+    struct consumers out;          /* the list, in the order above (top of the file) */
 };
 
 /* 0, or -1 when memory for the configured tables cannot be had. */
@@ -47,6 +62,10 @@ int pipeline_init(struct nfsscope_ctx *ctx, const struct nfsscope_config *cfg);
 void pipeline_fini(struct nfsscope_ctx *ctx);
 
 void pipeline_packet(struct nfsscope_ctx *ctx, const struct pkt *p);
+
+/* Run the findings on a second thread from now on (findings_worker.h)
+ * until pipeline_finish(); on failure they stay on this thread. */
+void pipeline_findings_thread(struct nfsscope_ctx *ctx, size_t ring_bytes);
 
 /* End of input: flush streams, fragments and pending calls into the stats. */
 void pipeline_finish(struct nfsscope_ctx *ctx);

@@ -67,7 +67,7 @@ call_lost(void *ctx, const struct pending_call *pc, bool evicted)
     event_who(&ev, pc);
     if (evicted)
         anomaly_add(&m->stats->anom, ANOM_XID_EVICTED, 1);
-    stats_record(m->stats, &ev);
+    consumers_emit(m->out, &ev);
 }
 
 int
@@ -205,7 +205,7 @@ handle_reply(struct rpc_match *m, struct flow *f, unsigned dir, const struct rpc
             return;
         }
         ev.outcome = OP_ORPHAN_REPLY;
-        stats_record(m->stats, &ev);
+        consumers_emit(m->out, &ev);
         return;
     }
     ev.pg = pc->pg;
@@ -238,7 +238,7 @@ handle_reply(struct rpc_match *m, struct flow *f, unsigned dir, const struct rpc
                 ev.partial = true;
         }
     }
-    stats_record(m->stats, &ev);
+    consumers_emit(m->out, &ev);
     /* UDP clients resend calls after a lost or slow reply, and servers may
      * answer twice: remember the answered call a while to tell those from
      * new calls and orphans. Over TCP neither happens on one connection. */

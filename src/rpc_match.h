@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* rpc_match.h: RPC messages to finished operations: parse the header, match
  * replies to calls by (connection, XID), run the program's dissector, and
- * hand each operation to the stats (RFC 5531 §9). */
+ * hand each finished call to the consumers (consumer.h) (RFC 5531 §9). */
 #ifndef NFSSCOPE_RPC_MATCH_H
 #define NFSSCOPE_RPC_MATCH_H
 
 #include <stdbool.h>
 
+#include "consumer.h"
 #include "flow.h"
 #include "rpc_rm.h"
 #include "stats.h"
@@ -19,7 +20,8 @@ typedef void rpc_orphan_hook(void *ctx, struct flow *f, unsigned reply_dir, uint
 
 struct rpc_match {
     struct xid_table xids;
-    struct stats *stats;
+    struct stats *stats; /* counted at call time; anomalies, RPC totals */
+    const struct consumers *out; /* every finished call, once (set by the caller) */
     const struct nfsscope_config *cfg;
     rpc_orphan_hook *before_orphan;
     void *hook_ctx;

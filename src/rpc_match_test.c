@@ -168,6 +168,13 @@ static struct stats st;
 static struct rpc_match m;
 static struct flow fa, fb;
 static const struct prog_stats *nfs;
+static struct consumers out;
+
+static void
+to_stats(void *self, const struct op_event *ev)
+{
+    stats_record(self, ev);
+}
 
 static void
 setup(void)
@@ -175,6 +182,9 @@ setup(void)
     config_defaults(&cfg);
     EQ(stats_init(&st), 0);
     EQ(rpc_match_init(&m, &cfg, &st, 0x1234), 0);
+    consumers_init(&out);
+    CHECK(consumers_add(&out, "stats", to_stats, &st));
+    m.out = &out;
     memset(&fa, 0, sizeof fa);
     memset(&fb, 0, sizeof fb);
     fa.id = 1;

@@ -7,9 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "findings.h"
-#include "findings_worker.h"
-#include "records.h"
 #include "xid_table.h"
 
 int
@@ -105,10 +102,6 @@ stats_fini(struct stats *s)
             bd_table_fini(&s->bd[d]);
     names_free(s->names);
     s->names = NULL;
-    lockwait_free(s->lockwait);
-    s->lockwait = NULL;
-    findings_free(s->findings);
-    s->findings = NULL;
     timeline_fini(&s->tl);
     s->bd_on = false;
 
@@ -252,8 +245,6 @@ stats_call(struct stats *s, const struct rpc_program *pg, uint32_t proc, uint8_t
         ps->write_size[iosz_bucket(write_bytes)]++;
 }
 
-static void record_by(struct stats *s, const struct op_event *ev, bool error);
-
 static bool
 status_is_error(const struct rpc_program *pg, uint32_t status)
 {
@@ -285,19 +276,11 @@ stats_record(struct stats *s, const struct op_event *ev)
     struct prog_stats *ps;
     struct proc_stats *p = proc_of(s, ev->pg, ev->proc, &ps);
 
-    if (s->findings_worker) /* on the second thread, same order */
-        findings_worker_post(s->findings_worker, ev);
-    else
-        findings_record(s->findings, ev); /* a no-op when NULL */
-    findings_record(s->findings_view, ev); /* the view's, since its reset */
-    records_write(s->records, s, ev);    /* --records; a no-op when NULL */
-    lockwait_record(s->lockwait, ev);    /* NLM lock waits; a no-op when NULL */
     switch (ev->outcome) {
     case OP_NO_REPLY:
         s->rpc.unanswered_calls++;
         if (p)
             p->unanswered++;
-        record_by(s, ev, false);
         return;
     case OP_ORPHAN_REPLY:
         s->rpc.orphan_replies++;
@@ -313,7 +296,6 @@ stats_record(struct stats *s, const struct op_event *ev)
             p->rpc_errors++;
             record_latency(p, ev);
         }
-        record_by(s, ev, true);
         return;
     case OP_REPLIED:
         break;
@@ -321,7 +303,6 @@ stats_record(struct stats *s, const struct op_event *ev)
     s->rpc.replies++;
     if (ps)
         ps->replies++;
-    record_by(s, ev, ev->has_status && status_is_error(ev->pg, ev->status));
     if (!p)
         return;
     p->replies++;
@@ -456,18 +437,20 @@ stats_call_by(struct stats *s, struct pending_call *pc, struct bd_cache *c)
 }
 
 /* The finished operation's share of each breakdown row, and what it teaches
- * about names. */
-static void
-record_by(struct stats *s, const struct op_event *ev, bool error)
+ * about names. Orphan replies (no call, no key) belong to no row. */
+void
+stats_record_by(struct stats *s, const struct op_event *ev)
 {
     struct bd_keys k;
-    bool have_keys = false;
+    bool have_keys = false, error;
     uint32_t pk;
     uint64_t lat; /* once: the same for every row and the timeline */
     unsigned d;
 
-    if (!s->bd_on || !ev->key)
+    if (!s->bd_on || !ev->key || ev->outcome == OP_ORPHAN_REPLY)
         return;
+    error = ev->outcome == OP_RPC_ERROR ||
+            (ev->outcome == OP_REPLIED && ev->has_status && status_is_error(ev->pg, ev->status));
     pk = s->bd[BD_CLIENT].procs ? proc_key(s, ev->pg, ev->proc) : BD_PROCS_OTHER;
     if (ev->outcome == OP_REPLIED && ev->obj_fh.len && ev->name.len) {
         if (ev->obj_is_export)

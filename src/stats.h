@@ -2,8 +2,9 @@
 /* stats.h: what the analysis counts, per RPC program and procedure.
  *
  * The pipeline turns every finished (or abandoned) RPC operation into one
- * op_event and hands it to stats_record(). Views read `const struct stats *`
- * only. Dense arrays indexed by procedure number; no hashing. */
+ * op_event and hands it to its consumers (consumer.h), among them
+ * stats_record() and stats_record_by(). Views read `const struct stats *`.
+ * Dense arrays indexed by procedure number; no hashing. */
 #ifndef NFSSCOPE_STATS_H
 #define NFSSCOPE_STATS_H
 
@@ -18,7 +19,6 @@
 #include "dissector.h"
 #include "breakdown.h"
 #include "histo.h"
-#include "lockwait.h"
 #include "names.h"
 #include "timeline.h"
 
@@ -200,14 +200,6 @@ struct stats {
     struct bd_table bd[BD__COUNT];
     struct names *names;
     struct timeline tl; /* per-interval calls, bytes and latency */
-    struct findings *findings; /* src/findings.h; NULL: not analysed */
-    /* When set, `findings` is the worker thread's until pipeline_finish()
-     * (findings_worker.h); NULL: recorded on this thread. */
-    struct findings_worker *findings_worker;
-    struct lockwait *lockwait; /* NLM v4 lock waits (src/lockwait.h); NULL: off */
-    struct findings *findings_view; /* the view's since its last reset, owned by
-                                     * the view; NULL: none */
-    struct records *records;   /* src/records.h: --records; NULL: off */
 };
 
 /* Allocate per-program tables for every registered program. 0 or -1 (ENOMEM). */
@@ -223,10 +215,15 @@ void stats_fini(struct stats *s);
 struct prog_stats *stats_prog(struct stats *s, const struct rpc_program *pg);
 const struct prog_stats *stats_prog_by_name(const struct stats *s, const char *name);
 
-/* Account one finished operation (calls are counted at call time by stats_call). */
+/* Count a first-transmission call at call time. */
 void stats_call(struct stats *s, const struct rpc_program *pg, uint32_t proc, uint8_t stable,
                 uint64_t write_bytes);
+/* Account one finished operation in the per-program counters (its call was
+ * counted by stats_call). */
 void stats_record(struct stats *s, const struct op_event *ev);
+/* Its share of the breakdown rows and the timeline, and what it teaches the
+ * names cache (a no-op without stats_breakdowns_init). */
+void stats_record_by(struct stats *s, const struct op_event *ev);
 /* Attribute a first-transmission call to its client, server, file, export
  * and user rows (after stats_call). `cache` (the connection's, or NULL)
  * spares hashing the rows that are the same for every call. */

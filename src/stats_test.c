@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* stats_test.c: what a finished operation teaches the names cache. */
+/* stats_test.c: what a finished operation teaches the names cache
+ * (stats_record_by). */
 #include "stats.h"
 
 #include <string.h>
@@ -36,7 +37,7 @@ main(void)
     ev.name = B("/export");
     ev.obj_fh = B("ROOTFH");
     ev.obj_is_export = true;
-    stats_record(&s, &ev);
+    stats_record_by(&s, &ev);
 
     /* READDIRPLUS of the root: entries with handles are learned. */
     memset(&ev, 0, sizeof ev);
@@ -49,7 +50,7 @@ main(void)
     ev.dirent[0].name = B("a.txt");
     ev.dirent[0].fh = B("FH-A");
     ev.dirent[1].name = B("b.txt"); /* READDIR: no handle, nothing learned */
-    stats_record(&s, &ev);
+    stats_record_by(&s, &ev);
 
     CHECK(names_path(s.names, B("FH-A"), path, sizeof path));
     STREQ(path, "/export/a.txt");
@@ -64,7 +65,7 @@ main(void)
     ev.fh = B("ROOTFH");
     ev.name = B("f1");
     ev.obj_fh = B("FH-F");
-    stats_record(&s, &ev);
+    stats_record_by(&s, &ev);
     CHECK(names_path(s.names, B("FH-F"), path, sizeof path));
     STREQ(path, "/export/f1");
     ev.obj_fh = B("");
@@ -73,7 +74,7 @@ main(void)
     ev.fh2 = B("ROOTFH");
     ev.name2 = B("hl");
     ev.names_op = NAMES_OP_LINK;
-    stats_record(&s, &ev);
+    stats_record_by(&s, &ev);
     names_path(s.names, B("FH-F"), path, sizeof path);
     STREQ(path, "/export/hl");
     ev.fh = B("ROOTFH");
@@ -81,16 +82,16 @@ main(void)
     ev.name2 = B("hl2");
     ev.names_op = NAMES_OP_RENAME;
     ev.outcome = OP_NO_REPLY; /* not answered: nothing moved */
-    stats_record(&s, &ev);
+    stats_record_by(&s, &ev);
     names_path(s.names, B("FH-F"), path, sizeof path);
     STREQ(path, "/export/hl");
     ev.outcome = OP_REPLIED;
-    stats_record(&s, &ev);
+    stats_record_by(&s, &ev);
     names_path(s.names, B("FH-F"), path, sizeof path);
     STREQ(path, "/export/hl2");
     ev.name = B("hl2");
     ev.names_op = NAMES_OP_REMOVE; /* the label stays, the name leads nowhere */
-    stats_record(&s, &ev);
+    stats_record_by(&s, &ev);
     CHECK(!names_rename(s.names, B("ROOTFH"), B("hl2"), B("ROOTFH"), B("x")));
     names_path(s.names, B("FH-F"), path, sizeof path);
     STREQ(path, "/export/hl2");
@@ -101,7 +102,7 @@ main(void)
     /* An unanswered call teaches nothing. */
     ev.outcome = OP_NO_REPLY;
     ev.dirent[0].fh = B("FH-C");
-    stats_record(&s, &ev);
+    stats_record_by(&s, &ev);
     CHECK(!names_path(s.names, B("FH-C"), path, sizeof path));
     stats_fini(&s);
     return t_done();

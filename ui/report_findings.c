@@ -213,9 +213,8 @@ fanout_calls(const struct fnd_dir *d)
 
 /* Compute the findings that fired, in report order. Returns how many. */
 static size_t
-collect(const struct stats *s, struct item *it, size_t max)
+collect(const struct findings *f, struct item *it, size_t max)
 {
-    const struct findings *f = s->findings;
     size_t n = 0, i;
     char a[32], b[32];
 
@@ -355,9 +354,8 @@ json_histo(struct json_w *w, const char *key, const struct histo *h)
 }
 
 static void
-json_tops(struct json_w *w, const struct stats *s, enum fkind k)
+json_tops(struct json_w *w, const struct stats *s, const struct findings *f, enum fkind k)
 {
-    const struct findings *f = s->findings;
     size_t idx[TOP], n, i;
     char buf[1024];
 
@@ -397,9 +395,9 @@ json_tops(struct json_w *w, const struct stats *s, enum fkind k)
 }
 
 static void
-json_evidence(struct json_w *w, const struct stats *s, const struct item *x)
+json_evidence(struct json_w *w, const struct stats *s, const struct findings *f,
+              const struct item *x)
 {
-    const struct findings *f = s->findings;
     unsigned k;
     size_t i;
     char buf[1024];
@@ -573,12 +571,12 @@ json_whatif(struct json_w *w, const struct findings *f)
 /* What loss, truncation and a mid-stream start do to the numbers; NULL-free
  * sentence into buf, returns the number of calls without a latency. */
 static uint64_t
-quality(const struct stats *s, char *buf, size_t sz, bool *any)
+quality(const struct stats *s, const struct findings *f, char *buf, size_t sz, bool *any)
 {
     const struct rpc_totals *r = &s->rpc;
     uint64_t untimed = r->unanswered_calls + r->orphan_replies;
     uint64_t gaps = s->anom.n[ANOM_TCP_GAP], resync = s->anom.n[ANOM_RPC_RESYNC];
-    uint64_t evicted = s->findings ? s->findings->evicted : 0;
+    uint64_t evicted = f ? f->evicted : 0;
     uint64_t ops = r->calls + r->orphan_replies;
 
     buf[0] = '\0';
@@ -626,11 +624,10 @@ quality(const struct stats *s, char *buf, size_t sz, bool *any)
 }
 
 void
-findings_json(struct json_w *w, const struct stats *s)
+findings_json(struct json_w *w, const struct stats *s, const struct findings *f)
 {
-    const struct findings *f = s->findings;
     struct item *it = calloc(FK__COUNT, sizeof *it);
-    size_t n = it ? collect(s, it, FK__COUNT) : 0, i;
+    size_t n = it ? collect(f, it, FK__COUNT) : 0, i;
     uint64_t calls = f ? f->nfs3_calls : 0;
     char q[SUMMARY_MAX];
     bool any;
@@ -646,13 +643,13 @@ findings_json(struct json_w *w, const struct stats *s)
         json_key(w, "share");
         json_fixed(w, calls ? (double)x->count / (double)calls : 0.0, 4);
         json_kv_u64(w, "cost_us", x->cost_us);
-        json_tops(w, s, x->kind);
-        json_evidence(w, s, x);
+        json_tops(w, s, f, x->kind);
+        json_evidence(w, s, f, x);
         json_close(w);
     }
     if (f && calls)
         json_whatif(w, f);
-    untimed = quality(s, q, sizeof q, &any);
+    untimed = quality(s, f, q, sizeof q, &any);
     if (f && any) { /* only when the findings engine ran */
         uint64_t ops = s->rpc.calls + s->rpc.orphan_replies;
         json_obj(w);
@@ -736,11 +733,10 @@ para(FILE *out, const char *lead, const char *text)
 }
 
 void
-findings_text(FILE *out, const struct stats *s)
+findings_text(FILE *out, const struct stats *s, const struct findings *f)
 {
-    const struct findings *f = s->findings;
     struct item *it = calloc(FK__COUNT, sizeof *it);
-    size_t n = it ? collect(s, it, FK__COUNT) : 0, i, j, k;
+    size_t n = it ? collect(f, it, FK__COUNT) : 0, i, j, k;
     char q[SUMMARY_MAX], buf[1024], line[SUMMARY_MAX];
     bool any;
     unsigned sc;
@@ -749,7 +745,7 @@ findings_text(FILE *out, const struct stats *s)
         free(it);
         return;
     }
-    quality(s, q, sizeof q, &any);
+    quality(s, f, q, sizeof q, &any);
     if (!n && !f->nfs3_calls && !any) {
         free(it);
         return;

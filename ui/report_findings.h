@@ -18,10 +18,13 @@
 #include "json.h"
 #include "stats.h"
 
-/* The "findings" array (the caller has written the key). */
-void findings_json(struct json_w *w, const struct stats *s);
-/* The "Findings" section of the text report (nothing if none fired). */
-void findings_text(FILE *out, const struct stats *s);
+struct findings;
+
+/* The "findings" array (the caller has written the key); f NULL: the
+ * findings were off. s gives the paths and the capture's quality. */
+void findings_json(struct json_w *w, const struct stats *s, const struct findings *f);
+/* The "Findings" section of the text report (nothing if none fired or f is NULL). */
+void findings_text(FILE *out, const struct stats *s, const struct findings *f);
 
 /* The model's assumptions, one sentence each, NULL-terminated. */
 extern const char *const findings_assumptions[];

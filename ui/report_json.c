@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "json.h"
+#include "lockwait.h"
 #include "report_findings.h"
 #include "stats.h"
 #include "view.h"
@@ -277,7 +278,7 @@ lock_waits(struct json_w *w, const struct lockwait *lw)
 }
 
 static void
-program(struct json_w *w, const struct stats *s, const struct prog_stats *ps)
+program(struct json_w *w, const struct view_info *vi, const struct prog_stats *ps)
 {
     const struct rpc_program *pg = ps->pg;
     uint32_t i;
@@ -328,8 +329,8 @@ program(struct json_w *w, const struct stats *s, const struct prog_stats *ps)
         json_close(w);
         io_sizes(w, ps);
     }
-    if (pg->prog == 100021 && pg->vers == 4 && s->lockwait)
-        lock_waits(w, s->lockwait);
+    if (pg->prog == 100021 && pg->vers == 4 && vi && vi->lockwait)
+        lock_waits(w, vi->lockwait);
     /* extras */
     json_kv_u64(w, "calls", ps->calls);
     json_kv_u64(w, "replies", ps->replies);
@@ -470,7 +471,7 @@ write_report(FILE *out, const struct stats *s, const struct view_info *vi,
     capture(&w, s, vi);
     rpc(&w, &s->rpc);
     for (i = 0; i < s->nprogs; i++)
-        program(&w, s, &s->progs[i]);
+        program(&w, vi, &s->progs[i]);
     breakdowns(&w, s, vi);
     if (pretty) /* the per-line live output stays small */
         timeline(&w, s);
@@ -480,7 +481,7 @@ write_report(FILE *out, const struct stats *s, const struct view_info *vi,
         json_kv_u64(&w, anomaly_key((enum anomaly)a), s->anom.n[a]);
     json_close(&w);
     json_key(&w, "findings");
-    findings_json(&w, s); /* ui/report_findings.c */
+    findings_json(&w, s, vi ? vi->findings : NULL); /* ui/report_findings.c */
     json_close(&w);
     return json_end(&w);
 }

@@ -385,7 +385,7 @@ findings(FILE *out, const struct findings *f)
 }
 
 static void
-evictions(FILE *out, const struct stats *s)
+evictions(FILE *out, const struct stats *s, const struct findings *f)
 {
     unsigned d;
 
@@ -404,13 +404,12 @@ evictions(FILE *out, const struct stats *s)
         fprintf(out, "nfsscope_evictions_total{table=\"names\"} %" PRIu64 "\n",
                 names_evicted(s->names));
     }
-    if (s->findings)
-        fprintf(out, "nfsscope_evictions_total{table=\"findings\"} %" PRIu64 "\n",
-                s->findings->evicted);
+    if (f)
+        fprintf(out, "nfsscope_evictions_total{table=\"findings\"} %" PRIu64 "\n", f->evicted);
 }
 
 int
-report_prom(FILE *out, const struct stats *s, bool input_done)
+report_prom(FILE *out, const struct stats *s, const struct findings *f, bool input_done)
 {
     const struct capture_totals *c = &s->cap;
     const struct rpc_totals *r = &s->rpc;
@@ -444,13 +443,13 @@ report_prom(FILE *out, const struct stats *s, bool input_done)
     latency(out, s);
     bytes(out, s);
     write_stable(out, s);
-    if (s->findings)
-        findings(out, s->findings);
+    if (f)
+        findings(out, f);
     family(out, "nfsscope_anomalies_total", "counter",
            "Problems in the input, by kind (nfsscope(1): ANOMALY COUNTERS).");
     for (a = 0; a < ANOM__COUNT; a++)
         fprintf(out, "nfsscope_anomalies_total{kind=\"%s\"} %" PRIu64 "\n",
                 anomaly_key((enum anomaly)a), s->anom.n[a]);
-    evictions(out, s);
+    evictions(out, s, f);
     return ferror(out) ? -1 : 0;
 }

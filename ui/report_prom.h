@@ -16,10 +16,12 @@
 
 #include "stats.h"
 
-/* Write every metric of `s` to `out`. `input_done`: the input has ended and
- * the counters are final (nfsscope_input_done). Returns 0, or -1 if writing
- * failed. */
-int report_prom(FILE *out, const struct stats *s, bool input_done);
+struct findings;
+
+/* Write every metric of `s` and of the findings `f` (NULL: off) to `out`.
+ * `input_done`: the input has ended and the counters are final
+ * (nfsscope_input_done). Returns 0, or -1 if writing failed. */
+int report_prom(FILE *out, const struct stats *s, const struct findings *f, bool input_done);
 
 /* One label value escaped as the exposition format requires (backslash,
  * double quote and newline become \\, \" and \n). */

@@ -189,7 +189,7 @@ render(const struct stats *s, bool done)
     CHECK(f != NULL);
     if (!f)
         return NULL;
-    EQ(report_prom(f, s, done), 0);
+    EQ(report_prom(f, s, NULL, done), 0);
     fclose(f);
     return buf;
 }

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lockwait.h"
 #include "report_findings.h"
 #include "stats.h"
 #include "term_escape.h"
@@ -251,7 +252,7 @@ lock_waits(FILE *out, const struct lockwait *lw)
 }
 
 static void
-program(FILE *out, const struct stats *s, const struct prog_stats *ps)
+program(FILE *out, const struct view_info *vi, const struct prog_stats *ps)
 {
     const struct rpc_program *pg = ps->pg;
     int nw = name_width(pg);
@@ -315,7 +316,7 @@ program(FILE *out, const struct stats *s, const struct prog_stats *ps)
                 ps->read_eof);
     }
     if (pg->prog == 100021 && pg->vers == 4)
-        lock_waits(out, s->lockwait);
+        lock_waits(out, vi ? vi->lockwait : NULL);
 }
 
 static void
@@ -468,10 +469,10 @@ text_report(FILE *out, const struct stats *s, const struct view_info *vi)
 
     header(out, s, vi);
     for (i = 0; i < s->nprogs; i++)
-        program(out, s, &s->progs[i]);
+        program(out, vi, &s->progs[i]);
     throughput(out, s);
     breakdowns(out, s, vi);
-    findings_text(out, s); /* ui/report_findings.c */
+    findings_text(out, s, vi ? vi->findings : NULL); /* ui/report_findings.c */
     footer(out, s);
     if (fflush(out) != 0 || ferror(out))
         return -1;

@@ -95,8 +95,10 @@ struct tui_bdbase {
 
 struct tui_state {
     const struct stats *s;
-    struct stats *ws;               /* the same, for the view's own taps only: the
-                                     * per-procedure row counts and findings_view */
+    struct stats *ws;               /* the same, for the view's own tap only: the
+                                     * per-procedure row counts */
+    struct findings **view_findings; /* the pipeline's view findings (pipeline.h), fed
+                                      * with fview; NULL: no findings since a reset */
     const struct nfsscope_config *cfg;
     const struct view_info *vi;
     bool live, utf8;
@@ -140,7 +142,7 @@ struct tui_state {
     bool have_base;
     time_t reset_at;                /* view time of the last reset */
     struct tui_bdbase bdbase[BD__COUNT];
-    struct findings *fview;         /* findings since the reset (ws->findings_view) */
+    struct findings *fview;         /* findings since the reset (*view_findings) */
     /* scratch for drawing */
     struct tui_bdrow *bdrows;
     size_t bdrows_cap;

@@ -259,6 +259,7 @@ tui_run(struct capture *cap, struct nfsscope_ctx *ctx, const struct nfsscope_con
         snprintf(err, errlen, "out of memory for the view");
         return 1;
     }
+    t->view_findings = &ctx->findings_view;
     if (tui_init(&t->utf8, err, errlen) != 0) {
         tui_state_fini(t);
         return 1;

@@ -883,6 +883,7 @@ findings_lines(struct tui_state *t, char **buf, const char *lines[], int max)
     static char extra[6][256];
     static struct stats view; /* a shallow copy: the counts since the reset */
     const struct stats *s = t->s;
+    const struct findings *fnd = t->vi->findings;
     size_t len = 0;
     FILE *f;
     int n = 0, k = 0, i;
@@ -894,7 +895,7 @@ findings_lines(struct tui_state *t, char **buf, const char *lines[], int max)
 
         view = *s;
         if (t->fview) /* else (no memory at the reset): the whole run's */
-            view.findings = t->fview;
+            fnd = t->fview;
         view.rpc.calls -= t->base_rpc.calls;
         view.rpc.replies -= t->base_rpc.replies;
         view.rpc.retransmissions -= t->base_rpc.retransmissions;
@@ -908,8 +909,8 @@ findings_lines(struct tui_state *t, char **buf, const char *lines[], int max)
             view.anom.n[a] -= t->base_anom.n[a];
         s = &view;
     }
-    if (s->findings && (f = open_memstream(buf, &len)) != NULL) {
-        findings_text(f, s);
+    if (fnd && (f = open_memstream(buf, &len)) != NULL) {
+        findings_text(f, s, fnd);
         fclose(f);
     }
     for (p = *buf; p && *p && n < max;) {
@@ -926,7 +927,7 @@ findings_lines(struct tui_state *t, char **buf, const char *lines[], int max)
             break;
         p = nl + 1;
     }
-    if (!s->findings && !t->have_base) {
+    if (!fnd && !t->have_base) {
         const struct prog_stats *ps = stats_prog_by_name(s, "nfs3");
         uint64_t st = ps ? ps->write.stable[1] + ps->write.stable[2] : 0;
         if (st && k < 6)

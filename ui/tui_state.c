@@ -6,7 +6,7 @@
  * A reset takes a baseline of every counter the view shows (procedures,
  * capture and RPC totals, anomalies, breakdown rows with their latency
  * histograms and per-procedure counts), starts a findings engine of its own
- * (fed through stats.findings_view) and clears the sparklines. The analysis
+ * (fed as the pipeline's view findings, pipeline.h) and clears the sparklines. The analysis
  * itself (the final report, the pending-call table) is not touched: calls in
  * flight at the reset are still matched, their replies and latencies count
  * after it. Memory: the baselines are allocated at the first reset, bounded
@@ -92,8 +92,8 @@ tui_state_fini(struct tui_state *t)
 {
     unsigned d;
 
-    if (t->ws && t->ws->findings_view == t->fview)
-        t->ws->findings_view = NULL;
+    if (t->view_findings && *t->view_findings == t->fview)
+        *t->view_findings = NULL;
     findings_free(t->fview);
     free(t->proc_off);
     free(t->prev_calls);
@@ -223,10 +223,10 @@ tui_reset(struct tui_state *t, time_t now)
         }
     }
     /* Findings: a new engine, fed from now on (the final report's keeps all). */
-    if (s->findings) {
+    if (t->vi->findings && t->view_findings) {
         struct findings *f = findings_new(t->cfg->findings_max, t->cfg->window_s,
-                                          s->findings->seed ^ (uint64_t)now);
-        t->ws->findings_view = f; /* NULL (no memory): the panel says "since the start" */
+                                          t->vi->findings->seed ^ (uint64_t)now);
+        *t->view_findings = f; /* NULL (no memory): the panel says "since the start" */
         findings_free(t->fview);
         t->fview = f;
     }

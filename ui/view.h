@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* view.h: how results leave the program. One interface, several views
- * (text, JSON, CSV reports now; the ncurses view later), each reading
- * `const struct stats *` only (ncdu's dir_output split). */
+ * (text, JSON, CSV reports; the ncurses view), each reading
+ * `const struct stats *` and what view_info carries (ncdu's dir_output
+ * split). */
 #ifndef NFSSCOPE_VIEW_H
 #define NFSSCOPE_VIEW_H
 
@@ -10,12 +11,18 @@
 
 #include "stats.h"
 
+struct findings;
+struct lockwait;
+
 struct view_info {           /* what the report says about its input */
     const char *const *sources; /* file names or interface, NULL-terminated */
     const char *filter;         /* BPF expression or NULL */
     unsigned top_n;             /* rows per breakdown (0: the default, 10) */
     unsigned by_mask;           /* breakdowns in the text report: 1 << enum bd_dim */
     int order;                  /* enum bd_order of the top-N lists */
+    /* The analyses run beside the stats (pipeline.h); NULL: off. */
+    const struct findings *findings; /* findings.h */
+    const struct lockwait *lockwait; /* lockwait.h: NLM v4 lock waits */
 };
 
 struct view_ops {

@@ -35,11 +35,12 @@ null_out(void)
 }
 
 static void
-run_reports(const struct stats *s)
+run_reports(const struct nfsscope_ctx *ctx)
 {
     static const char *const names[] = { "text", "json", "csv" };
     static const char *const sources[] = { "fuzz.pcap", NULL };
     struct view_info vi = { .sources = sources, .filter = "port 2049" };
+    const struct stats *s = &ctx->stats;
     FILE *out = getenv("NFSSCOPE_FUZZ_REPORT") ? stdout : null_out();
     size_t i;
 
@@ -47,6 +48,8 @@ run_reports(const struct stats *s)
         const struct view_ops *v = view_find(names[i]);
         if (!v)
             abort(); /* the registry lost a view */
+        vi.findings = ctx->findings;
+        vi.lockwait = ctx->lockwait;
         v->report(out, s, &vi);
         fflush(out);
     }
@@ -106,7 +109,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         pipeline_packet(&ctx, &pk);
     }
     pipeline_finish(&ctx);
-    run_reports(&ctx.stats);
+    run_reports(&ctx);
     pipeline_fini(&ctx);
     pcap_close(p); /* closes fp */
     free(copy);

@@ -253,7 +253,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         send_frame(&sf, &sf.held);
     pipeline_finish(&sf.ctx);
     if (getenv("NFSSCOPE_FUZZ_REPORT")) /* inspecting a corpus file by hand */
-        report_text_view.report(stdout, &sf.ctx.stats, &(struct view_info){ .sources = NULL });
+        report_text_view.report(stdout, &sf.ctx.stats,
+                                &(struct view_info){ .findings = sf.ctx.findings,
+                                                     .lockwait = sf.ctx.lockwait });
     pipeline_fini(&sf.ctx);
     return 0;
 }

@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* consumer.c: the ordered list of what consumes finished RPC messages. */
+#include "consumer.h"
+
+#include <string.h>
+
+void
+consumers_init(struct consumers *l)
+{
+    memset(l, 0, sizeof *l);
+}
+
+bool
+consumers_add(struct consumers *l, const char *name, consumer_fn *fn, void *self)
+{
+    if (l->n >= CONSUMERS_MAX || !fn)
+        return false;
+    l->c[l->n].name = name;
+    l->c[l->n].fn = fn;
+    l->c[l->n].self = self;
+    l->n++;
+    return true;
+}
+
+void
+consumers_emit(const struct consumers *l, const struct op_event *ev)
+{
+    unsigned i;
+
+    for (i = 0; i < l->n; i++)
+        l->c[i].fn(l->c[i].self, ev);
+}

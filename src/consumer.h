@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* consumer.h: who is handed each finished RPC message, and in which order.
+ *
+ * The call/reply matcher (rpc_match.c) turns every finished call (matched,
+ * refused, unanswered) and every orphan reply into one op_event and hands it
+ * to a list of consumers that the pipeline builds once at start-up
+ * (pipeline.c: the findings, the view's findings, --records, the NLM lock
+ * waits, the counters, the breakdowns). Each consumer sees each event once,
+ * in list order; none of them calls another, so the modules that consume
+ * know nothing of each other and nothing below the pipeline calls one above
+ * it. The event and what it borrows are valid only during the call. */
+#ifndef NFSSCOPE_CONSUMER_H
+#define NFSSCOPE_CONSUMER_H
+
+#include <stdbool.h>
+
+struct op_event;
+
+typedef void consumer_fn(void *self, const struct op_event *ev);
+
+struct consumer {
+    const char *name; /* "stats", "records", ...: for tests and messages */
+    consumer_fn *fn;
+    void *self;
+};
+
+#define CONSUMERS_MAX 12 /* the pipeline's list has 6; room for the next programs' state */
+
+struct consumers {
+    unsigned n;
+    struct consumer c[CONSUMERS_MAX];
+};
+
+/* Empty the list. */
+void consumers_init(struct consumers *l);
+/* Append a consumer; false (and nothing added) when the list is full. */
+bool consumers_add(struct consumers *l, const char *name, consumer_fn *fn, void *self);
+/* Hand ev to every consumer, in the order they were added. */
+void consumers_emit(const struct consumers *l, const struct op_event *ev);
+
+#endif
