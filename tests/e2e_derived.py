@@ -21,10 +21,13 @@ What is asserted, per variant (the "why" is beside each check below):
                     (12 bytes) were, its NFS status when the status word was, a WRITE's
                     stable_how when it was. Every per-procedure call/reply/status count,
                     WRITE stable counts, rpc calls/replies/orphans must equal the oracle's.
-  loss              >= 90% of the original's calls and replies, never more calls than the
-                    original (per procedure too), every call answered or unanswered
-                    (calls == replies + unanswered), replies + orphans <= original
-                    replies, anomalies.tcp_gap > 0.
+  loss              against an oracle from the ORIGINAL capture and the segments derive
+                    dropped (its own seeded selection, replayed): every call whose
+                    record's segments all arrived must be counted, per procedure; every
+                    reply whose record and whose call's record all arrived must be
+                    matched; never more calls than the original (per procedure too),
+                    every call answered or unanswered (calls == replies + unanswered),
+                    replies + orphans <= original replies, anomalies.tcp_gap > 0.
   udploss           (UDP, only non-first IP fragments dropped: every datagram keeps its
                     RPC header) calls and replies identical to the original's, per
                     procedure and in total, no orphan, no unanswered; WRITE stable counts
@@ -41,6 +44,7 @@ import importlib.machinery
 import importlib.util
 import json
 import os
+import random
 import struct
 import subprocess
 import sys
@@ -162,7 +166,7 @@ def rpc_records(D, path):
             if first and not (mtype == 1 or (mtype == 0 and struct.unpack_from(">I", body, 8)[0] == 2)):
                 break  # not RPC
             first = False
-            rec = {"dir": d, "xid": xid, "call": mtype == 0, "r0": r0, "starts": starts,
+            rec = {"dir": d, "xid": xid, "call": mtype == 0, "r0": r0, "r1": off, "starts": starts,
                    "segs": segs, "body": bytes(body)}
             if mtype == 0:
                 rec["prog"], rec["vers"], rec["proc"] = struct.unpack_from(">III", body, 12)
@@ -339,12 +343,46 @@ def check_snap(name, orig, rep, exp, snaplen):
     check(name + ": capture.truncated_packets > 0", rep["capture"]["truncated_packets"] > 0)
 
 
-def check_loss(name, orig, rep):
+def dropped_by_loss(D, path):
+    """Frame indices of the original that derive's loss variant drops: its
+    own selection, replayed with its seed and rate."""
+    lt, _, _, frames = D.read_capture(path)
+    segs = [D.parse(lt, f.data) for f in frames]
+    cands = [i for i, sg in enumerate(segs) if D.is_data_seg(sg)]
+    return D.select(cands, D.RATES["loss"], random.Random(D.SEEDS["loss"]))
+
+
+def loss_oracle(records, dropped):
+    """What must survive the loss: calls whose record lies wholly in frames
+    that arrived, per NFSv3 procedure (and in total, any program); replies
+    whose record and whose call's record arrived whole."""
+    def whole(rec):
+        segs, ends = rec["segs"], [x[0] for x in rec["segs"][1:]] + [1 << 62]
+        return all(idx not in dropped for (start, idx, _), end in zip(segs, ends)
+                   if start < rec["r1"] and end > rec["r0"])
+    calls = {(r["dir"], r["xid"]): r for r in records if r["call"]}
+    need = {"calls": 0, "replies": 0, "op_calls": Counter()}
+    for r in calls.values():
+        if whole(r):
+            need["calls"] += 1
+            if r["prog"] == 100003 and r["vers"] == 3 and r["proc"] < len(NFS3_PROCS):
+                need["op_calls"][NFS3_PROCS[r["proc"]]] += 1
+    for r in records:
+        c = calls.get(((r["dir"][1], r["dir"][0]), r["xid"]))
+        if not r["call"] and c is not None and whole(r) and whole(c):
+            need["replies"] += 1
+    return need
+
+
+def check_loss(name, orig, rep, need):
     o, r = orig["rpc"], rep["rpc"]
-    check(name + ": calls >= 90%% of the original's (%d)" % o["calls"], r["calls"] >= 0.9 * o["calls"],
-          str(r["calls"]))
-    check(name + ": replies >= 90%% of the original's (%d)" % o["replies"],
-          r["replies"] >= 0.9 * o["replies"], str(r["replies"]))
+    check(name + ": every call whose segments all arrived is counted (%d)" % need["calls"],
+          r["calls"] >= need["calls"], str(r["calls"]))
+    short = {op: (per_proc(rep, "calls")[op], n) for op, n in need["op_calls"].items()
+             if per_proc(rep, "calls")[op] < n}
+    check(name + ": ... per procedure", not short, str(short))
+    check(name + ": every reply whose and whose call's segments all arrived is matched (%d)"
+          % need["replies"], r["replies"] >= need["replies"], str(r["replies"]))
     bad = [op for op in ops(orig) if per_proc(rep, "calls")[op] > per_proc(orig, "calls")[op]]
     check(name + ": calls never exceed the original's (total and per procedure)",
           r["calls"] <= o["calls"] and not bad, ", ".join(bad))
@@ -462,7 +500,11 @@ def main(argv):
                   and {k: c for k, c in orig["nfs3"]["write"]["stable"].items() if c} == dict(full["stable"]))
             check_snap(name, orig, rep, exp, n)
         elif v == "loss":
-            check_loss(name, orig, rep)
+            if sample not in oracles:
+                oracles[sample] = rpc_records(D, os.path.join(samples, sample))
+            need = loss_oracle(oracles[sample], dropped_by_loss(D, os.path.join(samples, sample)))
+            check(name + ": the oracle finds calls to keep", need["calls"] > 0, str(need))
+            check_loss(name, orig, rep, need)
         elif v == "udploss":
             check_udploss(name, orig, rep)
 
