@@ -17,6 +17,13 @@
  *   - timeline buckets merge by "t" (p99_us: the larger, an upper bound);
  *   - anomalies add; "findings" are not merged (they need the packets: run
  *     nfsscope on the captures together) and are left out.
+ * A report is refused (one line, exit 1) unless its "schema" is this
+ * build's (nfsscope/1) and, outside "findings", every number is a
+ * non-negative integer or decimal that fits 64 bits (timestamps may be
+ * negative), every other value is null, an object, an array or a string
+ * where the report has strings (string_members), and the same member holds
+ * the same kind of value in every report; a sum that would pass 2^64 - 1 is
+ * refused too, never wrapped.
  * Reports are read with the bounded reader (jsonr.h) also used by diff. */
 #include "merge.h"
 
@@ -35,8 +42,11 @@
 
 #define MERGE_MAX_INPUT (256u << 20)
 #define MERGE_MAX_NODES (8u << 20)
+#define MERGE_SCHEMA "nfsscope/1" /* report_json.c */
 
-enum nkind { N_NULL, N_BOOL, N_UINT, N_INT, N_TS, N_DBL, N_STR, N_ARR, N_OBJ };
+/* N_BAD: a number no report holds (negative, too large, not a timestamp);
+ * N_OVERFLOW: a sum past 2^64 - 1. Both are refused (check_tree). */
+enum nkind { N_NULL, N_BOOL, N_UINT, N_INT, N_TS, N_DBL, N_STR, N_ARR, N_OBJ, N_BAD, N_OVERFLOW };
 
 struct mnode {
     enum nkind kind;
@@ -124,9 +134,10 @@ is_ts_key(const char *key)
                    strcmp(key, "time") == 0);
 }
 
-/* "1796043977.732261000" -> nanoseconds, exactly. */
-static int64_t
-parse_ts(const char *t, size_t n)
+/* "1796043977.732261000" -> nanoseconds, exactly; false unless the text is
+ * [-]digits[.digits] and fits. */
+static bool
+parse_ts(const char *t, size_t n, int64_t *ns)
 {
     int64_t sec = 0, frac = 0;
     size_t k = 0;
@@ -135,15 +146,25 @@ parse_ts(const char *t, size_t n)
 
     if (neg)
         k++;
-    for (; k < n && t[k] != '.'; k++)
+    if (k == n || t[k] < '0' || t[k] > '9')
+        return false;
+    for (; k < n && t[k] != '.'; k++) {
+        if (t[k] < '0' || t[k] > '9' || sec > (INT64_MAX / 1000000000 - 1) / 10)
+            return false;
         sec = sec * 10 + (t[k] - '0');
+    }
     if (k < n)
         k++;
-    for (; k < n && digits < 9; k++, digits++)
-        frac = frac * 10 + (t[k] - '0');
+    for (; k < n; k++, digits++) {
+        if (t[k] < '0' || t[k] > '9')
+            return false;
+        if (digits < 9)
+            frac = frac * 10 + (t[k] - '0');
+    }
     for (; digits < 9; digits++)
         frac *= 10;
-    return (neg ? -1 : 1) * (sec * 1000000000 + frac);
+    *ns = (neg ? -1 : 1) * (sec * 1000000000 + frac);
+    return true;
 }
 
 static void mnode_free(struct mnode *m);
@@ -170,18 +191,19 @@ convert(const struct jsonr *j, uint32_t idx, bool in_obj)
 
         memcpy(buf, t, len);
         buf[len] = '\0';
-        if (is_ts_key(m->key)) {
-            m->kind = N_TS;
-            m->i = parse_ts(buf, len);
-        } else if (strpbrk(buf, ".eE")) {
-            m->kind = N_DBL;
-            m->d = strtod(buf, NULL);
+        errno = 0;
+        if (n->len >= sizeof buf) {
+            m->kind = N_BAD;
+        } else if (is_ts_key(m->key)) {
+            m->kind = parse_ts(buf, len, &m->i) ? N_TS : N_BAD;
         } else if (buf[0] == '-') {
-            m->kind = N_INT;
-            m->i = strtoll(buf, NULL, 10);
+            m->kind = N_BAD; /* no count, byte or latency is negative */
+        } else if (strpbrk(buf, ".eE")) {
+            m->d = strtod(buf, NULL);
+            m->kind = errno || !(m->d <= (double)UINT64_MAX) ? N_BAD : N_DBL;
         } else {
-            m->kind = N_UINT;
             m->u = strtoull(buf, NULL, 10);
+            m->kind = errno ? N_BAD : N_UINT;
         }
         break;
     }
@@ -339,7 +361,7 @@ merge_items(struct mnode *d, struct mnode *s, const char *by)
         }
         if (!by) { /* [lo, count]: add the counts */
             if (t->first && t->first->next && c->first && c->first->next)
-                t->first->next->u += c->first->next->u;
+                merge_into(t->first->next, c->first->next);
         } else {
             merge_into(t, c);
         }
@@ -379,6 +401,8 @@ merge_into(struct mnode *d, struct mnode *s)
         } else if (key_kept(d)) {
             /* layout: the same everywhere */
         } else if (d->kind == N_UINT && s->kind == N_UINT) {
+            if (s->u > UINT64_MAX - d->u)
+                d->kind = N_OVERFLOW;
             d->u += s->u;
         } else if (d->kind == N_INT || s->kind == N_INT) {
             d->i = (d->kind == N_UINT ? (int64_t)d->u : d->i) +
@@ -610,6 +634,10 @@ emit(struct json_w *w, const struct mnode *m)
             emit(w, c);
         json_close(w);
         break;
+    case N_BAD:
+    case N_OVERFLOW: /* refused before any output (check_tree) */
+        json_null(w);
+        break;
     }
 }
 
@@ -704,11 +732,105 @@ emit_table(FILE *out, const struct mnode *root, bool csv)
     }
 }
 
+/* ---- checking ------------------------------------------------------------ */
+
+/* The members whose values are strings in a report (outside "findings");
+ * every other leaf is a number or null. */
+static const char *const string_members[] = { "schema", "key", "fh", "order", "filter" };
+
+static bool
+string_allowed(const struct mnode *m, const struct mnode *parent)
+{
+    size_t i;
+
+    if (!m->key) /* an array element: the file names in "sources" */
+        return parent && key_is(parent, "sources");
+    for (i = 0; i < sizeof string_members / sizeof string_members[0]; i++)
+        if (key_is(m, string_members[i]))
+            return true;
+    return false;
+}
+
+static const char *
+kind_name(enum nkind k)
+{
+    switch (k) {
+    case N_NULL: return "null";
+    case N_BOOL: return "true or false";
+    case N_STR: return "a string";
+    case N_ARR: return "an array";
+    case N_OBJ: return "an object";
+    default: return "a number";
+    }
+}
+
+/* The path of m below the root ("nfs3.ops.read.calls", "sources[2]"). */
+static void
+path_push(char *path, size_t sz, size_t at, const struct mnode *m, size_t idx)
+{
+    if (m->key)
+        snprintf(path + at, sz - at, "%s%s", at ? "." : "", m->key);
+    else
+        snprintf(path + at, sz - at, "[%zu]", idx);
+}
+
+/* The first value in m (a report, or the merge so far) that merge refuses,
+ * as "PATH: WHY" in err; false if there is none. `other`: the same member
+ * in the reports merged so far (kinds must agree), or NULL. */
+static bool
+check_tree(const struct mnode *m, const struct mnode *parent, const struct mnode *other,
+           char *path, size_t sz, char *err, size_t errsz)
+{
+    size_t at = strlen(path), idx = 0;
+    const struct mnode *c;
+    const char *why = NULL;
+    char buf[96];
+
+    if (m->kind == N_BAD) {
+        why = "not a count (negative, too large or malformed)";
+    } else if (m->kind == N_OVERFLOW) {
+        why = "the sum passes 2^64 - 1";
+    } else if ((m->kind == N_STR && !string_allowed(m, parent)) || m->kind == N_BOOL) {
+        snprintf(buf, sizeof buf, "%s where a report has a number", kind_name(m->kind));
+        why = buf;
+    } else if (other && other->kind != N_NULL && m->kind != N_NULL &&
+               (is_num(m) != is_num(other) || (!is_num(m) && m->kind != other->kind))) {
+        snprintf(buf, sizeof buf, "%s, but %s in the reports before", kind_name(m->kind),
+                 kind_name(other->kind));
+        why = buf;
+    }
+    if (why) {
+        char esc[4 * 128 + 1];
+
+        term_escape(esc, sizeof esc, (const uint8_t *)path, at < 128 ? at : 128);
+        snprintf(err, errsz, "\"%s\": %s", esc, why);
+        return true;
+    }
+    if (m->kind != N_OBJ && m->kind != N_ARR)
+        return false;
+    for (c = m->first; c; c = c->next, idx++) {
+        const struct mnode *o = NULL;
+
+        if (!parent && key_is(c, "findings"))
+            continue; /* not merged */
+        if (other && other->kind == N_OBJ && c->key)
+            o = child(other, c->key);
+        path_push(path, sz, at, c, idx);
+        if (check_tree(c, m, o, path, sz, err, errsz))
+            return true;
+        path[at] = '\0';
+    }
+    return false;
+}
+
 /* ---- main --------------------------------------------------------------- */
 
+/* A report, checked (check_tree) alone and against `acc`, the reports
+ * merged so far (NULL for the first). */
 static struct mnode *
-load(const char *path, char *err, size_t errsz)
+load(const char *path, const struct mnode *acc, char *err, size_t errsz)
 {
+    char schema[64], esc[4 * 64 + 1], tpath[512] = "", tperr[1024];
     size_t len = 0;
     char *text = read_all(path, &len, err, errsz);
     struct jsonr j;
@@ -723,10 +845,23 @@ load(const char *path, char *err, size_t errsz)
              jsonr_get(&j, 0, "capture") == JSONR_NONE)
         snprintf(err, errsz, "%s: not an nfsscope JSON report (no \"capture\" and \"rpc\")",
                  path);
+    else if (!jsonr_str(&j, jsonr_get(&j, 0, "schema"), schema, sizeof schema))
+        snprintf(err, errsz, "%s: no \"schema\" (not an nfsscope JSON report)", path);
+    else if (strcmp(schema, MERGE_SCHEMA) != 0)
+        snprintf(err, errsz, "%s: schema \"%s\" is not %s, the one this nfsscope reads", path,
+                 term_escape(esc, sizeof esc, (const uint8_t *)schema, strlen(schema)) < sizeof esc
+                     ? esc
+                     : "(too long)",
+                 MERGE_SCHEMA);
     else if (!(m = convert(&j, 0, false)))
         snprintf(err, errsz, "%s: out of memory", path);
     jsonr_free(&j);
     free(text);
+    if (m && check_tree(m, NULL, acc, tpath, sizeof tperr, tperr, sizeof tperr)) {
+        snprintf(err, errsz, "%s: %s", path, tperr);
+        mnode_free(m);
+        m = NULL;
+    }
     return m;
 }
 
@@ -739,7 +874,7 @@ merge_main(int argc, char **argv)
     };
     const char *fmt = "json";
     struct mnode *acc = NULL;
-    char err[512];
+    char err[2048];
     int opt, i, rc = 0;
 
     optind = 1;
@@ -768,7 +903,8 @@ merge_main(int argc, char **argv)
         return 2;
     }
     for (i = optind; i < argc; i++) {
-        struct mnode *m = load(argv[i], err, sizeof err);
+        struct mnode *m = load(argv[i], acc, err, sizeof err);
+        char path[512] = "", why[1024];
 
         if (!m) {
             fprintf(stderr, "nfsscope: merge: %s\n", err);
@@ -777,9 +913,14 @@ merge_main(int argc, char **argv)
         }
         if (!acc) {
             acc = m;
-        } else {
-            merge_into(acc, m);
-            mnode_free(m);
+            continue;
+        }
+        merge_into(acc, m);
+        mnode_free(m);
+        if (check_tree(acc, NULL, NULL, path, sizeof path, why, sizeof why)) {
+            fprintf(stderr, "nfsscope: merge: %s: %s\n", argv[i], why);
+            mnode_free(acc);
+            return 1;
         }
     }
     {   /* findings need the packets: not merged (see the top of this file) */

@@ -13,7 +13,8 @@ and histogram; breakdown rows by key (calls, replies, errors, bytes) for
 client, server, pair and user (export and file rows are labelled from names
 learned on other connections: a split capture knows fewer of them). Also:
 merging one report gives it back, -o text and -o csv work (strict CSV),
-bad input is one line and exit 1.
+bad input is one line and exit 1, and so are reports with negative, too
+large or non-numeric counts, sums past 2^64 - 1 and unknown schemas.
 
 usage: e2e_merge.py NFSSCOPE SAMPLES_DIR WORKDIR
 """
@@ -160,6 +161,47 @@ def compare(name, whole, merged):
                           "%s: breakdown %s row %r latency %s" % (name, dim, r["key"], k))
 
 
+def check_refused(nfsscope, samples, work):
+    """Reports merge refuses, each with one line naming the member, exit 1:
+    a negative, too large or non-numeric count, a sum past 2^64 - 1, a
+    schema from another version or none. The hostile text is written by
+    hand so that numbers Python could not write (1e400) are in it too."""
+    good = run([nfsscope, "-o", "json", "-r", os.path.join(samples, "all-ops.pcap")]).decode()
+    rep = json.loads(good)
+    reads = rep["nfs3"]["ops"]["read"]["calls"]
+    lo = rep["nfs3"]["ops"]["read"]["histogram"][0][0]
+    hostile = {
+        "negative": ('"read": {\n        "calls": %d,' % reads,
+                     '"read": {\n        "calls": -%d,' % reads, "nfs3.ops.read.calls"),
+        "2^64": ('"read": {\n        "calls": %d,' % reads,
+                 '"read": {\n        "calls": 18446744073709551616,', "nfs3.ops.read.calls"),
+        "string": ('"rpc": {\n    "calls": %d,' % rep["rpc"]["calls"],
+                   '"rpc": {\n    "calls": "%d",' % rep["rpc"]["calls"], "rpc.calls"),
+        "boolean": ('"rpc": {\n    "calls": %d,' % rep["rpc"]["calls"],
+                    '"rpc": {\n    "calls": true,', "rpc.calls"),
+        "1e400": ('"rpc": {\n    "calls": %d,' % rep["rpc"]["calls"],
+                  '"rpc": {\n    "calls": 1e400,', "rpc.calls"),
+        "sum": ('"read": {\n        "calls": %d,' % reads,
+                '"read": {\n        "calls": 18446744073709551615,', "nfs3.ops.read.calls"),
+        "histogram sum": ('"histogram": [\n          [\n            %d,\n            1\n' % lo,
+                          '"histogram": [\n          [\n            %d,\n'
+                          '            18446744073709551615\n' % lo, "histogram[0][1]"),
+        "schema 2": ('"schema": "nfsscope/1"', '"schema": "nfsscope/2"', "nfsscope/2"),
+        "no schema": ('"schema": "nfsscope/1",', '', '"schema"'),
+    }
+    ok = os.path.join(work, "ok.json")
+    open(ok, "w").write(good)
+    for name, (old, new, what) in hostile.items():
+        check(old in good, "refused %s: the report has %r" % (name, old))
+        path = os.path.join(work, "hostile.json")
+        open(path, "w").write(good.replace(old, new, 1))
+        p = subprocess.run([nfsscope, "merge", ok, path], capture_output=True, timeout=60)
+        err = p.stderr.decode(errors="replace")
+        check(p.returncode == 1 and err.count("\n") == 1 and what in err and not p.stdout,
+              "refused %s: rc %d, stdout %d bytes, stderr %r" % (name, p.returncode,
+                                                                len(p.stdout), err))
+
+
 def main():
     nfsscope, samples, work = sys.argv[1:4]
     os.makedirs(work, exist_ok=True)
@@ -191,6 +233,7 @@ def main():
         want = sum(o["calls"] for pv in whole.values() if isinstance(pv, dict) and "ops" in pv
                    for o in pv["ops"].values())
         check(tot == want, "%s: csv calls %d, report %d" % (s, tot, want))
+    check_refused(nfsscope, samples, work)
     bad = os.path.join(work, "bad.json")
     open(bad, "w").write("{\"schema\": ")
     p = subprocess.run([nfsscope, "merge", bad], capture_output=True, timeout=60)
