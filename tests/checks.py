@@ -2,10 +2,20 @@
 """checks.py: the tally the end-to-end scripts share.
 
 check(cond, msg) counts one assertion and prints "FAIL msg" when it does not
-hold; finish() prints "N passed, N failed" and returns the exit status
-(1 on any failure).
+hold; skip_part(why) says that a part of the test could not run here;
+finish() prints "N passed, N failed" and returns the exit status: 1 on any
+failure, else 77 (ctest's SKIP_RETURN_CODE: the test is reported skipped, not
+passed) when a part was skipped, else 0. Scripts with a tally of their own
+return status(number failed) instead.
+
+Under CI (CI=true) a part that CI always provides for (the public captures
+in ../shared/pcaps/public) is a failure when missing, not a skip: pass
+ci_required=True.
 """
+import os
+
 failures = []
+skipped = []
 passed = 0
 
 
@@ -18,6 +28,24 @@ def check(cond, msg):
         print("FAIL " + msg)
 
 
+def skip_part(why, ci_required=False):
+    if ci_required and os.environ.get("CI") == "true":
+        failures.append("missing under CI: " + why)
+        print("FAIL missing under CI: " + why)
+        return
+    skipped.append(why)
+    print("SKIP (part): " + why)
+
+
+def status(nfailed):
+    if nfailed or failures:
+        return 1
+    if skipped:
+        print("%d part(s) skipped: the test counts as skipped, not passed" % len(skipped))
+        return 77
+    return 0
+
+
 def finish(label="passed"):
     print("%d %s, %d failed" % (passed, label, len(failures)))
-    return 1 if failures else 0
+    return status(0)

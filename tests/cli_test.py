@@ -15,6 +15,8 @@ import struct
 import subprocess
 import sys
 
+import checks
+
 passed = failed = 0
 
 
@@ -109,9 +111,9 @@ def main():
     check(p.returncode == 0 and p.stdout.startswith(b"nfsscope "), "--version")
 
     if not os.path.isdir(pcaps):
-        print(f"SKIP: {pcaps} absent: capture-input checks not run")
+        checks.skip_part(f"{pcaps} absent: capture-input checks not run", ci_required=True)
         print(f"{passed} passed, {failed} failed")
-        return 1 if failed else 0
+        return checks.status(failed)
 
     src = os.path.join(pcaps, "zeek-nfs_base.pcap")  # TCP and UDP NFSv3 + MOUNT
     base = report(["-r", src])
@@ -172,7 +174,7 @@ def main():
     check(crep["anomalies"]["file_truncated"] == 1, "truncated file counted")
 
     print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+    return checks.status(failed)
 
 
 if __name__ == "__main__":

@@ -24,7 +24,7 @@ import shutil
 import subprocess
 import sys
 
-from checks import check, finish
+from checks import check, finish, skip_part
 
 
 def report(nfsscope, path, *args):
@@ -195,7 +195,7 @@ def main():
                 check("directory listings" in findings(rep)["capture_quality"]["summary"],
                       f"{name}: the cut listings are said in the summary")
         else:
-            print(f"SKIP (part): no tshark: {name} listing cuts not compared")
+            skip_part(f"no tshark: {name} listing cuts not compared")
 
     # No call repeated: no redundancy, no fan-out (no false alarms).
     for name in ("bulk-io.pcap", "all-ops-udp.pcap", "all-ops.pcap"):

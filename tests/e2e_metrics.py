@@ -46,6 +46,8 @@ import time
 import urllib.error
 import urllib.request
 
+import checks
+
 FAILS = []
 
 
@@ -611,7 +613,7 @@ def cli_errors(nfsscope, samples):
         s6.bind(("::1", 0))
         s6.close()
     except OSError:
-        print("SKIP (part): no IPv6 loopback")
+        checks.skip_part("no IPv6 loopback")
         return
     err = os.path.join(WORK, "v6.err")
     with open(err, "w") as e:
@@ -647,11 +649,11 @@ def free_low_port():
 
 def live(nfsscope, samples, work):
     if os.geteuid() != 0:
-        print("SKIP (part): live capture needs root")
+        checks.skip_part("live capture needs root")
         return
     for tool in ("tcpreplay", "tcprewrite"):
         if not shutil.which(tool):
-            print("SKIP (part): %s is not installed" % tool)
+            checks.skip_part("%s is not installed" % tool)
             return
     net = "198.18.%d" % random.randint(20, 250)
     bpf = "net %s.0/24" % net
@@ -660,7 +662,7 @@ def live(nfsscope, samples, work):
                         "--infile=" + os.path.join(samples, "multi-client.pcapng"),
                         "--outfile=" + pcap], capture_output=True, text=True)
     if r.returncode != 0:
-        print("SKIP (part): tcprewrite failed: " + r.stderr.strip())
+        checks.skip_part("tcprewrite failed: " + r.stderr.strip())
         return
     want = json.loads(subprocess.run([nfsscope, "-r", pcap, "-o", "json"], capture_output=True,
                                      text=True).stdout)
@@ -677,7 +679,7 @@ def live(nfsscope, samples, work):
             with open(err) as f:
                 msg = f.read().strip()
             if "permission" in msg:
-                print("SKIP (part): no permission to capture: " + msg)
+                checks.skip_part("no permission to capture: " + msg)
                 return
             check(False, "live: starts and serves (%s)" % msg)
             return
@@ -742,7 +744,7 @@ def main():
     every_sample_quantiles(nfsscope, samples, work)
     live(nfsscope, samples, work)
     print("%d failed" % len(FAILS))
-    return 1 if FAILS else 0
+    return checks.status(len(FAILS))
 
 
 if __name__ == "__main__":

@@ -26,7 +26,7 @@ import subprocess
 import sys
 import time
 
-from checks import check, finish
+from checks import check, finish, skip_part
 
 
 # One hash seed for every run: which entry a full table evicts depends on it
@@ -43,7 +43,7 @@ def captures(samples, public, work):
     caps = sorted(glob.glob(os.path.join(samples, "*.pcap")) +
                   glob.glob(os.path.join(samples, "*.pcapng")))
     if not os.path.isdir(public):
-        print(f"SKIP public captures: {public} is absent (samples only)")
+        skip_part(f"public captures: {public} is absent (samples only)", ci_required=True)
         return caps
     for p in sorted(glob.glob(os.path.join(public, "*.pcap*"))):
         if p.endswith(".bz2"):

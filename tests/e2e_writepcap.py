@@ -38,7 +38,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import pcapsyn as ps  # noqa: E402
-from checks import check, finish  # noqa: E402
+from checks import check, finish, skip_part  # noqa: E402
 
 # Public captures (small ones: the machine is shared) with non-RPC traffic
 # mixed in (incorrect_mount: 1,020 packets, 14 of them RPC) or odd shapes:
@@ -302,12 +302,12 @@ def check_live(nfsscope, work):
     """-w is opened after the switch to the -Z user (as tcpdump -w): started as
     root, the default user (nobody) cannot write a root-only directory."""
     if os.geteuid() != 0:
-        print("SKIP live -w checks: not root")
+        skip_part("live -w checks: not root")
         return
     probe = run([nfsscope, "-i", "lo", "--no-tui", "--duration", "0.2", "-Z", "root",
                  "-o", "json"])
     if probe.returncode != 0:
-        print("SKIP live -w checks: cannot capture on lo: %s" % probe.stderr.decode().strip())
+        skip_part("live -w checks: cannot capture on lo: %s" % probe.stderr.decode().strip())
         return
     private = os.path.join(work, "root-only")
     os.makedirs(private, exist_ok=True)
@@ -353,7 +353,7 @@ def main():
     for name in PUBLIC:
         path = os.path.join(public, name)
         if not os.path.exists(path):
-            print("SKIP %s: not present" % name)
+            skip_part("%s: not present" % name, ci_required=True)
             continue
         a, n, out = roundtrip(nfsscope, name, path, work)
         if n < a["capture"]["packets"]:
@@ -366,7 +366,7 @@ def main():
     check_errors(nfsscope, samples, work)
     check_live(nfsscope, work)
     if not shutil.which("tshark"):
-        print("SKIP tshark checks: tshark not installed")
+        skip_part("tshark checks: tshark not installed")
     sys.exit(finish("checks passed"))
 
 

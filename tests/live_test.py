@@ -34,6 +34,8 @@ import subprocess
 import sys
 import time
 
+import checks
+
 FAILS = []
 SAMPLES = ("all-ops-udp.pcap", "multi-client.pcapng")
 
@@ -248,14 +250,14 @@ def main():
     interface_gone(nfsscope, work)
 
     print("%d failed" % len(FAILS))
-    return 1 if FAILS else 0
+    return checks.status(len(FAILS))
 
 
 def live_view(nfsscope, work, bpf, pcap, want_calls):
     """`nfsscope -i lo` on a terminal opens the view (tmux); Ctrl-C ends it,
     the terminal comes back and the report follows."""
     if not shutil.which("tmux"):
-        print("SKIP (part): tmux is not installed: live view not tested")
+        checks.skip_part("tmux is not installed: live view not tested")
         return
     sock = "nfsscope-live-%d" % os.getpid()
     base = ["tmux", "-L", sock, "-f", "/dev/null"]
@@ -327,7 +329,7 @@ def file_capabilities(nfsscope, work):
     """A copy given CAP_NET_RAW with setcap, run as nobody: the capture opens,
     then the process keeps no capability (the way dumpcap is deployed)."""
     if not shutil.which("setcap") or not shutil.which("setpriv"):
-        print("SKIP (part): no setcap/setpriv: file capabilities not tested")
+        checks.skip_part("no setcap/setpriv: file capabilities not tested")
         return
     d = os.path.join("/tmp", "nfsscope-caps-%d" % os.getpid())
     os.makedirs(d, exist_ok=True)
@@ -340,7 +342,7 @@ def file_capabilities(nfsscope, work):
         r = subprocess.run(["setcap", "cap_net_raw,cap_net_admin+ep", exe], capture_output=True,
                            text=True)
         if r.returncode != 0:
-            print("SKIP (part): setcap failed (%s): file capabilities not tested"
+            checks.skip_part("setcap failed (%s): file capabilities not tested"
                   % r.stderr.strip())
             return
         with open(err, "w") as e:
@@ -353,7 +355,7 @@ def file_capabilities(nfsscope, work):
                     msg = f.read().strip()
                 if ns.poll() is not None and ("Permission denied" in msg or
                                               "no permission" in msg):
-                    print("SKIP (part): file capabilities do not take effect here (%s)" % msg)
+                    checks.skip_part("file capabilities do not take effect here (%s)" % msg)
                     return
                 check(False, "setcap copy as nobody: capture opens (%s)" % msg)
                 return
@@ -373,13 +375,13 @@ def file_capabilities(nfsscope, work):
 def no_permission(nfsscope):
     """Run as nobody (setpriv), the capture cannot open: exit 1 with a hint."""
     if not shutil.which("setpriv"):
-        print("SKIP (part): no setpriv: the no-permission message not tested")
+        checks.skip_part("no setpriv: the no-permission message not tested")
         return
     r = subprocess.run(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
                         nfsscope, "-i", "lo", "--no-tui"], capture_output=True, text=True)
     if r.returncode in (126, 127) or ("no permission" not in r.stderr and
                                       "Permission denied" in r.stderr):
-        print("SKIP (part): nobody cannot run %s: the no-permission message not tested" % nfsscope)
+        checks.skip_part("nobody cannot run %s: the no-permission message not tested" % nfsscope)
         return
     check(r.returncode == 1 and "no permission to capture" in r.stderr and
           "CAP_NET_RAW" in r.stderr,
@@ -392,7 +394,7 @@ def interface_gone(nfsscope, work):
     r = subprocess.run(["ip", "link", "add", dev, "type", "veth", "peer", "name", dev + "p"],
                        capture_output=True, text=True)
     if r.returncode != 0:
-        print("SKIP (part): cannot make a veth pair (%s): interface removal not tested"
+        checks.skip_part("cannot make a veth pair (%s): interface removal not tested"
               % r.stderr.strip())
         return
     err = os.path.join(work, "gone.err")
