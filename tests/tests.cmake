@@ -24,6 +24,11 @@ set_tests_properties(completion PROPERTIES TIMEOUT 120)
 add_test(NAME truth_from_tshark COMMAND ${CMAKE_SOURCE_DIR}/tests/truth_from_tshark_test.sh)
 set_tests_properties(truth_from_tshark PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
 
+# The NFSv4 samples: the generating client's record equals tshark's view.
+add_test(NAME samples_nfs4 COMMAND Python3::Interpreter ${CMAKE_SOURCE_DIR}/tests/samples_nfs4.py
+         ${CMAKE_SOURCE_DIR}/samples)
+set_tests_properties(samples_nfs4 PROPERTIES TIMEOUT 120)
+
 # Fuzz targets and corpus replay (tests/fuzz/README.md).
 include(tests/fuzz/fuzz.cmake OPTIONAL)
 
