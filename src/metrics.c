@@ -32,6 +32,7 @@ enum cstate { C_FREE, C_READ, C_WRITE, C_DRAIN };
 struct mclient {
     int fd;
     enum cstate st;
+    double since;   /* accepted at */
     double deadline;
     size_t pidx;    /* its pollfd in the last metrics_fill, or SIZE_MAX */
     size_t inlen;
@@ -56,6 +57,7 @@ struct metrics {
 };
 
 #define DRAIN_S 1.0 /* after the response, how long a client may keep sending */
+#define HEAD_S 2.0  /* from accept to a complete request head (a scraper sends it at once) */
 
 /* ---- request parsing (pure) ----------------------------------------------- */
 
@@ -323,13 +325,17 @@ render_body(struct metrics *m, size_t *len)
             "# TYPE nfsscope_metrics_requests_total counter\n"
             "nfsscope_metrics_requests_total %" PRIu64 "\n"
             "# HELP nfsscope_metrics_rejected_total Connections refused: every client slot"
-            " was busy.\n"
+            " was sending a response.\n"
             "# TYPE nfsscope_metrics_rejected_total counter\n"
             "nfsscope_metrics_rejected_total %" PRIu64 "\n"
             "# HELP nfsscope_metrics_timeouts_total Connections cut off at their deadline.\n"
             "# TYPE nfsscope_metrics_timeouts_total counter\n"
-            "nfsscope_metrics_timeouts_total %" PRIu64 "\n",
-            m->n.requests, m->n.rejected, m->n.timeouts);
+            "nfsscope_metrics_timeouts_total %" PRIu64 "\n"
+            "# HELP nfsscope_metrics_idle_dropped_total Connections closed to make room for a"
+            " new one: every slot was busy and this one had sent no complete request.\n"
+            "# TYPE nfsscope_metrics_idle_dropped_total counter\n"
+            "nfsscope_metrics_idle_dropped_total %" PRIu64 "\n",
+            m->n.requests, m->n.rejected, m->n.timeouts, m->n.idle_dropped);
     if (fclose(f) != 0 || rc != 0 || n > METRICS_BODY_MAX) {
         free(buf);
         return NULL;
@@ -406,6 +412,7 @@ respond(struct metrics *m, struct mclient *c, enum metrics_req r, bool head)
     }
     c->off = 0;
     c->st = C_WRITE;
+    c->deadline = c->since + m->timeout_s; /* the whole life, now that it has asked */
 }
 
 static void
@@ -473,6 +480,29 @@ do_drain(struct mclient *c)
     }
 }
 
+/* The slot for a new connection: a free one; else the one that has waited
+ * longest without a complete request (idle or slow clients cannot keep a
+ * scraper out), else the oldest that is done and waits for its client to
+ * close; NULL when every slot is sending a response. */
+static struct mclient *
+slot_for_new(struct metrics *m)
+{
+    struct mclient *reading = NULL, *draining = NULL;
+    size_t i;
+
+    for (i = 0; i < m->maxc; i++) {
+        struct mclient *c = &m->c[i];
+
+        if (c->st == C_FREE)
+            return c;
+        if (c->st == C_READ && (!reading || c->since < reading->since))
+            reading = c;
+        if (c->st == C_DRAIN && (!draining || c->since < draining->since))
+            draining = c;
+    }
+    return reading ? reading : draining;
+}
+
 static void
 do_accept(struct metrics *m, double now)
 {
@@ -480,7 +510,7 @@ do_accept(struct metrics *m, double now)
 
     for (k = 0; k < METRICS_ACCEPT_BUDGET; k++) {
         int fd = accept(m->lfd, NULL, NULL);
-        size_t i;
+        struct mclient *c;
 
         if (fd < 0)
             return; /* EAGAIN, or an error for that one connection only */
@@ -488,18 +518,21 @@ do_accept(struct metrics *m, double now)
             close(fd);
             continue;
         }
-        for (i = 0; i < m->maxc && m->c[i].st != C_FREE; i++)
-            ;
-        if (i == m->maxc) {
+        c = slot_for_new(m);
+        if (!c) {
             m->n.rejected++;
             close(fd);
             continue;
         }
-        m->c[i].fd = fd;
-        m->c[i].st = C_READ;
-        m->c[i].deadline = now + m->timeout_s;
-        m->c[i].pidx = SIZE_MAX;
-        m->c[i].inlen = 0;
+        if (c->st == C_READ)
+            m->n.idle_dropped++;
+        drop(c);
+        c->fd = fd;
+        c->st = C_READ;
+        c->since = now;
+        c->deadline = now + (m->timeout_s < HEAD_S ? m->timeout_s : HEAD_S);
+        c->pidx = SIZE_MAX;
+        c->inlen = 0;
     }
 }
 

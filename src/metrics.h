@@ -7,11 +7,15 @@
  * sockets are added to the loop's pollfd set (metrics_fill) and served when
  * ready (metrics_serve), so a scrape reads the stats between two packets and
  * sees a consistent snapshot without locks. Everything is bounded: at most
- * `max_clients` connections (more are refused and counted), a request of at
- * most METRICS_REQ_MAX bytes, each connection at most `timeout_s` seconds
- * from accept to close (a client sending or reading slowly is cut off and
- * counted), and one request per connection (Connection: close). The body is
- * rendered once per request by a callback into a buffer of at most
+ * `max_clients` connections, a request of at most METRICS_REQ_MAX bytes,
+ * its head complete within 2 s of accept (at most `timeout_s`), each
+ * connection at most `timeout_s` seconds from accept to close (a client
+ * sending or reading slowly is cut off and counted), and one request per
+ * connection (Connection: close). When every slot is busy, a new connection
+ * takes the slot of the one that has waited longest without a complete
+ * request (counted), so idle or slow clients cannot starve the scrapes; it
+ * is refused (and counted) only when every slot is sending a response. The
+ * body is rendered once per request by a callback into a buffer of at most
  * METRICS_BODY_MAX bytes. */
 #ifndef NFSSCOPE_METRICS_H
 #define NFSSCOPE_METRICS_H
@@ -74,8 +78,9 @@ void metrics_serve(struct metrics *m, const struct pollfd *fds, size_t n, double
 
 struct metrics_counters {
     uint64_t requests; /* requests answered (any status) */
-    uint64_t rejected; /* connections refused: every client slot busy */
+    uint64_t rejected; /* connections refused: every client slot sending a response */
     uint64_t timeouts; /* connections cut off at their deadline */
+    uint64_t idle_dropped; /* connections closed to make room, no complete request yet */
 };
 void metrics_counters(const struct metrics *m, struct metrics_counters *c);
 

@@ -18,7 +18,9 @@
    replies, errors (by status), retransmissions, unanswered calls, latency
    count and sum, all 121 fixed latency buckets against the report's
    histogram, bytes, WRITE stable_how, findings, anomalies, packets. `/` is
-   an HTML page linking to /metrics.
+   an HTML page linking to /metrics. A 16-connection slowloris (half
+   requests trickled, silent connections, each reopened when closed) cannot
+   keep the scrapes out: every scrape during 8 s of it is answered.
 2. Every sample replayed at full speed and scraped once it has ended: p50,
    p90 and p99 of each procedure computed from the buckets exactly as
    Prometheus's histogram_quantile does are within 10 % of the JSON report's
@@ -581,6 +583,95 @@ def slow_clients(port):
     return [a, b]
 
 
+def slowloris(nfsscope, samples, work):
+    """16 hostile connections against the 8 client slots for 8 s (longer than
+    the 10 s life of a connection would allow without the 2 s head deadline
+    and the eviction of the longest idle): 8 send half a request line and
+    then a byte every 0.3 s, 8 connect and say nothing; each reconnects as
+    soon as it finds itself closed. Meanwhile a scrape every 0.4 s must get
+    its 200 within 5 s, every one."""
+    import threading
+    out, err = os.path.join(work, "slowloris.json"), os.path.join(work, "slowloris.err")
+    with open(out, "w") as o, open(err, "w") as e:
+        ns = subprocess.Popen([nfsscope, "-r", os.path.join(samples, "ls-storm.pcap"),
+                               "--metrics", "127.0.0.1:0", "--speed", "0", "-o", "json"],
+                              stdout=o, stderr=e)
+    stop = threading.Event()
+    opened = [0]
+
+    def attacker(k):
+        sock = None
+        while not stop.is_set():
+            try:
+                if sock is None:
+                    sock = socket.create_connection(("127.0.0.1", port), timeout=2)
+                    opened[0] += 1
+                    if k % 2 == 0:
+                        sock.sendall(b"GET /metrics HTTP/1.1\r\nX-Slow: ")
+                if k % 2 == 0:
+                    sock.sendall(b"a")
+                else:  # silent: only notice the close
+                    sock.setblocking(False)
+                    try:
+                        if sock.recv(1) == b"":
+                            raise OSError("closed")
+                    except BlockingIOError:
+                        pass
+                    sock.setblocking(True)
+            except OSError:
+                if sock is not None:
+                    sock.close()
+                sock = None
+                stop.wait(0.01)
+                continue
+            stop.wait(0.3)
+        if sock is not None:
+            sock.close()
+
+    threads = []
+    try:
+        m = wait_for(err, r"final counters stay at (http://127\.0\.0\.1:(\d+)/metrics)", 30, ns)
+        if not check(m is not None, "slowloris: the replay ended and the counters are served"):
+            return
+        url, port = m.group(1), int(m.group(2))
+        threads = [threading.Thread(target=attacker, args=(k,), daemon=True) for k in range(16)]
+        for t in threads:
+            t.start()
+        time.sleep(1.0)  # every slot taken, the rest waiting to get in
+        ok, failed, last = 0, [], None
+        end = time.time() + 8
+        while time.time() < end:
+            t0 = time.time()
+            try:
+                status, _, text = scrape(url, timeout=5)
+                if status == 200:
+                    ok += 1
+                    last = text
+                else:
+                    failed.append("status %s" % status)
+            except (OSError, urllib.error.URLError) as x:
+                failed.append("%.1fs: %s" % (time.time() - t0, x))
+            time.sleep(0.4)
+        check(ok >= 10 and not failed, "slowloris: %d scrapes answered, %d failed %s (%d hostile "
+              "connections opened)" % (ok, len(failed), failed[:3], opened[0]))
+        dropped = re.search(r"^nfsscope_metrics_idle_dropped_total (\d+)$", last or "", re.M)
+        check(dropped is not None and int(dropped.group(1)) > 0,
+              "slowloris: idle connections dropped for the scrapes, and counted (%s)"
+              % (dropped.group(1) if dropped else None))
+    finally:
+        stop.set()
+        for t in threads:
+            t.join(timeout=5)
+        if ns.poll() is None:
+            ns.send_signal(signal.SIGINT)
+            try:
+                ns.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                ns.kill()
+                ns.wait()
+    check(ns.returncode == 0, "slowloris: SIGINT ends it, exit 0 (rc %s)" % ns.returncode)
+
+
 # ---- 2. command-line errors ------------------------------------------------
 
 def cli_errors(nfsscope, samples):
@@ -742,6 +833,7 @@ def main():
                 os.path.join(samples, "all-ops-udp.pcap"),
                 os.path.join(samples, "nlm-locks.pcap")], 0, False)
     every_sample_quantiles(nfsscope, samples, work)
+    slowloris(nfsscope, samples, work)
     live(nfsscope, samples, work)
     print("%d failed" % len(FAILS))
     return checks.status(len(FAILS))
