@@ -152,3 +152,12 @@ add_test(NAME e2e_threads COMMAND Python3::Interpreter ${CMAKE_SOURCE_DIR}/tests
          $<TARGET_FILE:nfsscope> ${CMAKE_SOURCE_DIR}/samples ${NFSSCOPE_PCAPS}
          ${CMAKE_BINARY_DIR}/threads_work)
 set_tests_properties(e2e_threads PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
+
+# The NFSv4 decoder on the public NFSv4 captures against tshark's per-operation
+# truth (truth-v4/), through a test-only driver that keeps whole RPC messages
+# (and again decoding only a 4 KiB head and a 512-byte tail of each).
+add_executable(nfs4_truth ${CMAKE_SOURCE_DIR}/tests/nfs4_truth.c)
+target_link_libraries(nfs4_truth PRIVATE nfsscope_core)
+add_test(NAME nfs4_truth COMMAND Python3::Interpreter ${CMAKE_SOURCE_DIR}/tests/nfs4_truth_test.py
+         $<TARGET_FILE:nfs4_truth> ${NFSSCOPE_PCAPS} ${CMAKE_BINARY_DIR}/nfs4_truth_work)
+set_tests_properties(nfs4_truth PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)

@@ -1,0 +1,495 @@
+/* nfs4_truth.c: a test-only driver for the NFSv4 decoder: reads a capture,
+ * reassembles TCP (src/tcp_reasm.c), splits RPC records itself keeping
+ * whole messages, decodes every COMPOUND call and reply of program 100003
+ * version 4 and every CB_COMPOUND, matches replies to calls by connection
+ * and XID, and prints per-minor-version and per-operation tallies as
+ * "key value" lines for tests/nfs4_truth_test.py to compare with tshark's
+ * truth (../shared/pcaps/public/truth-v4/).
+ *
+ *   nfs4_truth FILE [HEAD TAIL]
+ * With HEAD and TAIL, each message longer than HEAD + TAIL is decoded from
+ * its first HEAD and last TAIL bytes only (as the RPC layer keeps them),
+ * through struct nfs4_tail: the tallies must not change. */
+#include <pcap/pcap.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "decode_ip.h"
+#include "decode_link.h"
+#include "nfs4.h"
+#include "rpc.h"
+#include "tcp_reasm.h"
+
+#define MAX_CONN 256
+#define MAX_MSG (16u << 20)
+#define NMINOR 3
+#define NOPS 76 /* op numbers 0..75; ILLEGAL tallied at 0 */
+#define NSTAT 128
+
+struct dir_state {
+    uint8_t *buf; /* the message being assembled, marks removed */
+    uint32_t have, frag_left;
+    uint8_t mark[4];
+    uint8_t mark_have;
+    bool last, lost; /* last fragment; lost: resynchronising after a gap */
+};
+
+struct pend {
+    uint32_t xid;
+    bool used, cb;
+    struct nfs4_digest d;
+};
+
+struct conn {
+    struct flow_key key; /* as first seen */
+    struct tcp_half half[2];
+    struct dir_state dir[2];
+    struct pend *pend;   /* open addressing on xid */
+    uint32_t npend_slots;
+};
+
+/* Tallies. Status values are indexed through a small table of seen values. */
+struct tally {
+    uint64_t calls, replies;
+    uint64_t status[NSTAT];
+    uint64_t op_count[NOPS], op_in_replies[NOPS], op_not_eval[NOPS];
+    uint64_t op_status[NOPS][NSTAT];
+};
+
+static struct conn conns[MAX_CONN];
+static unsigned nconns;
+static struct tally by_minor[NMINOR], cb_tally;
+static uint32_t status_val[NSTAT];
+static unsigned nstatus;
+static uint64_t null_calls, null_replies, stable[3], committed[3], malformed, orphans;
+static char kind_names[256][64];
+static uint64_t kind_count[256];
+static unsigned nkinds;
+static size_t cut_head, cut_tail;
+static struct tcp_reasm *tr;
+static struct anomalies an;
+
+static unsigned
+status_idx(uint32_t st)
+{
+    unsigned i;
+
+    for (i = 0; i < nstatus; i++)
+        if (status_val[i] == st)
+            return i;
+    if (nstatus == NSTAT)
+        return NSTAT - 1;
+    status_val[nstatus] = st;
+    return nstatus++;
+}
+
+static unsigned
+op_idx(uint32_t op)
+{
+    return op < NOPS ? op : 0;
+}
+
+static struct pend *
+pend_slot(struct conn *c, uint32_t xid, bool cb, bool add)
+{
+    uint32_t i, h;
+
+    if (!c->pend) {
+        c->npend_slots = 1u << 16;
+        c->pend = calloc(c->npend_slots, sizeof *c->pend);
+    }
+    h = (xid * 2654435761u) & (c->npend_slots - 1);
+    for (i = 0; i < c->npend_slots; i++) {
+        struct pend *p = &c->pend[(h + i) & (c->npend_slots - 1)];
+        if (p->used && p->xid == xid && p->cb == cb)
+            return p;
+        if (!p->used) {
+            if (!add)
+                return NULL;
+            p->used = true;
+            p->xid = xid;
+            p->cb = cb;
+            return p;
+        }
+    }
+    return NULL;
+}
+
+static void
+count_kind(const struct nfs4_kind *k)
+{
+    char buf[64], up[64];
+    unsigned i;
+    size_t j;
+
+    nfs4_kind_name(k, false, buf, sizeof buf);
+    for (j = 0; buf[j] && j < sizeof up - 1; j++)
+        up[j] = (char)(buf[j] >= 'a' && buf[j] <= 'z' ? buf[j] - 32 : buf[j]);
+    up[j] = '\0';
+    for (i = 0; i < nkinds; i++)
+        if (strcmp(kind_names[i], up) == 0)
+            break;
+    if (i == nkinds && nkinds < 256)
+        memcpy(kind_names[nkinds++], up, sizeof up);
+    if (i < 256)
+        kind_count[i]++;
+}
+
+/* Decode from the message's bytes, whole or as head + tail. */
+static void
+cursor_for(const uint8_t *msg, uint32_t len, struct bytes body, struct xdr_cur *x,
+           struct nfs4_tail *t, bool *use_tail)
+{
+    size_t body_off = (size_t)(body.p - msg);
+
+    *use_tail = false;
+    if (cut_head && len > cut_head + cut_tail && body_off < cut_head) {
+        struct bytes h = { body.p, cut_head - body_off };
+        xdr_cur_init(x, h);
+        t->b.p = msg + len - cut_tail;
+        t->b.len = cut_tail;
+        t->off = (uint32_t)(len - cut_tail - body_off);
+        *use_tail = true;
+        return;
+    }
+    xdr_cur_init(x, body);
+}
+
+static void
+handle_msg(struct conn *c, unsigned dir, const uint8_t *msg, uint32_t len)
+{
+    static struct nfs4_call call;
+    static struct nfs4_reply reply;
+    struct bytes m = { msg, len };
+    struct rpc_hdr h;
+    struct xdr_cur x;
+    struct nfs4_tail tail;
+    bool use_tail;
+    enum decode_rc rc = rpc_hdr_parse(m, &h);
+
+    (void)dir;
+    if (rc != DECODE_OK)
+        return;
+    if (h.msg_type == RPC_CALL) {
+        bool fwd = h.prog == NFS4_PROGRAM && h.vers == NFS4_VERSION;
+        bool cb = !fwd && (h.prog == NFS4_CB_PROGRAM || (h.prog >= 0x40000000 && h.prog <= 0x5fffffff)) &&
+                  h.vers == 1;
+        struct pend *p;
+        if (!fwd && !cb)
+            return;
+        if (h.proc == NFSPROC4_NULL) {
+            if (fwd)
+                null_calls++;
+            p = pend_slot(c, h.xid, cb, true);
+            if (p)
+                memset(&p->d, 0, sizeof p->d), p->d.nops = UINT32_MAX; /* NULL marker */
+            return;
+        }
+        if (h.proc != NFSPROC4_COMPOUND || h.gss_wrapped)
+            return;
+        cursor_for(msg, len, h.body, &x, &tail, &use_tail);
+        rc = cb ? nfs4_cb_compound_call(&x, &call)
+                : nfs4_compound_call(&x, use_tail ? &tail : NULL, &call);
+        if (rc != DECODE_OK)
+            malformed++;
+        p = pend_slot(c, h.xid, cb, true);
+        if (!p)
+            return;
+        nfs4_digest_make(&call, &p->d);
+        {
+            struct tally *tl = cb ? &cb_tally : &by_minor[call.minorversion < NMINOR ? call.minorversion : 0];
+            uint32_t i;
+            tl->calls++;
+            for (i = 0; i < call.ndecoded; i++) {
+                if (call.stop == NFS4_STOP_UNKNOWN && i + 1 == call.ndecoded)
+                    break;
+                tl->op_count[op_idx(call.op[i].op)]++;
+                if (!cb && call.op[i].op == OP_WRITE && call.op[i].stable < 3)
+                    stable[call.op[i].stable]++;
+            }
+        }
+        return;
+    }
+    /* a reply */
+    {
+        bool cb = false;
+        struct pend *p = pend_slot(c, h.xid, false, false);
+        struct tally *tl;
+        uint32_t i;
+        if (!p) {
+            p = pend_slot(c, h.xid, true, false);
+            cb = p != NULL;
+        }
+        if (!p) {
+            orphans++;
+            return;
+        }
+        if (p->d.nops == UINT32_MAX - 1)
+            return; /* a second reply to an answered call */
+        if (p->d.nops == UINT32_MAX) { /* NULL */
+            if (!cb)
+                null_replies++;
+            p->d.nops = UINT32_MAX - 1;
+            return;
+        }
+        tl = cb ? &cb_tally : &by_minor[p->d.minorversion < NMINOR ? p->d.minorversion : 0];
+        if (h.reply_stat != MSG_ACCEPTED || h.accept_stat != RPC_SUCCESS) {
+            tl->replies++; /* refused at the RPC level: no COMPOUND4res, no op evaluated or not */
+            p->d.nops = UINT32_MAX - 1;
+            return;
+        }
+        cursor_for(msg, len, h.body, &x, &tail, &use_tail);
+        rc = cb ? nfs4_cb_compound_reply(&x, &p->d, &reply)
+                : nfs4_compound_reply(&x, use_tail ? &tail : NULL, &p->d, &reply);
+        if (rc != DECODE_OK)
+            malformed++;
+        tl->replies++;
+        tl->status[status_idx(reply.status)]++;
+        if (!cb)
+            count_kind(&p->d.kind);
+        for (i = 0; i < reply.ndecoded; i++) {
+            const struct nfs4_resop *r = &reply.res[i];
+            if (!r->has_status)
+                continue;
+            tl->op_in_replies[op_idx(r->op)]++;
+            tl->op_status[op_idx(r->op)][status_idx(r->status)]++;
+            if (!cb && r->op == OP_WRITE && r->status == NFS4_OK && r->committed < 3)
+                committed[r->committed]++;
+        }
+        for (i = reply.ndecoded; i < p->d.ndecoded; i++)
+            tl->op_not_eval[op_idx(nfs4_digest_op(&p->d, i))]++;
+        p->d.nops = UINT32_MAX - 1; /* answered: a second reply is not counted */
+    }
+}
+
+/* Record marking (RFC 5531 §11) over in-order bytes; whole messages kept. */
+static void
+feed(struct conn *c, unsigned dir, const uint8_t *p, size_t n)
+{
+    struct dir_state *d = &c->dir[dir];
+
+    if (!d->buf)
+        d->buf = malloc(MAX_MSG);
+    while (n) {
+        if (d->lost) { /* find a record mark followed by a valid header */
+            size_t i;
+            for (i = 0; i + 4 <= n; i++) {
+                uint32_t mk = (uint32_t)p[i] << 24 | (uint32_t)p[i + 1] << 16 |
+                              (uint32_t)p[i + 2] << 8 | p[i + 3];
+                uint32_t fl = mk & 0x7fffffff;
+                if (fl >= 24 && fl < MAX_MSG && rpc_probe(p + i + 4, n - i - 4, fl))
+                    break;
+            }
+            if (i + 4 > n)
+                return;
+            p += i;
+            n -= i;
+            d->lost = false;
+            d->have = d->frag_left = d->mark_have = 0;
+        }
+        if (d->frag_left == 0) {
+            while (d->mark_have < 4 && n) {
+                d->mark[d->mark_have++] = *p++;
+                n--;
+            }
+            if (d->mark_have < 4)
+                return;
+            d->mark_have = 0;
+            d->last = d->mark[0] & 0x80;
+            d->frag_left = ((uint32_t)d->mark[0] & 0x7f) << 24 | (uint32_t)d->mark[1] << 16 |
+                           (uint32_t)d->mark[2] << 8 | d->mark[3];
+            if (d->frag_left > MAX_MSG - d->have) {
+                d->lost = true;
+                continue;
+            }
+            if (d->frag_left == 0 && d->last) {
+                d->have = 0;
+                continue;
+            }
+        }
+        {
+            size_t take = n < d->frag_left ? n : d->frag_left;
+            memcpy(d->buf + d->have, p, take);
+            d->have += (uint32_t)take;
+            d->frag_left -= (uint32_t)take;
+            p += take;
+            n -= take;
+            if (d->frag_left == 0 && d->last) {
+                handle_msg(c, dir, d->buf, d->have);
+                d->have = 0;
+            }
+        }
+    }
+}
+
+static void
+sink_data(void *ctx, void *flow, unsigned dir, struct bytes chunk, const struct timespec *ts)
+{
+    (void)ctx;
+    (void)ts;
+    feed(flow, dir, chunk.p, chunk.len);
+}
+
+static void
+sink_gap(void *ctx, void *flow, unsigned dir, uint64_t nbytes, const struct timespec *ts)
+{
+    struct conn *c = flow;
+
+    (void)ctx;
+    (void)nbytes;
+    (void)ts;
+    c->dir[dir].lost = true;
+}
+
+static struct conn *
+conn_for(const struct flow_key *k, unsigned *dir)
+{
+    struct flow_key r = flow_key_reverse(k);
+    unsigned i;
+
+    for (i = 0; i < nconns; i++) {
+        if (flow_key_eq(&conns[i].key, k)) {
+            *dir = 0;
+            return &conns[i];
+        }
+        if (flow_key_eq(&conns[i].key, &r)) {
+            *dir = 1;
+            return &conns[i];
+        }
+    }
+    if (nconns == MAX_CONN)
+        return NULL;
+    memset(&conns[nconns], 0, sizeof conns[0]);
+    conns[nconns].key = *k;
+    *dir = 0;
+    return &conns[nconns++];
+}
+
+static const char *
+opname(uint32_t i, bool cb, char *b, size_t n)
+{
+    const char *s = cb ? nfs4_cb_op_name(i ? i : OP_CB_ILLEGAL, b, n)
+                       : nfs4_op_name(i ? i : OP_ILLEGAL, b, n);
+    size_t j;
+
+    if (s != b)
+        snprintf(b, n, "%s", s);
+    for (j = 0; b[j]; j++)
+        if (b[j] >= 'a' && b[j] <= 'z')
+            b[j] = (char)(b[j] - 32);
+    return b;
+}
+
+static const char *
+stname(unsigned k, char *b, size_t n)
+{
+    const char *s = nfs4_status_name(status_val[k]);
+
+    if (s)
+        return s;
+    snprintf(b, n, "%u", (unsigned)status_val[k]);
+    return b;
+}
+
+static void
+print_tally(const char *pre, const struct tally *t, bool cb)
+{
+    unsigned i, k;
+    char b[32], sb[32];
+
+    if (!t->calls && !t->replies)
+        return;
+    printf("%s calls %llu\n%s replies %llu\n", pre, (unsigned long long)t->calls, pre,
+           (unsigned long long)t->replies);
+    for (k = 0; k < nstatus; k++)
+        if (t->status[k])
+            printf("%s status %s %llu\n", pre, stname(k, sb, sizeof sb),
+                   (unsigned long long)t->status[k]);
+    for (i = 0; i < NOPS; i++) {
+        if (!t->op_count[i] && !t->op_in_replies[i])
+            continue;
+        opname(i, cb, b, sizeof b);
+        printf("%s op %s count %llu\n", pre, b, (unsigned long long)t->op_count[i]);
+        printf("%s op %s in_replies %llu\n", pre, b, (unsigned long long)t->op_in_replies[i]);
+        printf("%s op %s not_evaluated %llu\n", pre, b, (unsigned long long)t->op_not_eval[i]);
+        for (k = 0; k < nstatus; k++)
+            if (t->op_status[i][k])
+                printf("%s opstatus %s %s %llu\n", pre, b, stname(k, sb, sizeof sb),
+                       (unsigned long long)t->op_status[i][k]);
+    }
+}
+
+int
+main(int argc, char **argv)
+{
+    static const char *const sname[] = { "UNSTABLE4", "DATA_SYNC4", "FILE_SYNC4" };
+    char err[PCAP_ERRBUF_SIZE];
+    struct tcp_reasm_config tc = { 8u << 20, 1u << 20 };
+    struct stream_sink sink = { sink_data, sink_gap, NULL };
+    struct pcap_pkthdr *ph;
+    const u_char *pkt;
+    pcap_t *pc;
+    int dlt, r;
+    unsigned i;
+
+    if (argc != 2 && argc != 4) {
+        fprintf(stderr, "usage: nfs4_truth FILE [HEAD TAIL]\n");
+        return 2;
+    }
+    if (argc == 4) {
+        cut_head = strtoul(argv[2], NULL, 10);
+        cut_tail = strtoul(argv[3], NULL, 10);
+    }
+    pc = pcap_open_offline(argv[1], err);
+    if (!pc) {
+        fprintf(stderr, "nfs4_truth: %s: %s\n", argv[1], err);
+        return 1;
+    }
+    dlt = pcap_datalink(pc);
+    tr = tcp_reasm_new(&tc, &an);
+    while ((r = pcap_next_ex(pc, &ph, &pkt)) >= 0) {
+        struct l3_view l3;
+        struct l4_seg seg;
+        struct timespec ts;
+        struct conn *c;
+        unsigned dir;
+
+        if (r == 0)
+            continue;
+        ts.tv_sec = ph->ts.tv_sec;
+        ts.tv_nsec = (long)ph->ts.tv_usec * 1000;
+        if (link_decode(dlt, pkt, ph->caplen, ph->len, &l3) != DECODE_OK)
+            continue;
+        if (ip_decode(NULL, &l3, &ts, &an, &seg) != DECODE_OK || seg.key.proto != FLOW_PROTO_TCP)
+            continue;
+        c = conn_for(&seg.key, &dir);
+        if (c)
+            tcp_reasm_push(tr, c->half, c, dir, &seg, &ts, &sink);
+    }
+    for (i = 0; i < NMINOR; i++) {
+        char pre[16];
+        snprintf(pre, sizeof pre, "minor %u", i);
+        print_tally(pre, &by_minor[i], false);
+    }
+    print_tally("cb", &cb_tally, true);
+    for (i = 0; i < nkinds; i++)
+        printf("kind %s %llu\n", kind_names[i], (unsigned long long)kind_count[i]);
+    for (i = 0; i < 3; i++) {
+        if (stable[i])
+            printf("stable %s %llu\n", sname[i], (unsigned long long)stable[i]);
+        if (committed[i])
+            printf("committed %s %llu\n", sname[i], (unsigned long long)committed[i]);
+    }
+    printf("null calls %llu\nnull replies %llu\nmalformed %llu\norphans %llu\n",
+           (unsigned long long)null_calls, (unsigned long long)null_replies,
+           (unsigned long long)malformed, (unsigned long long)orphans);
+    pcap_close(pc);
+    tcp_reasm_free(tr);
+    for (i = 0; i < nconns; i++) {
+        free(conns[i].pend);
+        free(conns[i].dir[0].buf);
+        free(conns[i].dir[1].buf);
+    }
+    return 0;
+}
