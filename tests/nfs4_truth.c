@@ -63,6 +63,12 @@ static struct tally by_minor[NMINOR], cb_tally;
 static uint32_t status_val[NSTAT];
 static unsigned nstatus;
 static uint64_t null_calls, null_replies, stable[3], committed[3], malformed, orphans;
+static uint64_t write_bytes, read_bytes, sequence_ops;
+static uint32_t max_slotid;
+static uint8_t sessionids[64][NFS4_SESSIONID_SIZE];
+static unsigned nsessionids;
+static struct nfs4_chan fore[16];
+static unsigned nfore;
 static char kind_names[256][64];
 static uint64_t kind_count[256];
 static unsigned nkinds;
@@ -205,8 +211,23 @@ handle_msg(struct conn *c, unsigned dir, const uint8_t *msg, uint32_t len)
                 if (call.stop == NFS4_STOP_UNKNOWN && i + 1 == call.ndecoded)
                     break;
                 tl->op_count[op_idx(call.op[i].op)]++;
-                if (!cb && call.op[i].op == OP_WRITE && call.op[i].stable < 3)
-                    stable[call.op[i].stable]++;
+                if (!cb && call.op[i].op == OP_WRITE) {
+                    if (call.op[i].stable < 3)
+                        stable[call.op[i].stable]++;
+                    write_bytes += call.op[i].count;
+                }
+                if (!cb && call.op[i].op == OP_SEQUENCE) {
+                    const struct nfs4_seq *q = &call.op[i].u.seq;
+                    unsigned k;
+                    sequence_ops++;
+                    if (q->slotid > max_slotid)
+                        max_slotid = q->slotid;
+                    for (k = 0; k < nsessionids; k++)
+                        if (memcmp(sessionids[k], q->sessionid, NFS4_SESSIONID_SIZE) == 0)
+                            break;
+                    if (k == nsessionids && k < 64)
+                        memcpy(sessionids[nsessionids++], q->sessionid, NFS4_SESSIONID_SIZE);
+                }
             }
         }
         return;
@@ -256,6 +277,10 @@ handle_msg(struct conn *c, unsigned dir, const uint8_t *msg, uint32_t len)
             tl->op_status[op_idx(r->op)][status_idx(r->status)]++;
             if (!cb && r->op == OP_WRITE && r->status == NFS4_OK && r->committed < 3)
                 committed[r->committed]++;
+            if (!cb && r->op == OP_READ && r->status == NFS4_OK)
+                read_bytes += r->count;
+            if (!cb && r->op == OP_CREATE_SESSION && r->status == NFS4_OK && nfore < 16)
+                fore[nfore++] = r->u.cs.fore;
         }
         for (i = reply.ndecoded; i < p->d.ndecoded; i++)
             tl->op_not_eval[op_idx(nfs4_digest_op(&p->d, i))]++;
@@ -481,6 +506,16 @@ main(int argc, char **argv)
         if (committed[i])
             printf("committed %s %llu\n", sname[i], (unsigned long long)committed[i]);
     }
+    printf("bytes write %llu\nbytes read %llu\n", (unsigned long long)write_bytes,
+           (unsigned long long)read_bytes);
+    printf("sessions distinct_sessionids %u\nsessions sequence_ops %llu\n", nsessionids,
+           (unsigned long long)sequence_ops);
+    if (sequence_ops) /* no SEQUENCE: no slot (tshark's truth: null) */
+        printf("sessions max_slotid %u\n", (unsigned)max_slotid);
+    for (i = 0; i < nfore; i++)
+        printf("fore %u %u %u %u %u\n", (unsigned)fore[i].maxrequestsize,
+               (unsigned)fore[i].maxresponsesize, (unsigned)fore[i].maxresponsesize_cached,
+               (unsigned)fore[i].maxoperations, (unsigned)fore[i].maxrequests);
     printf("null calls %llu\nnull replies %llu\nmalformed %llu\norphans %llu\n",
            (unsigned long long)null_calls, (unsigned long long)null_replies,
            (unsigned long long)malformed, (unsigned long long)orphans);

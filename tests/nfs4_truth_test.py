@@ -6,11 +6,13 @@ with tshark 4.0.17, see ../shared/pcaps/public/PROVENANCE.md).
 Per capture and minor version: COMPOUND calls, replies and statuses; per
 operation: occurrences in calls, results in replies, not evaluated, status
 of each result; the kinds (nfs.main_opcode); WRITE stable_how and committed;
-NULL calls and replies. Each capture is decoded twice: from whole messages,
+bytes written and read; SEQUENCE sessions and slots; CREATE_SESSION fore
+channels; NULL calls and replies. Also on the NFSv4 samples, against both
+tshark's truth and the generating client's record (NAME.expect.json). Each capture is decoded twice: from whole messages,
 and from a 4 KiB head and a 512-byte tail of each message (struct nfs4_tail),
 which must give the same numbers.
 
-  nfs4_truth_test.py DRIVER PCAPS_DIR WORK_DIR
+  nfs4_truth_test.py DRIVER PCAPS_DIR SAMPLES_DIR WORK_DIR
 Exit 77 (skip) when the captures are absent (1 under CI), as e2e_public does."""
 import bz2
 import json
@@ -37,7 +39,8 @@ CLEAN = [
 def run(driver, path, cut=None):
     args = [driver, path] + ([str(c) for c in cut] if cut else [])
     out = subprocess.run(args, check=True, capture_output=True, text=True).stdout
-    got = {'minor': {}, 'kind': {}, 'stable': {}, 'committed': {}, 'null': {}}
+    got = {'minor': {}, 'kind': {}, 'stable': {}, 'committed': {}, 'null': {}, 'bytes': {},
+           'sessions': {}, 'fore': []}
     for line in out.splitlines():
         w = line.split()
         if w[0] == 'minor':
@@ -50,15 +53,21 @@ def run(driver, path, cut=None):
                 m['ops'].setdefault(w[3], {'status': {}})[w[4]] = int(w[5])
             elif w[2] == 'opstatus':
                 m['ops'].setdefault(w[3], {'status': {}})['status'][w[4]] = int(w[5])
-        elif w[0] in ('kind', 'stable', 'committed', 'null'):
+        elif w[0] in ('kind', 'stable', 'committed', 'null', 'bytes', 'sessions'):
             got[w[0]][w[1]] = int(w[2])
+        elif w[0] == 'fore':
+            got['fore'].append(dict(zip(('maxrequestsize', 'maxresponsesize', 'maxresponsesize_cached',
+                                         'maxoperations', 'maxrequests'), map(int, w[1:]))))
         elif w[0] in ('malformed', 'orphans'):
             got[w[0]] = int(w[1])
     return got
 
 
-def compare(name, got, truth):
-    n4 = truth['nfs4']
+def compare(name, got, ref, what):
+    """got against ref (a truth file, or a client's expect file: only the
+    members ref has are compared)."""
+    n4 = ref['nfs4']
+    name = f'{name} ({what})'
     by = n4.get('by_minorversion', {})
     for minor in sorted(set(by) | set(got['minor'])):
         t = by.get(minor, {'compound': {'calls': 0, 'replies': 0, 'status': {}}, 'ops': {}})
@@ -75,20 +84,36 @@ def compare(name, got, truth):
             for k in ('count', 'in_replies', 'not_evaluated'):
                 check(go.get(k, 0) == to[k], f'{name} v4.{minor} {op} {k} {go.get(k, 0)} == {to[k]}')
             check(go['status'] == to['status'], f'{name} v4.{minor} {op} status {go["status"]} == {to["status"]}')
-    check(got['kind'] == n4.get('main_opcode', {}),
-          f'{name} kinds {got["kind"]} == {n4.get("main_opcode", {})}')
-    check(got['stable'] == n4.get('write_stable_how', {}),
-          f'{name} WRITE stable_how {got["stable"]} == {n4.get("write_stable_how", {})}')
-    check(got['committed'] == n4.get('write_committed', {}),
-          f'{name} WRITE committed {got["committed"]} == {n4.get("write_committed", {})}')
+    if 'main_opcode' in n4:
+        check(got['kind'] == n4['main_opcode'], f'{name} kinds {got["kind"]} == {n4["main_opcode"]}')
+    for mine, theirs in (('stable', 'write_stable_how'), ('committed', 'write_committed')):
+        if theirs in n4:
+            check(got[mine] == n4[theirs], f'{name} WRITE {theirs} {got[mine]} == {n4[theirs]}')
+    for k in ('write', 'read'):
+        if k + '_bytes' in n4:
+            check(got['bytes'].get(k) == n4[k + '_bytes'],
+                  f'{name} {k} bytes {got["bytes"].get(k)} == {n4[k + "_bytes"]}')
+    if 'sessions' in n4:
+        for k, v in n4['sessions'].items():
+            check(got['sessions'].get(k) == v, f'{name} sessions {k} {got["sessions"].get(k)} == {v}')
+    if 'fore_channels' in n4:
+        check(got['fore'] == n4['fore_channels'], f'{name} fore channels {got["fore"]} == {n4["fore_channels"]}')
     null = n4.get('null', {'calls': 0, 'replies': 0})
     check(got['null'].get('calls', 0) == null['calls'] and got['null'].get('replies', 0) == null['replies'],
           f'{name} NULL {got["null"]} == calls {null["calls"]} replies {null["replies"]}')
     check(got['malformed'] == 0, f'{name} no COMPOUND failed to decode ({got["malformed"]})')
 
 
+def both_ways(driver, path, name, refs):
+    whole = run(driver, path)
+    for what, ref in refs:
+        compare(name, whole, ref, what)
+    cut = run(driver, path, (4096, 512))
+    check(cut == whole, f'{name}: a 4 KiB head and a 512-byte tail give the same numbers')
+
+
 def main():
-    driver, pcaps, work = sys.argv[1:4]
+    driver, pcaps, samples, work = sys.argv[1:5]
     truth_dir = os.path.join(pcaps, 'truth-v4')
     if not os.path.isdir(truth_dir):
         print(f'SKIP: nfs4_truth_test: {truth_dir} is absent')
@@ -105,11 +130,23 @@ def main():
                 os.replace(plain + '.tmp', plain)
             path = plain
         with open(os.path.join(truth_dir, base[:-5] + '.json')) as fh:
+            both_ways(driver, path, base, [('tshark', json.load(fh))])
+    # The NFSv4 samples: tshark's truth and the generating client's record.
+    nsamples = 0
+    for f in sorted(os.listdir(samples)):
+        if not f.endswith('.expect.json'):
+            continue
+        stem = f[:-len('.expect.json')]
+        with open(os.path.join(samples, f)) as fh:
+            expect = json.load(fh)
+        if not expect.get('nfs4', {}).get('compound', {}).get('calls'):
+            continue
+        with open(os.path.join(samples, stem + '.truth.json')) as fh:
             truth = json.load(fh)
-        whole = run(driver, path)
-        compare(base, whole, truth)
-        cut = run(driver, path, (4096, 512))
-        check(cut == whole, f'{base}: a 4 KiB head and a 512-byte tail give the same numbers')
+        pcap = [p for p in os.listdir(samples) if p.startswith(stem + '.pcap')][0]
+        both_ways(driver, os.path.join(samples, pcap), stem, [('tshark', truth), ('client', expect)])
+        nsamples += 1
+    check(nsamples >= 3, f'the NFSv4 samples were found ({nsamples})')
     return finish()
 
 

@@ -159,5 +159,6 @@ set_tests_properties(e2e_threads PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
 add_executable(nfs4_truth ${CMAKE_SOURCE_DIR}/tests/nfs4_truth.c)
 target_link_libraries(nfs4_truth PRIVATE nfsscope_core)
 add_test(NAME nfs4_truth COMMAND Python3::Interpreter ${CMAKE_SOURCE_DIR}/tests/nfs4_truth_test.py
-         $<TARGET_FILE:nfs4_truth> ${NFSSCOPE_PCAPS} ${CMAKE_BINARY_DIR}/nfs4_truth_work)
+         $<TARGET_FILE:nfs4_truth> ${NFSSCOPE_PCAPS} ${CMAKE_SOURCE_DIR}/samples
+         ${CMAKE_BINARY_DIR}/nfs4_truth_work)
 set_tests_properties(nfs4_truth PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
