@@ -20,6 +20,8 @@
  *
  *   nfsgen --workload NAME --server ADDR --export PATH --expect FILE
  *          [--udp] [--ipv6] [--ro-export PATH] [--clients N] [--depth N]
+ *          [--servers ADDR,...]  (forked client k talks to the k-th; the expect
+ *          file then has a per_client list: each client's address and share)
  *
  * Build: gcc -std=gnu11 -O2 -Wall -o nfsgen nfsgen.c -lnfs
  */
@@ -160,8 +162,15 @@ struct counters {
     uint64_t nlm_calls[NLM_NPROC], nlm_replies[NLM_NPROC];
     uint64_t nlm_status[NLM_NPROC][NLM_NSTAT + 1]; /* last slot: unknown code */
     uint64_t rpc_calls, rpc_replies;
+    /* Per forked client (index 1..64; 0 is the single-client run): what the
+     * report's client breakdown must show for that client's address. */
+    struct client_rec {
+        char addr[INET6_ADDRSTRLEN], server[INET6_ADDRSTRLEN];
+        uint64_t calls, replies, errors, nfs_calls, read_bytes, write_bytes, write_stable[3];
+    } cl[65];
 };
 static struct counters *C;
+static int self; /* this process's client index (C->cl) */
 
 #define ADD(field, n) __atomic_fetch_add(&(field), (uint64_t)(n), __ATOMIC_RELAXED)
 
@@ -231,6 +240,15 @@ static struct conn *conn_tcp(const char *host, int port)
         if (time(NULL) - start > 20)
             die("timeout connecting to %s:%d", host, port);
     }
+    if (!C->cl[self].addr[0]) { /* the source address the kernel chose */
+        struct sockaddr_storage ss;
+        socklen_t len = sizeof ss;
+        if (getsockname(rpc_get_fd(c->rpc), (struct sockaddr *)&ss, &len) == 0) {
+            const void *a = ss.ss_family == AF_INET6 ? (const void *)&((struct sockaddr_in6 *)&ss)->sin6_addr
+                                                     : (const void *)&((struct sockaddr_in *)&ss)->sin_addr;
+            inet_ntop(ss.ss_family, a, C->cl[self].addr, sizeof C->cl[self].addr);
+        }
+    }
     return c;
 }
 
@@ -277,14 +295,19 @@ static void on_reply(struct rpc_context *rpc, int status, void *data, void *priv
         die("RPC program %d procedure %d failed at the RPC level: %s", p->prog, p->proc,
             status == RPC_STATUS_ERROR && data ? (char *)data : "cancel/timeout");
     ADD(C->rpc_replies, 1);
+    ADD(C->cl[self].replies, 1);
     if (p->prog == PROG_NFS) {
         ADD(C->nfs_replies[p->proc], 1);
         if (p->proc != P_NULL) {
             int st = *(int *)data; /* every NFSv3 result starts with nfsstat3 */
             int slot = stat_slot(nfs3_status_names, NSTAT, st);
             ADD(C->nfs_status[p->proc][slot < 0 ? NSTAT : slot], 1);
-            if (st == NFS3_OK && p->proc == P_READ)
+            if (st != NFS3_OK)
+                ADD(C->cl[self].errors, 1);
+            if (st == NFS3_OK && p->proc == P_READ) {
                 ADD(C->read_bytes, ((READ3res *)data)->READ3res_u.resok.count);
+                ADD(C->cl[self].read_bytes, ((READ3res *)data)->READ3res_u.resok.count);
+            }
             if (st == NFS3_OK && p->proc == P_WRITE) {
                 unsigned cm = ((WRITE3res *)data)->WRITE3res_u.resok.committed;
                 if (cm < 3)
@@ -297,6 +320,8 @@ static void on_reply(struct rpc_context *rpc, int status, void *data, void *priv
             int st = ((mountres3 *)data)->fhs_status;
             int slot = stat_slot(mnt3_status_names, NMSTAT, st);
             ADD(C->mnt_status[1][slot < 0 ? NMSTAT : slot], 1);
+            if (st != MNT3_OK)
+                ADD(C->cl[self].errors, 1);
         }
     } else if (p->prog == PROG_PMAP) {
         ADD(C->pm_replies[p->proc], 1);
@@ -327,6 +352,7 @@ static void sent(struct pend *p, int rc, const char *what)
         die("queueing %s failed: %s", what, rpc_get_error(p->c->rpc));
     p->c->inflight++;
     ADD(C->rpc_calls, 1);
+    ADD(C->cl[self].calls, 1);
 }
 
 /* Queue one NFSv3 call. `args` points at the procedure's *3args struct
@@ -364,10 +390,13 @@ static void nfs(struct conn *c, int proc, void *args, hook_fn hook, void *ctx)
     }
     sent(p, rc, nfs3_proc_names[proc]);
     ADD(C->nfs_calls[proc], 1);
+    ADD(C->cl[self].nfs_calls, 1);
     if (proc == P_WRITE) {
         WRITE3args *w = args;
         ADD(C->write_stable[w->stable], 1);
         ADD(C->write_bytes, w->count);
+        ADD(C->cl[self].write_stable[w->stable], 1);
+        ADD(C->cl[self].write_bytes, w->count);
     }
 }
 
@@ -620,6 +649,8 @@ static void free_listing(struct listing *l)
 struct opts {
     const char *workload, *name, *server, *export, *ro_export, *expect;
     int udp, ipv6, clients, depth;
+    char *servers[64]; /* --servers A,B,...: forked client k talks to servers[(k-1) % n] */
+    int nservers;
 };
 
 struct session {
@@ -1191,6 +1222,11 @@ static void wl_mixed(struct session *s, int id)
         q_access(c, &f, ACC_ALL);
         drain(c);
     }
+    /* Forked clients differ: client k revalidates its file k more times, so
+     * that each client's share of the capture is its own. */
+    for (int i = 0; i < id; i++)
+        q_getattr(c, &f);
+    drain(c);
     struct listing l;
     list_dir(c, &s->root, &l, 4096, 16384);
     free_listing(&l);
@@ -1782,6 +1818,21 @@ static void write_expect(struct opts *o)
         fprintf(fp, ",\n  \"lock_waits\": { \"blocked\": 1, \"granted\": 1, \"cancelled\": 0, "
                     "\"pending\": 0, \"min_wait_us\": %d, \"max_extra_us\": %d }",
                 NLM_HOLD_MS * 1000, NLM_EXTRA_MS * 1000);
+    if (o->clients > 1) { /* each forked client's own share (tests/e2e_breakdowns.py) */
+        fprintf(fp, ",\n  \"per_client\": [");
+        for (int i = 1; i <= o->clients; i++) {
+            const struct client_rec *r = &C->cl[i];
+            fprintf(fp, "%s\n    { \"address\": \"%s\", \"server\": \"%s\", \"calls\": %" PRIu64 ", \"replies\": %" PRIu64
+                        ", \"errors\": %" PRIu64 ", \"nfs3_calls\": %" PRIu64 ", \"read_bytes\": %" PRIu64
+                        ", \"write_bytes\": %" PRIu64 ", \"write_stable\": {",
+                    i > 1 ? "," : "", r->addr, r->server, r->calls, r->replies, r->errors, r->nfs_calls,
+                    r->read_bytes, r->write_bytes);
+            for (int k = 0; k < 3; k++)
+                fprintf(fp, "%s\"%s\": %" PRIu64, k ? ", " : " ", stable_names[k], r->write_stable[k]);
+            fprintf(fp, " } }");
+        }
+        fprintf(fp, "\n  ]");
+    }
     fprintf(fp, "\n}\n");
     if (fclose(fp) != 0)
         die("write %s failed", o->expect);
@@ -1792,6 +1843,8 @@ static void write_expect(struct opts *o)
 static void run_one(struct opts *o, int id)
 {
     struct session s;
+    self = id;
+    snprintf(C->cl[id].server, sizeof C->cl[id].server, "%s", o->server);
     memset(&s, 0, sizeof s);
     s.o = o;
     int is_all_ops = !strcmp(o->workload, "all-ops");
@@ -1826,6 +1879,7 @@ static void usage(void)
     fprintf(stderr,
             "usage: nfsgen --workload NAME --server ADDR --export PATH --expect FILE [--name SAMPLE]\n"
             "              [--ro-export PATH] [--udp] [--ipv6] [--clients N] [--depth N]\n"
+            "              [--servers ADDR,ADDR,...]  (forked client k uses the k-th, in turn)\n"
             "workloads: all-ops ls-storm cms-page stable-writes unstable-writes bulk-io\n"
             "           udp-frag mixed nlm-locks nlm-blocked\n");
     exit(2);
@@ -1855,6 +1909,11 @@ int main(int argc, char **argv)
             o.expect = v, i++;
         else if (v && !strcmp(a, "--clients"))
             o.clients = atoi(v), i++;
+        else if (v && !strcmp(a, "--servers")) {
+            for (char *t = strtok(strdup(v), ","); t && o.nservers < 64; t = strtok(NULL, ","))
+                o.servers[o.nservers++] = t;
+            i++;
+        }
         else if (v && !strcmp(a, "--depth"))
             o.depth = atoi(v), i++;
         else
@@ -1881,6 +1940,8 @@ int main(int argc, char **argv)
             if (pids[i] < 0)
                 die("fork: %s", strerror(errno));
             if (pids[i] == 0) {
+                if (o.nservers)
+                    o.server = o.servers[i % o.nservers];
                 run_one(&o, i + 1);
                 _exit(0);
             }

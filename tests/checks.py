@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """checks.py: the tally the end-to-end scripts share.
 
-check(cond, msg) counts one assertion and prints "FAIL msg" when it does not
-hold; skip_part(why) says that a part of the test could not run here;
+check(cond, msg) counts one assertion, prints "FAIL msg" when it does not
+hold and returns cond; skip_part(why) says that a part of the test could not run here;
 finish() prints "N passed, N failed" and returns the exit status: 1 on any
 failure, else 77 (ctest's SKIP_RETURN_CODE: the test is reported skipped, not
 passed) when a part was skipped, else 0. Scripts with a tally of their own
@@ -26,6 +26,7 @@ def check(cond, msg):
     else:
         failures.append(msg)
         print("FAIL " + msg)
+    return cond
 
 
 def skip_part(why, ci_required=False):

@@ -1,8 +1,11 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-3-Clause
 """e2e_breakdowns.py: per-client, per-server, per-file ... numbers on the real
-samples add up exactly to the totals, the top files of the ls -l storm carry
-their real names, and a 16-row table still adds up with a visible "other" row.
+samples add up exactly to the totals, each client's and each server's row of
+a multi-client sample equals what that client itself recorded sending and
+getting back (NAME.expect.json "per_client", written by samples/nfsgen.c),
+the top files of the ls -l storm carry their real names, and a 16-row table
+still adds up with a visible "other" row.
 
 usage: e2e_breakdowns.py NFSSCOPE SAMPLES_DIR
 """
@@ -37,6 +40,24 @@ def adds_up(name, rep):
     check(w == rep["nfs3"]["write"]["bytes"], f"{name}: file write bytes {w}")
     rd = sum(r["read_bytes"] for r in b["client"]["rows"]) + b["client"]["other"]["read_bytes"]
     check(rd == rep["nfs3"]["read"]["bytes"], f"{name}: client read bytes {rd}")
+
+
+def per_client(name, rep, expect):
+    """Each generating client's own record against its client row and the row
+    of the server address it talked to (one server address per client)."""
+    b = rep["breakdowns"]
+    rows = {dim: {r["key"]: r for r in b[dim]["rows"]} for dim in ("client", "server")}
+    check(b["client"]["distinct"] == len(expect), f"{name}: {b['client']['distinct']} client rows,"
+          f" {len(expect)} clients")
+    for c in expect:
+        for dim, key in (("client", c["address"]), ("server", c["server"])):
+            r = rows[dim].get(key)
+            if not check(r is not None, f"{name}: no {dim} row {key}"):
+                continue
+            for k in ("calls", "replies", "errors", "nfs3_calls", "read_bytes", "write_bytes",
+                      "write_stable"):
+                check(r[k] == c[k], f"{name}: {dim} {key} {k} {r[k]}, the client recorded {c[k]}")
+            check(r["unanswered"] == c["calls"] - c["replies"], f"{name}: {dim} {key} unanswered")
 
 
 def timeline_and_sizes(name, rep):
@@ -92,10 +113,19 @@ def main():
     nfsscope, d = sys.argv[1], sys.argv[2]
     samples = sorted(f for f in os.listdir(d)
                      if f.endswith((".pcap", ".pcapng")) and not f.startswith("."))
+    clients_checked = 0
     for f in samples:
         rep = report(nfsscope, os.path.join(d, f), "--top", "1000000")
         adds_up(f, rep)
         timeline_and_sizes(f, rep)
+        exp = os.path.join(d, f.rsplit(".", 1)[0] + ".expect.json")
+        if os.path.exists(exp):
+            with open(exp) as fp:
+                pc = json.load(fp).get("per_client")
+            if pc:
+                per_client(f, rep, pc)
+                clients_checked += len(pc)
+    check(clients_checked >= 4, f"per-client records compared: {clients_checked} (multi-client has 4)")
 
     storm = os.path.join(d, "ls-storm.pcap")
     rep = report(nfsscope, storm, "--top", "10")
