@@ -8,7 +8,7 @@ Each sample NAME.pcap[ng] has beside it
   NAME.truth.json   tshark's decoding (tests/truth-from-tshark).
 nfsscope's NFSv3 per-procedure calls, replies and error statuses, WRITE
 stable_how and committed counts, READ/WRITE bytes must equal both; its
-latency count, min and max must equal tshark's rpc.time (to the microsecond),
+latency count, min and max must equal tshark's rpc.time (rounded to the microsecond),
 its mean to rounding, and its p50/p90/p99 must lie within the histogram's
 error (3.2 %) of tshark's exact nearest-rank percentiles.
 An NFSv4 sample (its expect file has an "nfs4" object and no "nfs3": made by
@@ -25,6 +25,7 @@ usage: e2e_samples.py NFSSCOPE SAMPLES_DIR
 """
 import hashlib
 import json
+import math
 import os
 import subprocess
 import sys
@@ -67,6 +68,12 @@ def compare_no_nfs3(name, rep):
             fail(f"{name}: NFSv4 sample, yet nfsscope counts {o['calls']} NFSv3 {proc} calls")
 
 
+def us(t):
+    """tshark's rpc.time in microseconds (fractional on nanosecond captures),
+    rounded half up to the whole microsecond nfsscope reports."""
+    return math.floor(t + 0.5)
+
+
 def compare_latency(name, rep, truth):
     for proc, o in rep["nfs3"]["ops"].items():
         t = truth["nfs3"]["ops"].get(proc)
@@ -79,8 +86,8 @@ def compare_latency(name, rep, truth):
         if lat["count"] != tl["count"]:
             fail(f"{name}: {proc} latency count {lat['count']} != tshark {tl['count']}")
             continue
-        for k in ("min", "max"):
-            if abs(lat[k] - tl[k]) > 1:
+        for k in ("min", "max"):  # exact values: the same microsecond
+            if lat[k] != us(tl[k]):
                 fail(f"{name}: {proc} latency {k} {lat[k]} != tshark {tl[k]}")
         if abs(lat["mean"] - tl["mean"]) > 1:
             fail(f"{name}: {proc} latency mean {lat['mean']} != tshark {tl['mean']}")
@@ -167,9 +174,11 @@ def compare_other_truth(name, rep, truth):
                 fail(f"{name}: {prog} {proc} latency count {lat['count']} != tshark"
                      f" {tl.get('count') or 0}")
             elif lat["count"]:
-                for k in ("min", "max", "mean"):
-                    if abs(lat[k] - tl[k]) > 1:
+                for k in ("min", "max"):  # exact values: the same microsecond
+                    if lat[k] != us(tl[k]):
                         fail(f"{name}: {prog} {proc} latency {k} {lat[k]} != tshark {tl[k]}")
+                if abs(lat["mean"] - tl["mean"]) > 1:
+                    fail(f"{name}: {prog} {proc} latency mean {lat['mean']} != tshark {tl['mean']}")
 
 
 def main():
