@@ -4,7 +4,7 @@
 
 Each sample NAME.pcap[ng] has beside it
   NAME.expect.json  what the generating client recorded that it sent and got
-                    back (samples/nfsgen.c; samples/pynfsgen for NFSv4), and
+                    back (samples/nfsgen.c; nfs4gen.c and pynfsgen for NFSv4), and
   NAME.truth.json   tshark's decoding (tests/truth-from-tshark).
 nfsscope's NFSv3 per-procedure calls, replies and error statuses, WRITE
 stable_how and committed counts, READ/WRITE bytes must equal both; its
@@ -12,7 +12,7 @@ latency count, min and max must equal tshark's rpc.time (rounded to the microsec
 its mean to rounding, and its p50/p90/p99 must lie within the histogram's
 error (3.2 %) of tshark's exact nearest-rank percentiles.
 An NFSv4 sample (its expect file has an "nfs4" object and no "nfs3": made by
-samples/pynfsgen) must show no NFSv3 at all and the
+samples/nfs4gen.c or samples/pynfsgen) must show no NFSv3 at all and the
 same RPC totals as tshark and the generator; its per-operation NFSv4 view
 is not compared here (each such sample says so in the output).
 The other programs are checked the same way: the MOUNT, portmap/rpcbind and

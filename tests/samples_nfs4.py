@@ -4,11 +4,11 @@
     samples_nfs4.py SAMPLES_DIR
 
 For every sample whose NAME.expect.json holds an "nfs4" record (written by
-the generating client, samples/pynfsgen, from its own
+the generating client, samples/nfs4gen.c or samples/pynfsgen, from its own
 counters), samples/compare-expect-truth must find it equal to
 NAME.truth.json (tshark's per-operation view, tests/truth-from-tshark), and
 the truth file must have been made from the committed capture (sha256).
-Also checked: the samples together cover NFSv4 minor versions 1 and 2,
+Also checked: the samples together cover NFSv4 minor versions 0, 1 and 2,
 and a truth file with one operation count changed is reported as a
 difference (the comparison can fail). Needs no tshark.
 """
@@ -23,7 +23,7 @@ import tempfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from checks import check, finish  # noqa: E402
 
-WANT_MINOR_VERSIONS = {"1", "2"}
+WANT_MINOR_VERSIONS = {"0", "1", "2"}
 
 
 def compare(samples, exp_path, truth_path):

@@ -27,7 +27,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 pass=0
 fail=0
-for cap in all-ops.pcap udp-frag.pcap multi-client.pcapng cooked-any.pcap nfs41-session.pcap; do
+for cap in all-ops.pcap udp-frag.pcap multi-client.pcapng cooked-any.pcap nfs40-ops.pcap nfs41-session.pcap; do
     name=${cap%.*}
     python3 "$SCRIPT" "$SAMPLES_DIR/$cap" -o "$tmp/$name.truth.json"
     if cmp -s "$tmp/$name.truth.json" "$SAMPLES_DIR/$name.truth.json"; then
