@@ -119,8 +119,8 @@ open_live(struct capture *c, const struct nfsscope_config *cfg, char *err, size_
             break;
         case PCAP_ERROR_PERM_DENIED:
             snprintf(err, errlen, "%s: no permission to capture: run as root, or give nfsscope"
-                                  " CAP_NET_RAW and CAP_NET_ADMIN (setcap"
-                                  " cap_net_raw,cap_net_admin=eip nfsscope)",
+                                  " CAP_NET_RAW (setcap cap_net_raw=ep nfsscope; see the"
+                                  " man page, PRIVILEGES)",
                      cfg->iface);
             break;
         case PCAP_ERROR_IFACE_NOT_UP:

@@ -48,11 +48,20 @@ add_test(NAME e2e_lockwaits COMMAND Python3::Interpreter ${CMAKE_SOURCE_DIR}/tes
          $<TARGET_FILE:nfsscope> ${CMAKE_SOURCE_DIR}/samples)
 set_tests_properties(e2e_lockwaits PROPERTIES TIMEOUT 300)
 
-# Packaging: build the .deb with CPack, install it with apt, run it,
-# read its man page, purge it. Root only (skipped otherwise); one at a time.
+# Packaging: scripts/build-deb, lintian (0 errors, 0 warnings), hardening,
+# contents; as root, install with apt, use, purge (skipped otherwise after
+# the checks that need no root). One at a time.
 add_test(NAME deb COMMAND ${CMAKE_SOURCE_DIR}/tests/deb_test.sh ${CMAKE_SOURCE_DIR}
          ${CMAKE_BINARY_DIR}/deb_work)
-set_tests_properties(deb PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300 RESOURCE_LOCK dpkg)
+set_tests_properties(deb PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600 RESOURCE_LOCK dpkg)
+
+# The exporter's systemd unit: systemd-analyze verify and security, its
+# privileges against nfsscope's own drop, and (root) its command run with
+# the unit's credentials on lo. Skipped without systemd-analyze.
+add_test(NAME systemd_unit COMMAND Python3::Interpreter ${CMAKE_SOURCE_DIR}/tests/systemd_unit_test.py
+         $<TARGET_FILE:nfsscope> ${CMAKE_SOURCE_DIR}/contrib/systemd/nfsscope@.service
+         ${CMAKE_BINARY_DIR}/systemd_unit_work)
+set_tests_properties(systemd_unit PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 120 RESOURCE_LOCK loopback)
 
 # Live capture and the ncurses view. tui: the view driven in tmux
 # (skipped without tmux); live: capture on lo while tcpreplay sends samples
