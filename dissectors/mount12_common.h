@@ -16,6 +16,7 @@
 
 #include "dissector.h"
 #include "stats.h"
+#include "valname.h"
 #include "xdr_cur.h"
 #include "xid_table.h"
 
@@ -27,24 +28,16 @@ enum { /* RFC 1094 Appendix A.5, plus Sun's mount.x EXPORTALL and (v2) PATHCONF 
     MOUNTPROC_EXPORT, MOUNTPROC_EXPORTALL, MOUNTPROC_PATHCONF
 };
 
-static const struct {
-    uint32_t v;
-    const char *name;
-} mount12_status_names[] = { /* fhstatus: 0 or a UNIX errno */
+static const struct valname mount12_status_names[] = { /* fhstatus: 0 or a UNIX errno */
     { 0, "OK" }, { 1, "EPERM" }, { 2, "ENOENT" }, { 5, "EIO" }, { 6, "ENXIO" },
     { 13, "EACCES" }, { 19, "ENODEV" }, { 20, "ENOTDIR" }, { 22, "EINVAL" },
-    { 63, "ENAMETOOLONG" },
+    { 63, "ENAMETOOLONG" }, { 0, NULL },
 };
 
 static inline const char *
 mount12_status_name(uint32_t status)
 {
-    size_t i;
-
-    for (i = 0; i < sizeof mount12_status_names / sizeof mount12_status_names[0]; i++)
-        if (mount12_status_names[i].v == status)
-            return mount12_status_names[i].name;
-    return NULL;
+    return valname(mount12_status_names, status);
 }
 
 /* Arguments: MNT, UMNT (and v2's PATHCONF) take a dirpath; MNT's is kept as

@@ -10,6 +10,7 @@
 
 #include "dissector.h"
 #include "stats.h"
+#include "valname.h"
 #include "xdr_cur.h"
 #include "xid_table.h"
 
@@ -25,24 +26,17 @@ static const char *const mount3_proc_names[MOUNT3_NPROCS] = {
     "null", "mnt", "dump", "umnt", "umntall", "export",
 };
 
-static const struct {
-    uint32_t v;
-    const char *name;
-} mount3_status_names[] = { /* RFC 1813 Appendix I mountstat3 */
+static const struct valname mount3_status_names[] = { /* RFC 1813 Appendix I mountstat3 */
     { 0, "MNT3_OK" }, { 1, "MNT3ERR_PERM" }, { 2, "MNT3ERR_NOENT" }, { 5, "MNT3ERR_IO" },
     { 13, "MNT3ERR_ACCES" }, { 20, "MNT3ERR_NOTDIR" }, { 22, "MNT3ERR_INVAL" },
     { 63, "MNT3ERR_NAMETOOLONG" }, { 10004, "MNT3ERR_NOTSUPP" }, { 10006, "MNT3ERR_SERVERFAULT" },
+    { 0, NULL },
 };
 
 static const char *
 mount3_status_name(uint32_t status)
 {
-    size_t i;
-
-    for (i = 0; i < sizeof mount3_status_names / sizeof mount3_status_names[0]; i++)
-        if (mount3_status_names[i].v == status)
-            return mount3_status_names[i].name;
-    return NULL;
+    return valname(mount3_status_names, status);
 }
 
 static enum decode_rc

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "nfs4.h"
+#include "valname.h"
 
 /* nfs_opnum4 names, lower case, indexed by op number (RFC 8881 §16.2.3). */
 static const char *const op_names[NFS4_OP_LAST + 1] = {
@@ -87,10 +88,7 @@ nfs4_cb_op_name(uint32_t op, char *buf, size_t size)
     return op_name_in(cb_op_names, NFS4_CB_OP_LAST, "cb_illegal", op, buf, size);
 }
 
-static const struct {
-    uint32_t v;
-    const char *name;
-} status_names[] = { /* nfsstat4, ascending */
+static const struct valname status_names[] = { /* nfsstat4 */
     { 0, "NFS4_OK" }, { 1, "NFS4ERR_PERM" }, { 2, "NFS4ERR_NOENT" }, { 5, "NFS4ERR_IO" },
     { 6, "NFS4ERR_NXIO" }, { 13, "NFS4ERR_ACCESS" }, { 17, "NFS4ERR_EXIST" },
     { 18, "NFS4ERR_XDEV" }, { 20, "NFS4ERR_NOTDIR" }, { 21, "NFS4ERR_ISDIR" },
@@ -144,24 +142,13 @@ static const struct {
     { 10092, "NFS4ERR_WRONG_LFS" }, { 10093, "NFS4ERR_BADLABEL" },
     { 10094, "NFS4ERR_OFFLOAD_NO_REQS" },
     /* RFC 8276 §8.2 */
-    { 10095, "NFS4ERR_NOXATTR" }, { 10096, "NFS4ERR_XATTR2BIG" },
+    { 10095, "NFS4ERR_NOXATTR" }, { 10096, "NFS4ERR_XATTR2BIG" }, { 0, NULL },
 };
 
 const char *
 nfs4_status_name(uint32_t status)
 {
-    size_t lo = 0, hi = sizeof status_names / sizeof status_names[0];
-
-    while (lo < hi) { /* the table is sorted: binary search */
-        size_t mid = lo + (hi - lo) / 2;
-        if (status_names[mid].v == status)
-            return status_names[mid].name;
-        if (status_names[mid].v < status)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return NULL;
+    return valname(status_names, status);
 }
 
 const char *

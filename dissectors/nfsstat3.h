@@ -5,13 +5,11 @@
 #ifndef NFSSCOPE_NFSSTAT3_H
 #define NFSSCOPE_NFSSTAT3_H
 
-#include <stddef.h>
 #include <stdint.h>
 
-static const struct {
-    uint32_t v;
-    const char *name;
-} nfsstat3_names[] = {
+#include "valname.h"
+
+static const struct valname nfsstat3_names[] = {
     { 0, "NFS3_OK" }, { 1, "NFS3ERR_PERM" }, { 2, "NFS3ERR_NOENT" }, { 5, "NFS3ERR_IO" },
     { 6, "NFS3ERR_NXIO" }, { 13, "NFS3ERR_ACCES" }, { 17, "NFS3ERR_EXIST" },
     { 18, "NFS3ERR_XDEV" }, { 19, "NFS3ERR_NODEV" }, { 20, "NFS3ERR_NOTDIR" },
@@ -22,18 +20,13 @@ static const struct {
     { 10002, "NFS3ERR_NOT_SYNC" }, { 10003, "NFS3ERR_BAD_COOKIE" },
     { 10004, "NFS3ERR_NOTSUPP" }, { 10005, "NFS3ERR_TOOSMALL" },
     { 10006, "NFS3ERR_SERVERFAULT" }, { 10007, "NFS3ERR_BADTYPE" },
-    { 10008, "NFS3ERR_JUKEBOX" },
+    { 10008, "NFS3ERR_JUKEBOX" }, { 0, NULL },
 };
 
 static inline const char *
 nfsstat3_name(uint32_t status)
 {
-    size_t i;
-
-    for (i = 0; i < sizeof nfsstat3_names / sizeof nfsstat3_names[0]; i++)
-        if (nfsstat3_names[i].v == status)
-            return nfsstat3_names[i].name;
-    return NULL;
+    return valname(nfsstat3_names, status);
 }
 
 #endif

@@ -7,6 +7,7 @@
 
 #include "dissector.h"
 #include "nlm_common.h"
+#include "valname.h"
 
 #define NLM1_NPROCS 16
 
@@ -17,17 +18,15 @@ static const char *const nlm1_proc_names[NLM1_NPROCS] = {
 };
 
 /* XNFS 10.1 nlm_stats; 5 (deadlock) is an extension some servers send. */
-static const char *const nlm1_status_names[] = {
-    "LCK_GRANTED", "LCK_DENIED", "LCK_DENIED_NOLOCKS", "LCK_BLOCKED",
-    "LCK_DENIED_GRACE_PERIOD", "LCK_DEADLCK",
+static const struct valname nlm1_status_names[] = {
+    { 0, "LCK_GRANTED" }, { 1, "LCK_DENIED" }, { 2, "LCK_DENIED_NOLOCKS" }, { 3, "LCK_BLOCKED" },
+    { 4, "LCK_DENIED_GRACE_PERIOD" }, { 5, "LCK_DEADLCK" }, { 0, NULL },
 };
 
 static const char *
 nlm1_status_name(uint32_t status)
 {
-    if (status < sizeof nlm1_status_names / sizeof nlm1_status_names[0])
-        return nlm1_status_names[status];
-    return NULL;
+    return valname(nlm1_status_names, status);
 }
 
 static enum decode_rc

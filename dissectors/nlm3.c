@@ -7,6 +7,7 @@
 
 #include "dissector.h"
 #include "nlm_common.h"
+#include "valname.h"
 
 #define NLM3_NPROCS 24
 
@@ -19,17 +20,15 @@ static const char *const nlm3_proc_names[NLM3_NPROCS] = {
 };
 
 /* XNFS 10.1 nlm_stats; 5 (deadlock) is an extension some servers send. */
-static const char *const nlm3_status_names[] = {
-    "LCK_GRANTED", "LCK_DENIED", "LCK_DENIED_NOLOCKS", "LCK_BLOCKED",
-    "LCK_DENIED_GRACE_PERIOD", "LCK_DEADLCK",
+static const struct valname nlm3_status_names[] = {
+    { 0, "LCK_GRANTED" }, { 1, "LCK_DENIED" }, { 2, "LCK_DENIED_NOLOCKS" }, { 3, "LCK_BLOCKED" },
+    { 4, "LCK_DENIED_GRACE_PERIOD" }, { 5, "LCK_DEADLCK" }, { 0, NULL },
 };
 
 static const char *
 nlm3_status_name(uint32_t status)
 {
-    if (status < sizeof nlm3_status_names / sizeof nlm3_status_names[0])
-        return nlm3_status_names[status];
-    return NULL;
+    return valname(nlm3_status_names, status);
 }
 
 static enum decode_rc

@@ -6,6 +6,7 @@
 
 #include "dissector.h"
 #include "nlm_common.h"
+#include "valname.h"
 
 #define NLM4_NPROCS 24
 
@@ -17,18 +18,17 @@ static const char *const nlm4_proc_names[NLM4_NPROCS] = {
     "share", "unshare", "nm_lock", "free_all",
 };
 
-static const char *const nlm4_status_names[] = { /* XNFS 14.1 nlm4_stats */
-    "NLM4_GRANTED", "NLM4_DENIED", "NLM4_DENIED_NOLOCKS", "NLM4_BLOCKED",
-    "NLM4_DENIED_GRACE_PERIOD", "NLM4_DEADLCK", "NLM4_ROFS", "NLM4_STALE_FH",
-    "NLM4_FBIG", "NLM4_FAILED",
+static const struct valname nlm4_status_names[] = {
+    { 0, "NLM4_GRANTED" }, { 1, "NLM4_DENIED" }, { 2, "NLM4_DENIED_NOLOCKS" },
+    { 3, "NLM4_BLOCKED" }, { 4, "NLM4_DENIED_GRACE_PERIOD" }, { 5, "NLM4_DEADLCK" },
+    { 6, "NLM4_ROFS" }, { 7, "NLM4_STALE_FH" }, { 8, "NLM4_FBIG" }, { 9, "NLM4_FAILED" },
+    { 0, NULL },
 };
 
 static const char *
 nlm4_status_name(uint32_t status)
 {
-    if (status < sizeof nlm4_status_names / sizeof nlm4_status_names[0])
-        return nlm4_status_names[status];
-    return NULL;
+    return valname(nlm4_status_names, status);
 }
 
 static enum decode_rc

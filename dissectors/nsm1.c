@@ -10,6 +10,7 @@
 
 #include "dissector.h"
 #include "stats.h"
+#include "valname.h"
 #include "xdr_cur.h"
 #include "xid_table.h"
 
@@ -23,14 +24,14 @@ static const char *const nsm1_proc_names[NSM1_NPROCS] = {
     "null", "stat", "mon", "unmon", "unmon_all", "simu_crash", "notify",
 };
 
-static const char *const nsm1_status_names[] = { "STAT_SUCC", "STAT_FAIL" }; /* XNFS 12 res */
+static const struct valname nsm1_status_names[] = { /* XNFS 12 res */
+    { 0, "STAT_SUCC" }, { 1, "STAT_FAIL" }, { 0, NULL },
+};
 
 static const char *
 nsm1_status_name(uint32_t status)
 {
-    if (status < sizeof nsm1_status_names / sizeof nsm1_status_names[0])
-        return nsm1_status_names[status];
-    return NULL;
+    return valname(nsm1_status_names, status);
 }
 
 static enum decode_rc
