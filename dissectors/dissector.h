@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "bytes.h"
+#include "op_kind.h"
 #include "xdr_cur.h"
 
 struct pending_call;
@@ -23,12 +24,33 @@ struct op_sink { /* per-operation events inside one RPC (NFSv4 COMPOUND); v3 ign
     void *ctx;
 };
 
+/* One operation of a program's table: for every program today the table is
+ * its procedure table, indexed by procedure number. */
+struct rpc_op {
+    const char *name; /* lower-case RFC name; NULL: the number is not assigned (a gap) */
+    uint8_t kind;     /* enum op_kind (op_kind.h) */
+    uint8_t flags;    /* OPF_* (op_kind.h) */
+};
+
+/* What the shared layers do with a program (struct rpc_program.flags). */
+enum {
+    PGF_PRIMARY = 1u << 0,   /* the report's main program: its table is printed even when
+                              * empty, its calls are a breakdown row's nfs3_calls, the
+                              * view's per-row procedure table lists all its procedures */
+    PGF_IO_DETAIL = 1u << 1, /* the report gives its WRITE stable_how and committed, READ
+                              * and WRITE volumes and sizes */
+    PGF_FINDINGS = 1u << 2,  /* the findings analyse its operations: its dissector fills
+                              * attributes, access masks, listings and verifiers */
+    PGF_LOCK_WAITS = 1u << 3, /* the lock-wait tracker follows it (lockwait.h) */
+};
+
 struct rpc_program {
     const char *name;               /* "nfs3": JSON key and report label */
     const char *title;              /* "NFS v3": report heading */
     uint32_t prog, vers;            /* 100003, 3 */
     uint32_t nprocs;                /* procedures 0..nprocs-1 */
-    const char *const *proc_names;  /* lower-case RFC names, nprocs entries */
+    const struct rpc_op *procs;     /* nprocs entries: names, kinds, flags */
+    uint32_t flags;                 /* PGF_* */
     const char *(*status_name)(uint32_t status); /* NULL if the program has no status word */
     /* Is this status a failure? NULL: every status but 0. (NLM's BLOCKED is a
      * lock wait, not an error.) */
@@ -46,5 +68,21 @@ struct rpc_program {
 
 /* Generated: NULL-terminated table of every compiled-in program. */
 extern const struct rpc_program *const rpc_programs[];
+
+/* Procedure `proc` of pg, or NULL (no program, a number past the table). */
+static inline const struct rpc_op *
+rpc_proc(const struct rpc_program *pg, uint32_t proc)
+{
+    return pg && proc < pg->nprocs ? &pg->procs[proc] : NULL;
+}
+
+/* Its name, or NULL (unknown, or a gap in the table). */
+static inline const char *
+rpc_proc_name(const struct rpc_program *pg, uint32_t proc)
+{
+    const struct rpc_op *op = rpc_proc(pg, proc);
+
+    return op ? op->name : NULL;
+}
 
 #endif

@@ -30,7 +30,7 @@ dt_program(const char *name, uint32_t prog, uint32_t vers, uint32_t nprocs)
     EQ(pg->prog, prog);
     EQ(pg->vers, vers);
     EQ(pg->nprocs, nprocs);
-    CHECK(pg->title != NULL && pg->proc_names != NULL && pg->call != NULL && pg->reply != NULL);
+    CHECK(pg->title != NULL && pg->procs != NULL && pg->call != NULL && pg->reply != NULL);
     return pg;
 }
 
@@ -43,7 +43,7 @@ dt_proc_names(const struct rpc_program *pg, const char *const *want, uint32_t n)
 
     EQ(pg->nprocs, n);
     for (i = 0; i < n && i < pg->nprocs; i++) {
-        const char *a = pg->proc_names[i], *b = want[i];
+        const char *a = pg->procs[i].name, *b = want[i];
         if ((a == NULL) != (b == NULL) || (a && strcmp(a, b) != 0)) {
             fprintf(stderr, "proc %u: \"%s\" != \"%s\"\n", i, a ? a : "(null)", b ? b : "(null)");
             bad++;

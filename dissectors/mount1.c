@@ -6,8 +6,14 @@
 
 #define MOUNT1_NPROCS (MOUNTPROC_EXPORTALL + 1)
 
-static const char *const mount1_proc_names[MOUNT1_NPROCS] = {
-    "null", "mnt", "dump", "umnt", "umntall", "export", "exportall",
+static const struct rpc_op mount1_procs[MOUNT1_NPROCS] = {
+    { "null", OPK_NULL, 0 },
+    { "mnt", OPK_MOUNT, 0 },
+    { "dump", OPK_MOUNT_LIST, 0 },
+    { "umnt", OPK_UNMOUNT, 0 },
+    { "umntall", OPK_UNMOUNT, 0 },
+    { "export", OPK_EXPORTS, 0 },
+    { "exportall", OPK_EXPORTS, 0 },
 };
 
 static enum decode_rc
@@ -30,7 +36,7 @@ const struct rpc_program mount1_program = {
     .prog = 100005,
     .vers = 1,
     .nprocs = MOUNT1_NPROCS,
-    .proc_names = mount1_proc_names,
+    .procs = mount1_procs,
     .status_name = mount12_status_name,
     .call = mount1_call,
     .reply = mount1_reply,

@@ -6,8 +6,15 @@
 
 #define MOUNT2_NPROCS (MOUNTPROC_PATHCONF + 1)
 
-static const char *const mount2_proc_names[MOUNT2_NPROCS] = {
-    "null", "mnt", "dump", "umnt", "umntall", "export", "exportall", "pathconf",
+static const struct rpc_op mount2_procs[MOUNT2_NPROCS] = {
+    { "null", OPK_NULL, 0 },
+    { "mnt", OPK_MOUNT, 0 },
+    { "dump", OPK_MOUNT_LIST, 0 },
+    { "umnt", OPK_UNMOUNT, 0 },
+    { "umntall", OPK_UNMOUNT, 0 },
+    { "export", OPK_EXPORTS, 0 },
+    { "exportall", OPK_EXPORTS, 0 },
+    { "pathconf", OPK_PATHCONF, 0 },
 };
 
 static enum decode_rc
@@ -30,7 +37,7 @@ const struct rpc_program mount2_program = {
     .prog = 100005,
     .vers = 2,
     .nprocs = MOUNT2_NPROCS,
-    .proc_names = mount2_proc_names,
+    .procs = mount2_procs,
     .status_name = mount12_status_name,
     .call = mount2_call,
     .reply = mount2_reply,

@@ -22,8 +22,13 @@ enum { /* RFC 1813 Appendix I procedure numbers */
     MOUNTPROC3_EXPORT, MOUNT3_NPROCS
 };
 
-static const char *const mount3_proc_names[MOUNT3_NPROCS] = {
-    "null", "mnt", "dump", "umnt", "umntall", "export",
+static const struct rpc_op mount3_procs[MOUNT3_NPROCS] = {
+    { "null", OPK_NULL, 0 },
+    { "mnt", OPK_MOUNT, 0 },
+    { "dump", OPK_MOUNT_LIST, 0 },
+    { "umnt", OPK_UNMOUNT, 0 },
+    { "umntall", OPK_UNMOUNT, 0 },
+    { "export", OPK_EXPORTS, 0 },
 };
 
 static const struct valname mount3_status_names[] = { /* RFC 1813 Appendix I mountstat3 */
@@ -87,7 +92,7 @@ const struct rpc_program mount3_program = {
     .prog = 100005,
     .vers = 3,
     .nprocs = MOUNT3_NPROCS,
-    .proc_names = mount3_proc_names,
+    .procs = mount3_procs,
     .status_name = mount3_status_name,
     .call = mount3_call,
     .reply = mount3_reply,

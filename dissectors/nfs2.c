@@ -30,10 +30,25 @@ enum { /* RFC 1094 §2.2 procedure numbers */
     NFSPROC_RMDIR, NFSPROC_READDIR, NFSPROC_STATFS, NFS2_NPROCS
 };
 
-static const char *const nfs2_proc_names[NFS2_NPROCS] = {
-    "null", "getattr", "setattr", "root", "lookup", "readlink", "read", "writecache",
-    "write", "create", "remove", "rename", "link", "symlink", "mkdir", "rmdir",
-    "readdir", "statfs",
+static const struct rpc_op nfs2_procs[NFS2_NPROCS] = {
+    { "null", OPK_NULL, 0 },
+    { "getattr", OPK_GETATTR, OPF_FH },
+    { "setattr", OPK_SETATTR, OPF_FH | OPF_MOD_META },
+    { "root", OPK_OTHER, 0 },
+    { "lookup", OPK_LOOKUP, OPF_FH },
+    { "readlink", OPK_READLINK, OPF_FH },
+    { "read", OPK_READ, OPF_FH },
+    { "writecache", OPK_OTHER, 0 },
+    { "write", OPK_WRITE, OPF_FH | OPF_MOD_DATA | OPF_MOD_META },
+    { "create", OPK_CREATE, OPF_FH | OPF_MOD_META },
+    { "remove", OPK_REMOVE, OPF_FH | OPF_MOD_META },
+    { "rename", OPK_RENAME, OPF_FH | OPF_MOD_META },
+    { "link", OPK_LINK, OPF_FH | OPF_MOD_META },
+    { "symlink", OPK_SYMLINK, OPF_FH | OPF_MOD_META },
+    { "mkdir", OPK_MKDIR, OPF_FH | OPF_MOD_META },
+    { "rmdir", OPK_RMDIR, OPF_FH | OPF_MOD_META },
+    { "readdir", OPK_READDIR, OPF_FH },
+    { "statfs", OPK_FSSTAT, OPF_FH },
 };
 
 static bool
@@ -132,7 +147,7 @@ const struct rpc_program nfs2_program = {
     .prog = 100003,
     .vers = 2,
     .nprocs = NFS2_NPROCS,
-    .proc_names = nfs2_proc_names,
+    .procs = nfs2_procs,
     .status_name = nfsstat2_name,
     .call = nfs2_call,
     .reply = nfs2_reply,

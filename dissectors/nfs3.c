@@ -20,10 +20,29 @@ enum { /* RFC 1813 §3.3 procedure numbers */
     NFSPROC3_PATHCONF, NFSPROC3_COMMIT, NFS3_NPROCS
 };
 
-static const char *const nfs3_proc_names[NFS3_NPROCS] = {
-    "null", "getattr", "setattr", "lookup", "access", "readlink", "read", "write",
-    "create", "mkdir", "symlink", "mknod", "remove", "rmdir", "rename", "link",
-    "readdir", "readdirplus", "fsstat", "fsinfo", "pathconf", "commit",
+static const struct rpc_op nfs3_procs[NFS3_NPROCS] = {
+    { "null", OPK_NULL, 0 },
+    { "getattr", OPK_GETATTR, OPF_FH },
+    { "setattr", OPK_SETATTR, OPF_FH | OPF_MOD_META },
+    { "lookup", OPK_LOOKUP, OPF_FH },
+    { "access", OPK_ACCESS, OPF_FH },
+    { "readlink", OPK_READLINK, OPF_FH },
+    { "read", OPK_READ, OPF_FH | OPF_RANGE },
+    { "write", OPK_WRITE, OPF_FH | OPF_MOD_DATA | OPF_MOD_META | OPF_RANGE },
+    { "create", OPK_CREATE, OPF_FH | OPF_MOD_META },
+    { "mkdir", OPK_MKDIR, OPF_FH | OPF_MOD_META },
+    { "symlink", OPK_SYMLINK, OPF_FH | OPF_MOD_META },
+    { "mknod", OPK_MKNOD, OPF_FH | OPF_MOD_META },
+    { "remove", OPK_REMOVE, OPF_FH | OPF_MOD_META },
+    { "rmdir", OPK_RMDIR, OPF_FH | OPF_MOD_META },
+    { "rename", OPK_RENAME, OPF_FH | OPF_MOD_META },
+    { "link", OPK_LINK, OPF_FH | OPF_MOD_META },
+    { "readdir", OPK_READDIR, OPF_FH },
+    { "readdirplus", OPK_READDIRPLUS, OPF_FH },
+    { "fsstat", OPK_FSSTAT, OPF_FH },
+    { "fsinfo", OPK_FSINFO, OPF_FH },
+    { "pathconf", OPK_PATHCONF, OPF_FH },
+    { "commit", OPK_COMMIT, OPF_FH | OPF_MOD_META | OPF_RANGE },
 };
 
 
@@ -435,7 +454,8 @@ const struct rpc_program nfs3_program = {
     .prog = 100003,
     .vers = 3,
     .nprocs = NFS3_NPROCS,
-    .proc_names = nfs3_proc_names,
+    .procs = nfs3_procs,
+    .flags = PGF_PRIMARY | PGF_IO_DETAIL | PGF_FINDINGS,
     .status_name = nfsstat3_name,
     .call = nfs3_call,
     .reply = nfs3_reply,

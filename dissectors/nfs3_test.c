@@ -124,7 +124,7 @@ test_registry(void)
     CHECK(pg->call != NULL && pg->reply != NULL && pg->status_name != NULL);
     EQ(pg->nprocs, 22);
     for (i = 0; i < 22 && i < pg->nprocs; i++)
-        STREQ(pg->proc_names[i], rfc[i]);
+        STREQ(pg->procs[i].name, rfc[i]);
     STREQ(pg->status_name(0), "NFS3_OK");
     STREQ(pg->status_name(2), "NFS3ERR_NOENT");
     STREQ(pg->status_name(70), "NFS3ERR_STALE");

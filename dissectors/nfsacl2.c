@@ -17,8 +17,13 @@ enum { /* Solaris nfs_acl.x, version 2 */
     ACLPROC2_GETXATTRDIR, NFSACL2_NPROCS
 };
 
-static const char *const nfsacl2_proc_names[NFSACL2_NPROCS] = {
-    "null", "getacl", "setacl", "getattr", "access", "getxattrdir",
+static const struct rpc_op nfsacl2_procs[NFSACL2_NPROCS] = {
+    { "null", OPK_NULL, 0 },
+    { "getacl", OPK_GETACL, OPF_FH },
+    { "setacl", OPK_SETACL, OPF_FH | OPF_MOD_META },
+    { "getattr", OPK_GETATTR, OPF_FH },
+    { "access", OPK_ACCESS, OPF_FH },
+    { "getxattrdir", OPK_LOOKUP, OPF_FH },
 };
 
 static enum decode_rc
@@ -35,7 +40,7 @@ const struct rpc_program nfsacl2_program = {
     .prog = 100227,
     .vers = 2,
     .nprocs = NFSACL2_NPROCS,
-    .proc_names = nfsacl2_proc_names,
+    .procs = nfsacl2_procs,
     .status_name = nfsstat2_name,
     .call = nfsacl2_call,
     .reply = nfsacl_reply,

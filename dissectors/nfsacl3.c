@@ -16,8 +16,11 @@ enum { /* Solaris nfs_acl.x, version 3 */
     ACLPROC3_NULL = 0, ACLPROC3_GETACL, ACLPROC3_SETACL, ACLPROC3_GETXATTRDIR, NFSACL3_NPROCS
 };
 
-static const char *const nfsacl3_proc_names[NFSACL3_NPROCS] = {
-    "null", "getacl", "setacl", "getxattrdir",
+static const struct rpc_op nfsacl3_procs[NFSACL3_NPROCS] = {
+    { "null", OPK_NULL, 0 },
+    { "getacl", OPK_GETACL, OPF_FH },
+    { "setacl", OPK_SETACL, OPF_FH | OPF_MOD_META },
+    { "getxattrdir", OPK_LOOKUP, OPF_FH },
 };
 
 static enum decode_rc
@@ -36,7 +39,7 @@ const struct rpc_program nfsacl3_program = {
     .prog = 100227,
     .vers = 3,
     .nprocs = NFSACL3_NPROCS,
-    .proc_names = nfsacl3_proc_names,
+    .procs = nfsacl3_procs,
     .status_name = nfsstat3_name,
     .call = nfsacl3_call,
     .reply = nfsacl_reply,

@@ -11,10 +11,23 @@
 
 #define NLM1_NPROCS 16
 
-static const char *const nlm1_proc_names[NLM1_NPROCS] = {
-    "null", "test", "lock", "cancel", "unlock", "granted",
-    "test_msg", "lock_msg", "cancel_msg", "unlock_msg", "granted_msg",
-    "test_res", "lock_res", "cancel_res", "unlock_res", "granted_res",
+static const struct rpc_op nlm1_procs[NLM1_NPROCS] = {
+    { "null", OPK_NULL, 0 },
+    { "test", OPK_LOCK_TEST, OPF_FH },
+    { "lock", OPK_LOCK, OPF_FH },
+    { "cancel", OPK_LOCK_CANCEL, OPF_FH },
+    { "unlock", OPK_UNLOCK, OPF_FH },
+    { "granted", OPK_LOCK_GRANTED, OPF_FH | OPF_CALLBACK },
+    { "test_msg", OPK_LOCK_TEST, OPF_FH | OPF_MSG },
+    { "lock_msg", OPK_LOCK, OPF_FH | OPF_MSG },
+    { "cancel_msg", OPK_LOCK_CANCEL, OPF_FH | OPF_MSG },
+    { "unlock_msg", OPK_UNLOCK, OPF_FH | OPF_MSG },
+    { "granted_msg", OPK_LOCK_GRANTED, OPF_FH | OPF_MSG | OPF_CALLBACK },
+    { "test_res", OPK_LOCK_RESULT, OPF_MSG | OPF_CALLBACK },
+    { "lock_res", OPK_LOCK_RESULT, OPF_MSG | OPF_CALLBACK },
+    { "cancel_res", OPK_LOCK_RESULT, OPF_MSG | OPF_CALLBACK },
+    { "unlock_res", OPK_LOCK_RESULT, OPF_MSG | OPF_CALLBACK },
+    { "granted_res", OPK_LOCK_RESULT, OPF_MSG },
 };
 
 /* XNFS 10.1 nlm_stats; 5 (deadlock) is an extension some servers send. */
@@ -49,7 +62,7 @@ const struct rpc_program nlm1_program = {
     .prog = 100021,
     .vers = 1,
     .nprocs = NLM1_NPROCS,
-    .proc_names = nlm1_proc_names,
+    .procs = nlm1_procs,
     .status_name = nlm1_status_name,
     .status_error = nlm_status_error,
     .call = nlm1_call,

@@ -11,12 +11,31 @@
 
 #define NLM3_NPROCS 24
 
-static const char *const nlm3_proc_names[NLM3_NPROCS] = {
-    "null", "test", "lock", "cancel", "unlock", "granted",
-    "test_msg", "lock_msg", "cancel_msg", "unlock_msg", "granted_msg",
-    "test_res", "lock_res", "cancel_res", "unlock_res", "granted_res",
-    NULL, NULL, NULL, NULL, /* 16-19: not assigned (reported as procN) */
-    "share", "unshare", "nm_lock", "free_all",
+static const struct rpc_op nlm3_procs[NLM3_NPROCS] = {
+    { "null", OPK_NULL, 0 },
+    { "test", OPK_LOCK_TEST, OPF_FH },
+    { "lock", OPK_LOCK, OPF_FH },
+    { "cancel", OPK_LOCK_CANCEL, OPF_FH },
+    { "unlock", OPK_UNLOCK, OPF_FH },
+    { "granted", OPK_LOCK_GRANTED, OPF_FH | OPF_CALLBACK },
+    { "test_msg", OPK_LOCK_TEST, OPF_FH | OPF_MSG },
+    { "lock_msg", OPK_LOCK, OPF_FH | OPF_MSG },
+    { "cancel_msg", OPK_LOCK_CANCEL, OPF_FH | OPF_MSG },
+    { "unlock_msg", OPK_UNLOCK, OPF_FH | OPF_MSG },
+    { "granted_msg", OPK_LOCK_GRANTED, OPF_FH | OPF_MSG | OPF_CALLBACK },
+    { "test_res", OPK_LOCK_RESULT, OPF_MSG | OPF_CALLBACK },
+    { "lock_res", OPK_LOCK_RESULT, OPF_MSG | OPF_CALLBACK },
+    { "cancel_res", OPK_LOCK_RESULT, OPF_MSG | OPF_CALLBACK },
+    { "unlock_res", OPK_LOCK_RESULT, OPF_MSG | OPF_CALLBACK },
+    { "granted_res", OPK_LOCK_RESULT, OPF_MSG },
+    { NULL, OPK_OTHER, 0 },
+    { NULL, OPK_OTHER, 0 },
+    { NULL, OPK_OTHER, 0 },
+    { NULL, OPK_OTHER, 0 }, /* 16-19: not assigned (reported as procN) */
+    { "share", OPK_SHARE, OPF_FH },
+    { "unshare", OPK_UNSHARE, OPF_FH },
+    { "nm_lock", OPK_LOCK, OPF_FH },
+    { "free_all", OPK_FREE_ALL, 0 },
 };
 
 /* XNFS 10.1 nlm_stats; 5 (deadlock) is an extension some servers send. */
@@ -51,7 +70,7 @@ const struct rpc_program nlm3_program = {
     .prog = 100021,
     .vers = 3,
     .nprocs = NLM3_NPROCS,
-    .proc_names = nlm3_proc_names,
+    .procs = nlm3_procs,
     .status_name = nlm3_status_name,
     .status_error = nlm_status_error,
     .call = nlm3_call,

@@ -37,11 +37,11 @@ test_registry(void)
     if (!pg)
         return;
     STREQ(pg->title, "NLM v3");
-    STREQ(pg->proc_names[P_LOCK], "lock");
-    STREQ(pg->proc_names[P_UNLOCK_RES], "unlock_res");
-    CHECK(pg->proc_names[16] == NULL && pg->proc_names[19] == NULL);
-    STREQ(pg->proc_names[P_SHARE], "share");
-    STREQ(pg->proc_names[23], "free_all");
+    STREQ(pg->procs[P_LOCK].name, "lock");
+    STREQ(pg->procs[P_UNLOCK_RES].name, "unlock_res");
+    CHECK(pg->procs[16].name == NULL && pg->procs[19].name == NULL);
+    STREQ(pg->procs[P_SHARE].name, "share");
+    STREQ(pg->procs[23].name, "free_all");
     STREQ(pg->status_name(0), "LCK_GRANTED");
     STREQ(pg->status_name(1), "LCK_DENIED");
     STREQ(pg->status_name(2), "LCK_DENIED_NOLOCKS");

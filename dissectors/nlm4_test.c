@@ -226,9 +226,12 @@ lw_op(struct lockwait *lw, uint32_t proc, const uint8_t *args, size_t n_args, co
     EQ(dt_call(pg, args, n_args, &pc), DECODE_OK);
     dt_ev(&ev);
     EQ(dt_reply(pg, res, n_res, &pc, &ev), DECODE_OK);
+    ev.pg = pg;
     ev.prog = 100021;
     ev.vers = 4;
     ev.proc = proc;
+    ev.kind = pg->procs[proc].kind; /* as the matcher sets them */
+    ev.opf = pg->procs[proc].flags;
     ev.outcome = OP_REPLIED;
     ev.key = &key;
     ev.call_dir = 0;

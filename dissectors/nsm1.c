@@ -20,8 +20,14 @@ enum { /* XNFS 12 procedure numbers */
     SM_NULL = 0, SM_STAT, SM_MON, SM_UNMON, SM_UNMON_ALL, SM_SIMU_CRASH, SM_NOTIFY, NSM1_NPROCS
 };
 
-static const char *const nsm1_proc_names[NSM1_NPROCS] = {
-    "null", "stat", "mon", "unmon", "unmon_all", "simu_crash", "notify",
+static const struct rpc_op nsm1_procs[NSM1_NPROCS] = {
+    { "null", OPK_NULL, 0 },
+    { "stat", OPK_STATUS, 0 },
+    { "mon", OPK_MONITOR, 0 },
+    { "unmon", OPK_UNMONITOR, 0 },
+    { "unmon_all", OPK_UNMONITOR, 0 },
+    { "simu_crash", OPK_NOTIFY, 0 },
+    { "notify", OPK_NOTIFY, 0 },
 };
 
 static const struct valname nsm1_status_names[] = { /* XNFS 12 res */
@@ -76,7 +82,7 @@ const struct rpc_program nsm1_program = {
     .prog = 100024,
     .vers = 1,
     .nprocs = NSM1_NPROCS,
-    .proc_names = nsm1_proc_names,
+    .procs = nsm1_procs,
     .status_name = nsm1_status_name,
     .call = nsm1_call,
     .reply = nsm1_reply,

@@ -16,8 +16,13 @@ enum { /* RFC 1833 §3.2 */
     PMAPPROC_CALLIT, PMAP2_NPROCS
 };
 
-static const char *const portmap2_proc_names[PMAP2_NPROCS] = {
-    "null", "set", "unset", "getport", "dump", "callit",
+static const struct rpc_op portmap2_procs[PMAP2_NPROCS] = {
+    { "null", OPK_NULL, 0 },
+    { "set", OPK_PORT_SET, 0 },
+    { "unset", OPK_PORT_UNSET, 0 },
+    { "getport", OPK_PORT_LOOKUP, 0 },
+    { "dump", OPK_PORT_LIST, 0 },
+    { "callit", OPK_CALL_INDIRECT, 0 },
 };
 
 static enum decode_rc
@@ -73,7 +78,7 @@ const struct rpc_program portmap2_program = {
     .prog = 100000,
     .vers = 2,
     .nprocs = PMAP2_NPROCS,
-    .proc_names = portmap2_proc_names,
+    .procs = portmap2_procs,
     .status_name = NULL,
     .call = portmap2_call,
     .reply = portmap2_reply,

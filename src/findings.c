@@ -16,12 +16,6 @@
 #include "hashtab.h"
 #include "stats.h"
 
-enum { /* RFC 1813 §3.3 procedure numbers */
-    P_NULL, P_GETATTR, P_SETATTR, P_LOOKUP, P_ACCESS, P_READLINK, P_READ, P_WRITE, P_CREATE,
-    P_MKDIR, P_SYMLINK, P_MKNOD, P_REMOVE, P_RMDIR, P_RENAME, P_LINK, P_READDIR,
-    P_READDIRPLUS, P_FSSTAT, P_FSINFO, P_PATHCONF, P_COMMIT
-};
-
 #define NF3DIR 2
 #define SEC 1000000000LL
 
@@ -311,9 +305,9 @@ findings_free(struct findings *f)
 }
 
 uint64_t
-findings_estimate(const struct findings *f, enum fscen sc, unsigned proc)
+findings_estimate(const struct findings *f, enum fscen sc, unsigned kind)
 {
-    return sc < SC__COUNT && proc < FND_NPROC ? f->est[sc][proc] : 0;
+    return sc < SC__COUNT && kind < OPK_FILE_COUNT ? f->est[sc][kind] : 0;
 }
 
 bool
@@ -462,12 +456,12 @@ pair_key(const struct findings *f, uint64_t a, uint64_t b, unsigned kind)
 static void
 writes(struct findings *f, const struct op_event *ev, struct who *w, bool replied)
 {
-    if (ev->proc == P_COMMIT) {
+    if (ev->kind == OPK_COMMIT) {
         f->commits++;
         if (replied)
             histo_record(&f->lat_commit, w->lat);
     }
-    if (ev->proc == P_WRITE && ev->stable <= STABLE_FILE_SYNC) {
+    if (ev->kind == OPK_WRITE && ev->stable <= STABLE_FILE_SYNC) {
         struct connv *cv;
         uint64_t ck = hash_bytes(ev->key, sizeof *ev->key, f->seed ^ 0x636f6e6eULL);
 
@@ -511,25 +505,21 @@ writes(struct findings *f, const struct op_event *ev, struct who *w, bool replie
 
 /* ---- redundancy -------------------------------------------------------------- */
 
+/* SETATTR, WRITE, CREATE, MKDIR, SYMLINK, MKNOD, REMOVE, RMDIR, RENAME,
+ * LINK, and COMMIT (it may change `used`: space allocated as data reaches
+ * the disk): the operations flagged as modifying (op_kind.h). */
 static bool
-modifies(uint32_t proc)
+modifies(const struct op_event *ev)
 {
-    switch (proc) {
-    case P_SETATTR: case P_WRITE: case P_CREATE: case P_MKDIR: case P_SYMLINK:
-    case P_MKNOD: case P_REMOVE: case P_RMDIR: case P_RENAME: case P_LINK:
-    case P_COMMIT: /* may change `used` (space allocated as data reaches the disk) */
-        return true;
-    default:
-        return false;
-    }
+    return (ev->opf & (OPF_MOD_DATA | OPF_MOD_META)) != 0;
 }
 
 /* Attributes a reply gives the client; FSSTAT/FSINFO/PATHCONF are left out:
  * a client asks them while mounting, before it caches the root's inode. */
 static bool
-attr_counts(uint32_t proc)
+attr_counts(unsigned kind)
 {
-    return proc != P_FSSTAT && proc != P_FSINFO && proc != P_PATHCONF;
+    return kind != OPK_FSSTAT && kind != OPK_FSINFO && kind != OPK_PATHCONF;
 }
 
 /* fk: fh_key(f, fh). */
@@ -589,7 +579,7 @@ listing_call(struct findings *f, const struct op_event *ev, const struct who *w)
     struct lstv *l = ftab_put(f->lst, pair_key(f, w->ck, dk, 2), w->t_call, NULL);
     struct fnd_dir *d;
     struct fnd_listing *li = NULL;
-    bool plus = ev->proc == P_READDIRPLUS, attrs = false;
+    bool plus = ev->kind == OPK_READDIRPLUS, attrs = false;
     unsigned i;
 
     if (!l->dir1) {
@@ -647,7 +637,7 @@ child_call(struct findings *f, const struct op_event *ev, const struct who *w, b
     struct fnd_dir *d;
     struct fnd_listing *li;
 
-    if (ev->proc == P_LOOKUP) {
+    if (ev->kind == OPK_LOOKUP) {
         dk = w->fk;
     } else {
         const struct parentv *pv = ftab_get(f->parent, w->fk);
@@ -663,13 +653,13 @@ child_call(struct findings *f, const struct op_event *ev, const struct who *w, b
     l->t_last = w->t_call;
     d->t_last = w->t_reply;
     d->cost_us += w->lat;
-    switch (ev->proc) {
-    case P_LOOKUP:
+    switch (ev->kind) {
+    case OPK_LOOKUP:
         d->lookup++;
         if (li)
             li->lookup++;
         break;
-    case P_GETATTR: {
+    case OPK_GETATTR: {
         bool after_plus = l->t_plus && l->t_plus <= w->t_call &&
                           w->t_call - l->t_plus <= f->window_ns;
         d->getattr++;
@@ -768,18 +758,18 @@ m_sent(struct findings *f, unsigned sc, const struct op_event *ev, struct who *w
     /* Close-to-open: a GETATTR answered from the cache is an open()
      * revalidation when the file's data (or the directory's entries) is
      * read next, within the window; the client then sends it anyway. */
-    if (a && (ev->proc == P_READ || ev->proc == P_WRITE || ev->proc == P_READDIR ||
-              ev->proc == P_READDIRPLUS)) {
+    if (a && (ev->kind == OPK_READ || ev->kind == OPK_WRITE || ev->kind == OPK_READDIR ||
+              ev->kind == OPK_READDIRPLUS)) {
         if (a->pending && now > a->pending && now - a->pending <= f->window_ns) {
-            f->est[sc][P_GETATTR]++;
+            f->est[sc][OPK_GETATTR]++;
             f->cto_kept[sc]++;
             a->pending = 0;
         }
         if (now > a->last_data)
             a->last_data = now;
     }
-    switch (ev->proc) {
-    case P_GETATTR:
+    switch (ev->kind) {
+    case OPK_GETATTR:
         sent = !m_valid(P, a, now);
         if (!sent && a) {
             a->pending = 0;
@@ -791,7 +781,7 @@ m_sent(struct findings *f, unsigned sc, const struct op_event *ev, struct who *w
             }
         }
         break;
-    case P_ACCESS: {
+    case OPK_ACCESS: {
         struct mval *x = ftab_get(t, w->mx_f);
         sent = !(x && a && x->digest == a->digest && now - x->t < ac_of(P, a));
         if (sent && ev->attr.valid) {
@@ -801,7 +791,7 @@ m_sent(struct findings *f, unsigned sc, const struct op_event *ev, struct who *w
         }
         break;
     }
-    case P_LOOKUP: {
+    case OPK_LOOKUP: {
         struct mval *e = ftab_get(t, w->mx_f);
         const struct mval *l = ftab_get(t, w->ml_f);
         bool dir_ok = m_valid(P, a, now);
@@ -820,8 +810,8 @@ m_sent(struct findings *f, unsigned sc, const struct op_event *ev, struct who *w
         }
         break;
     }
-    case P_READDIR:
-    case P_READDIRPLUS: {
+    case OPK_READDIR:
+    case OPK_READDIRPLUS: {
         struct mval *l = ftab_put(t, w->ml_f, now, NULL);
 
         if (ev->offset == 0)
@@ -832,11 +822,11 @@ m_sent(struct findings *f, unsigned sc, const struct op_event *ev, struct who *w
             l->t = w->t_reply;
             if (ev->attr.valid)
                 l->digest = ev->attr.digest;
-            l->plus = ev->proc == P_READDIRPLUS && P->rdirplus;
+            l->plus = ev->kind == OPK_READDIRPLUS && P->rdirplus;
         }
         break;
     }
-    case P_READ:
+    case OPK_READ:
         if (a && a->read_end && a->read_digest == a->digest &&
             ev->offset + ev->read_bytes <= a->read_end)
             sent = false;
@@ -846,10 +836,10 @@ m_sent(struct findings *f, unsigned sc, const struct op_event *ev, struct who *w
     }
     if (!sent)
         return false;
-    if (ev->has_status && attr_counts(ev->proc)) {
+    if (ev->has_status && attr_counts(ev->kind)) {
         m_refresh(f, sc, w->ma_f, ev->fh, &ev->attr, w->t_reply);
         m_refresh(f, sc, w->ma_o, ev->obj_fh, &ev->obj_attr, w->t_reply);
-        if (P->rdirplus && ev->proc == P_READDIRPLUS) {
+        if (P->rdirplus && ev->kind == OPK_READDIRPLUS) {
             unsigned i;
             for (i = 0; i < ev->ndirent; i++)
                 if (!dot(ev->dirent[i].name))
@@ -857,7 +847,7 @@ m_sent(struct findings *f, unsigned sc, const struct op_event *ev, struct who *w
                               w->t_reply);
         }
     }
-    if (ev->proc == P_READ && ev->fh.len) {
+    if (ev->kind == OPK_READ && ev->fh.len) {
         a = ftab_put(t, w->ma_f, now, NULL);
         if (a->read_digest != a->digest)
             a->read_end = 0;
@@ -874,11 +864,11 @@ whatif(struct findings *f, const struct op_event *ev, struct who *w, bool replie
     unsigned sc;
 
     for (sc = 0; sc < SC__COUNT; sc++) {
-        unsigned p = ev->proc;
+        unsigned p = ev->kind;
         if (replied && !m_sent(f, sc, ev, w))
             continue;
-        if (p == P_READDIRPLUS && !fscen_params[sc].rdirplus)
-            p = P_READDIR;
+        if (p == OPK_READDIRPLUS && !fscen_params[sc].rdirplus)
+            p = OPK_READDIR;
         f->est[sc][p]++;
     }
 }
@@ -899,17 +889,17 @@ call_keys(const struct findings *f, const struct op_event *ev, struct who *w, ui
         w->ok = fh_key(f, ev->obj_fh);
         w->ma_o = mkey(f, MK_ATTR, w->ck, w->ok);
     }
-    switch (ev->proc) {
-    case P_ACCESS:
+    switch (ev->kind) {
+    case OPK_ACCESS:
         w->mx_f = mkey(f, MK_ACC, w->ck, hash_u64x2(w->fk, ev->uid, f->seed));
         break;
-    case P_LOOKUP:
+    case OPK_LOOKUP:
         w->mx_f = mkey(f, MK_DENT, w->ck,
                        hash_u64x2(w->fk, hash_bytes(ev->name.p, ev->name.len, f->seed), f->seed));
         w->ml_f = mkey(f, MK_LIST, w->ck, w->fk);
         break;
-    case P_READDIR:
-    case P_READDIRPLUS:
+    case OPK_READDIR:
+    case OPK_READDIRPLUS:
         w->ml_f = mkey(f, MK_LIST, w->ck, w->fk);
         for (i = 0; i < ev->ndirent; i++)
             if (ev->dirent[i].fh.len) {
@@ -938,7 +928,7 @@ call_keys(const struct findings *f, const struct op_event *ev, struct who *w, ui
 bool
 findings_wants(const struct op_event *ev)
 {
-    return ev->pg && ev->prog == 100003 && ev->vers == 3 && ev->proc < FND_NPROC && ev->key &&
+    return ev->pg && (ev->pg->flags & PGF_FINDINGS) && ev->kind < OPK_FILE_COUNT && ev->key &&
            ev->outcome != OP_ORPHAN_REPLY;
 }
 
@@ -962,7 +952,7 @@ findings_record(struct findings *f, const struct op_event *ev)
         w.t_reply = w.t_call;
     w.lat = (uint64_t)(w.t_reply - w.t_call + 500) / 1000;
     f->nfs3_calls++;
-    f->now[ev->proc]++;
+    f->now[ev->kind]++;
 
     writes(f, ev, &w, replied);
     if (replied)
@@ -971,23 +961,23 @@ findings_record(struct findings *f, const struct op_event *ev)
     if (!replied || !ev->has_status)
         return;
 
-    if (modifies(ev->proc) && ev->fh.len) {
+    if (modifies(ev) && ev->fh.len) {
         struct modv *m = ftab_put(f->mod, w.fk, w.t_reply, NULL);
         uncredit_if_overlapped(f, FK_REDUNDANT_GETATTR, &m->getattr, w.t_call, w.t_reply);
         m->t_mod = w.t_reply;
-        if (ev->proc == P_SETATTR) {
+        if (ev->kind == OPK_SETATTR) {
             uncredit_if_overlapped(f, FK_REDUNDANT_ACCESS, &m->access, w.t_call, w.t_reply);
             m->t_setattr = w.t_reply;
         }
     }
     if (ev->status != 0) {
-        if (ev->proc == P_LOOKUP)
+        if (ev->kind == OPK_LOOKUP)
             child_call(f, ev, &w, false);
         return;
     }
 
-    switch (ev->proc) {
-    case P_GETATTR: {
+    switch (ev->kind) {
+    case OPK_GETATTR: {
         const struct held *h = ftab_get(f->attr, pair_key(f, w.ck, w.fk, 1));
         struct modv *m = ftab_get(f->mod, w.fk);
         bool red = false;
@@ -1012,7 +1002,7 @@ findings_record(struct findings *f, const struct op_event *ev)
         child_call(f, ev, &w, red);
         break;
     }
-    case P_ACCESS: {
+    case OPK_ACCESS: {
         uint64_t k = pair_key(f, w.ck, hash_u64x2(w.fk, (uint64_t)ev->uid << 32 | ev->access_req,
                                                   f->seed), 3);
         struct accv *a = ftab_put(f->acc, k, w.t_reply, NULL);
@@ -1030,21 +1020,21 @@ findings_record(struct findings *f, const struct op_event *ev)
         child_call(f, ev, &w, false);
         break;
     }
-    case P_LOOKUP:
+    case OPK_LOOKUP:
         child_call(f, ev, &w, false);
         break;
-    case P_READDIR:
-    case P_READDIRPLUS:
+    case OPK_READDIR:
+    case OPK_READDIRPLUS:
         listing_call(f, ev, &w);
         break;
     default:
         break;
     }
-    if (ev->obj_fh.len && ev->fh.len && ev->proc != P_READDIRPLUS) {
+    if (ev->obj_fh.len && ev->fh.len && ev->kind != OPK_READDIRPLUS) {
         struct parentv *pv = ftab_put(f->parent, w.ok, w.t_reply, NULL);
         pv->dir = w.fk;
     }
-    if (attr_counts(ev->proc)) {
+    if (attr_counts(ev->kind)) {
         hold(f, w.ck, ev->fh, w.fk, &ev->attr, w.t_reply);
         hold(f, w.ck, ev->obj_fh, w.ok, &ev->obj_attr, w.t_reply);
     }

@@ -20,6 +20,7 @@
 #include <stdint.h>
 
 #include "histo.h"
+#include "op_kind.h"
 
 struct op_event;
 
@@ -39,7 +40,6 @@ enum fkind {
 #define FND_DIRS 256         /* directories with fan-out counters */
 #define FND_LISTINGS 8       /* listings kept per directory, for evidence */
 #define FND_FH_MAX 64
-#define FND_NPROC 22         /* NFSv3 procedures */
 #define FND_FANOUT_MIN 16    /* per-entry calls after a listing that make a finding */
 #define FND_MIN_REPEATS 2    /* redundant calls that make a finding: one is not a pattern */
 
@@ -103,7 +103,7 @@ struct findings {
     int64_t window_ns;
     uint64_t seed;
     /* totals */
-    uint64_t nfs3_calls;          /* NFSv3 calls seen (replied or not) */
+    uint64_t nfs3_calls;          /* calls analysed (findings_wants), replied or not */
     uint64_t n[FK__COUNT];        /* finding counts */
     uint64_t cost_us[FK__COUNT];  /* sum of their latencies */
     /* stable writes */
@@ -119,8 +119,8 @@ struct findings {
     uint64_t dirs_dropped;        /* directories beyond FND_DIRS */
     struct fnd_dir dirs[FND_DIRS];
     /* what-if */
-    uint64_t now[FND_NPROC];      /* calls per procedure, as captured */
-    uint64_t est[SC__COUNT][FND_NPROC];
+    uint64_t now[OPK_FILE_COUNT]; /* calls per kind (op_kind.h), as captured */
+    uint64_t est[SC__COUNT][OPK_FILE_COUNT];
     uint64_t cto_kept[SC__COUNT]; /* GETATTRs kept as close-to-open revalidations */
     /* who and what */
     struct fnd_client clients[FND_TOP_CLIENTS];
@@ -145,7 +145,8 @@ void findings_free(struct findings *f); /* NULL is a no-op */
  * analysed). Reads nothing but f and ev, so it may run on another thread
  * (findings_worker.h). */
 void findings_record(struct findings *f, const struct op_event *ev);
-/* Is ev one findings_record analyses: an NFSv3 call, not an orphan reply? */
+/* Is ev one findings_record analyses: a file-service operation (a kind below
+ * OPK_FILE_COUNT) of a program flagged PGF_FINDINGS, not an orphan reply? */
 bool findings_wants(const struct op_event *ev);
 
 /* A directory whose listings were followed by at least FND_FANOUT_MIN
@@ -155,9 +156,9 @@ bool findings_dir_reported(const struct fnd_dir *d);
 /* The JSON key of a kind. */
 const char *findings_kind_key(enum fkind k);
 
-/* Calls scenario sc estimates for NFSv3 procedure `proc`. A GETATTR the
- * model answered from its cache and is still waiting to call an open()
- * (close-to-open) counts as not sent. */
-uint64_t findings_estimate(const struct findings *f, enum fscen sc, unsigned proc);
+/* Calls scenario sc estimates of operation kind `kind` (< OPK_FILE_COUNT).
+ * A GETATTR the model answered from its cache and is still waiting to call
+ * an open() (close-to-open) counts as not sent. */
+uint64_t findings_estimate(const struct findings *f, enum fscen sc, unsigned kind);
 
 #endif

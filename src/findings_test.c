@@ -12,8 +12,7 @@
 enum { GETATTR = 1, SETATTR = 2, LOOKUP = 3, ACCESS = 4, READ = 6, WRITE = 7, COMMIT = 21,
        READDIRPLUS = 17 };
 
-static const struct rpc_program fake_nfs3 = { .name = "nfs3", .prog = 100003, .vers = 3,
-                                              .nprocs = 22 };
+extern const struct rpc_program nfs3_program; /* its operation table: kinds and flags */
 static struct flow_key key1, key2; /* clients 10.0.0.1 and 10.0.0.3 -> server 10.0.0.2 */
 
 static const uint8_t FH_D[8] = "dir-D..", FH_F[8] = "file-F.", FH_G[8] = "file-G.";
@@ -32,10 +31,12 @@ op(uint32_t proc, unsigned t_ms, const uint8_t *fh)
     struct op_event ev;
 
     memset(&ev, 0, sizeof ev);
-    ev.pg = &fake_nfs3;
+    ev.pg = &nfs3_program;
     ev.prog = 100003;
     ev.vers = 3;
     ev.proc = proc;
+    ev.kind = nfs3_program.procs[proc].kind; /* as the matcher sets them */
+    ev.opf = nfs3_program.procs[proc].flags;
     ev.t_call.tv_sec = 1000 + t_ms / 1000;
     ev.t_call.tv_nsec = (long)(t_ms % 1000) * 1000000;
     ev.t_reply = ev.t_call;
@@ -158,7 +159,7 @@ total(const struct findings *f, enum fscen sc)
     uint64_t t = 0;
     unsigned p;
 
-    for (p = 0; p < FND_NPROC; p++)
+    for (p = 0; p < OPK_FILE_COUNT; p++)
         t += findings_estimate(f, sc, p);
     return t;
 }

@@ -19,10 +19,8 @@
 #define EVENTS 60000
 #define NFH 48
 
-static const struct rpc_program fake_nfs3 = { .name = "nfs3", .prog = 100003, .vers = 3,
-                                              .nprocs = 22 };
-static const struct rpc_program fake_mount = { .name = "mount3", .prog = 100005, .vers = 3,
-                                               .nprocs = 6 };
+/* The real tables: kinds and flags as the matcher sets them. */
+extern const struct rpc_program nfs3_program, mount3_program;
 static struct flow_key keys[3];
 static uint8_t fhs[NFH][64];
 static size_t fh_len[NFH];
@@ -64,10 +62,14 @@ make(struct op_event *ev, unsigned i)
     unsigned f = rnd(NFH), k;
 
     memset(ev, 0, offsetof(struct op_event, dirent));
-    ev->pg = rnd(50) ? &fake_nfs3 : &fake_mount;
+    ev->pg = rnd(50) ? &nfs3_program : &mount3_program;
     ev->prog = ev->pg->prog;
     ev->vers = 3;
     ev->proc = procs[rnd(sizeof procs / sizeof procs[0])];
+    if (ev->proc >= ev->pg->nprocs)
+        ev->proc = 1;
+    ev->kind = ev->pg->procs[ev->proc].kind;
+    ev->opf = ev->pg->procs[ev->proc].flags;
     ev->t_call.tv_sec = 1000 + i / 400;
     ev->t_call.tv_nsec = (long)(i % 400) * 2500000 + rnd(1000);
     ev->t_reply = ev->t_call;

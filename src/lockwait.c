@@ -8,9 +8,7 @@
 #include "hashtab.h"
 #include "stats.h"
 
-enum { /* XNFS 3W chapter 14: NLM v4 procedures and nlm4_stats used here */
-    NLM4_PROG = 100021, NLM4_VERS = 4,
-    P_LOCK = 2, P_CANCEL = 3, P_GRANTED = 5, P_CANCEL_MSG = 8, P_GRANTED_MSG = 10,
+enum { /* XNFS 3W chapter 14: the nlm4_stats used here */
     NLM4_GRANTED = 0, NLM4_BLOCKED = 3
 };
 
@@ -180,15 +178,15 @@ lockwait_record(struct lockwait *w, const struct op_event *ev)
     uint8_t who[17];
     const uint8_t *caller, *callee;
 
-    if (!w || !ev->nlm_has_lock || !ev->key || ev->prog != NLM4_PROG || ev->vers != NLM4_VERS ||
+    if (!w || !ev->nlm_has_lock || !ev->key || !ev->pg || !(ev->pg->flags & PGF_LOCK_WAITS) ||
         ev->outcome == OP_ORPHAN_REPLY)
         return;
     caller = ev->call_dir == 0 ? ev->key->saddr : ev->key->daddr;
     callee = ev->call_dir == 0 ? ev->key->daddr : ev->key->saddr;
     who[0] = ev->key->af;
-    switch (ev->proc) {
-    case P_LOCK: /* nlm4_lockargs; nlm4_res */
-        if (ev->outcome != OP_REPLIED || !ev->has_status)
+    switch (ev->kind) {
+    case OPK_LOCK: /* LOCK: nlm4_lockargs; nlm4_res (LOCK_MSG's result is a call of its own) */
+        if ((ev->opf & OPF_MSG) || ev->outcome != OP_REPLIED || !ev->has_status)
             break;
         memcpy(who + 1, caller, 16);
         if (ev->status == NLM4_BLOCKED && ev->nlm_block)
@@ -196,13 +194,11 @@ lockwait_record(struct lockwait *w, const struct op_event *ev)
         else if (ev->status == NLM4_GRANTED) /* asked again, and had it at once */
             lockwait_granted(w, who, sizeof who, ev->nlm_lock, &ev->t_reply, false);
         break;
-    case P_GRANTED: /* nlm4_testargs, from the server to the client */
-    case P_GRANTED_MSG:
+    case OPK_LOCK_GRANTED: /* GRANTED, GRANTED_MSG: nlm4_testargs, server to client */
         memcpy(who + 1, callee, 16);
         lockwait_granted(w, who, sizeof who, ev->nlm_lock, &ev->t_call, true);
         break;
-    case P_CANCEL: /* nlm4_cancargs */
-    case P_CANCEL_MSG:
+    case OPK_LOCK_CANCEL: /* CANCEL, CANCEL_MSG: nlm4_cancargs */
         memcpy(who + 1, caller, 16);
         lockwait_cancelled(w, who, sizeof who, ev->nlm_lock);
         break;

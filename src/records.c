@@ -129,12 +129,6 @@ addr(char *dst, uint8_t af, const uint8_t *a)
         dst[0] = '\0';
 }
 
-static bool
-is_nfs3_io(const struct op_event *ev)
-{
-    return ev->prog == 100003 && ev->vers == 3 && (ev->proc == 6 || ev->proc == 7 || ev->proc == 21);
-}
-
 static void
 fill(struct records *r, const struct stats *s, const struct op_event *ev, struct rec *c)
 {
@@ -161,9 +155,7 @@ fill(struct records *r, const struct stats *s, const struct op_event *ev, struct
     c->prog = ev->prog;
     c->vers = ev->vers;
     c->prog_name = ev->pg ? ev->pg->name : "";
-    c->proc = ev->pg && ev->proc < ev->pg->nprocs && ev->pg->proc_names
-                  ? ev->pg->proc_names[ev->proc]
-                  : NULL;
+    c->proc = rpc_proc_name(ev->pg, ev->proc);
     if (!c->proc) {
         snprintf(c->procbuf, sizeof c->procbuf, "proc%" PRIu32, ev->proc);
         c->proc = c->procbuf;
@@ -180,15 +172,14 @@ fill(struct records *r, const struct stats *s, const struct op_event *ev, struct
         c->has_path = true;
         term_escape(r->esc, sizeof r->esc, (const uint8_t *)r->path, strlen(r->path));
     }
-    if (is_nfs3_io(ev) && ev->has_status) { /* the dissector fills offset with the status */
+    if ((ev->opf & OPF_RANGE) && ev->has_status) { /* the dissector fills offset with the status */
         c->has_offset = true;
         c->offset = ev->offset;
     }
     if (ev->write_bytes || (ev->stable <= STABLE_FILE_SYNC)) {
         c->has_count = true;
         c->count = ev->write_bytes;
-    } else if (ev->read_bytes || (ev->prog == 100003 && ev->proc == 6 && ev->has_status &&
-                                  ev->status == 0)) {
+    } else if (ev->read_bytes || (ev->kind == OPK_READ && ev->has_status && ev->status == 0)) {
         c->has_count = true;
         c->count = ev->read_bytes;
     }

@@ -27,6 +27,16 @@ _Static_assert(offsetof(struct op_event, dirent) + sizeof(((struct op_event *)0)
                    sizeof(struct op_event),
                "dirent[] is the last member of struct op_event");
 
+/* What the operation is, from its program's table (op_kind.h). */
+static void
+event_op(struct op_event *ev)
+{
+    const struct rpc_op *op = rpc_proc(ev->pg, ev->proc);
+
+    ev->kind = op ? op->kind : OPK_OTHER;
+    ev->opf = op ? op->flags : 0;
+}
+
 /* Who and what an operation concerns, from its pending call. */
 static void
 event_who(struct op_event *ev, const struct pending_call *pc)
@@ -60,6 +70,7 @@ call_lost(void *ctx, const struct pending_call *pc, bool evicted)
     ev.prog = pc->prog;
     ev.vers = pc->vers;
     ev.proc = pc->proc;
+    event_op(&ev);
     ev.t_call = pc->t_call;
     ev.call_len = pc->call_len;
     ev.outcome = OP_NO_REPLY;
@@ -205,6 +216,7 @@ handle_reply(struct rpc_match *m, struct flow *f, unsigned dir, const struct rpc
             return;
         }
         ev.outcome = OP_ORPHAN_REPLY;
+        ev.kind = OPK_OTHER;
         consumers_emit(m->out, &ev);
         return;
     }
@@ -212,6 +224,7 @@ handle_reply(struct rpc_match *m, struct flow *f, unsigned dir, const struct rpc
     ev.prog = pc->prog;
     ev.vers = pc->vers;
     ev.proc = pc->proc;
+    event_op(&ev);
     ev.t_call = pc->t_call;
     ev.call_len = pc->call_len;
     ev.stable = pc->stable;

@@ -404,7 +404,7 @@ stats_call_by(struct stats *s, struct pending_call *pc, struct bd_cache *c)
         r->calls++;
         if (s->bd[d].procs && pk != BD_PROCS_OTHER)
             bd_procs_call(s->bd[d].procs, pc->bd_idx[d], r->gen, pk, pc->write_count);
-        if (pc->pg && pc->pg->prog == 100003 && pc->pg->vers == 3)
+        if (pc->pg && (pc->pg->flags & PGF_PRIMARY))
             r->nfs3_calls++;
         if (pc->stable <= STABLE_FILE_SYNC)
             r->stable[pc->stable]++;
@@ -473,9 +473,11 @@ stats_record_by(struct stats *s, const struct op_event *ev)
             break;
         }
     }
-    /* NFSv3 READDIR (16) / READDIRPLUS (17) answered NFS3_OK (RFC 1813 §3.3.16-17). */
-    if (ev->outcome == OP_REPLIED && ev->prog == 100003 && ev->vers == 3 &&
-        (ev->proc == 16 || ev->proc == 17) && ev->has_status && ev->status == 0) {
+    /* Directory listings answered OK of the programs whose listings the
+     * findings read (NFSv3 READDIR, READDIRPLUS: RFC 1813 §3.3.16-17). */
+    if (ev->outcome == OP_REPLIED && ev->pg && (ev->pg->flags & PGF_FINDINGS) &&
+        (ev->kind == OPK_READDIR || ev->kind == OPK_READDIRPLUS) && ev->has_status &&
+        ev->status == 0) {
         s->dir_replies++;
         s->dir_cut += ev->dir_cut;
     }

@@ -61,6 +61,9 @@ enum { NAMES_OP_NONE = 0, NAMES_OP_RENAME, NAMES_OP_LINK, NAMES_OP_REMOVE };
 struct op_event {
     const struct rpc_program *pg; /* NULL: program not decoded */
     uint32_t prog, vers, proc;
+    uint8_t kind;        /* enum op_kind of the operation (the program's table), OPK_OTHER
+                          * when not known */
+    uint8_t opf;         /* its OPF_* flags */
     struct timespec t_call, t_reply;
     enum op_outcome outcome;
     bool has_status;     /* the dissector found a status word */

@@ -137,8 +137,8 @@ csv_report(FILE *out, const struct stats *s, const struct view_info *vi)
 
             field(out, pg->name, false);
             fputc(',', out);
-            if (pg->proc_names && pg->proc_names[k]) {
-                field(out, pg->proc_names[k], false);
+            if (rpc_proc_name(pg, k)) {
+                field(out, rpc_proc_name(pg, k), false);
             } else {
                 snprintf(nb, sizeof nb, "proc%" PRIu32, k);
                 field(out, nb, false);

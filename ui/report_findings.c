@@ -20,12 +20,6 @@
 #define TOP 5
 #define SUMMARY_MAX 1024
 
-static const char *const nfs3_procs[FND_NPROC] = {
-    "null", "getattr", "setattr", "lookup", "access", "readlink", "read", "write",
-    "create", "mkdir", "symlink", "mknod", "remove", "rmdir", "rename", "link",
-    "readdir", "readdirplus", "fsstat", "fsinfo", "pathconf", "commit",
-};
-
 static const char *const stable_names[3] = { "UNSTABLE", "DATA_SYNC", "FILE_SYNC" };
 
 const char *const findings_assumptions[] = {
@@ -164,7 +158,7 @@ est_total(const struct findings *f, enum fscen sc)
     uint64_t t = 0;
     unsigned p;
 
-    for (p = 0; p < FND_NPROC; p++)
+    for (p = 0; p < OPK_FILE_COUNT; p++)
         t += findings_estimate(f, sc, p);
     return t;
 }
@@ -175,7 +169,7 @@ now_total(const struct findings *f)
     uint64_t t = 0;
     unsigned p;
 
-    for (p = 0; p < FND_NPROC; p++)
+    for (p = 0; p < OPK_FILE_COUNT; p++)
         t += f->now[p];
     return t;
 }
@@ -188,11 +182,11 @@ scenario_line(const struct findings *f, enum fscen sc, char *buf, size_t sz)
 
     buf[0] = '\0';
     say(buf, sz, "calls %" PRIu64 " -> ~%" PRIu64, now_total(f), est_total(f, sc));
-    for (p = 0; p < FND_NPROC; p++) {
+    for (p = 0; p < OPK_FILE_COUNT; p++) {
         uint64_t e = findings_estimate(f, sc, p);
         if (e == f->now[p])
             continue;
-        say(buf, sz, "%s%s %" PRIu64 " -> ~%" PRIu64, shown++ ? ", " : " (", nfs3_procs[p],
+        say(buf, sz, "%s%s %" PRIu64 " -> ~%" PRIu64, shown++ ? ", " : " (", op_kind_name(p),
             f->now[p], e);
     }
     if (shown)
@@ -546,11 +540,11 @@ json_whatif(struct json_w *w, const struct findings *f)
         json_kv_u64(w, "cto_getattr_kept", f->cto_kept[sc]);
         json_key(w, "procs");
         json_obj(w);
-        for (p = 0; p < FND_NPROC; p++) {
+        for (p = 0; p < OPK_FILE_COUNT; p++) {
             uint64_t e = findings_estimate(f, (enum fscen)sc, p);
             if (!e && !f->now[p])
                 continue;
-            json_key(w, nfs3_procs[p]);
+            json_key(w, op_kind_name(p));
             json_obj(w);
             json_kv_u64(w, "now", f->now[p]);
             json_kv_u64(w, "estimated", e);

@@ -23,12 +23,6 @@
 
 static const char *const stable_names[3] = { "UNSTABLE", "DATA_SYNC", "FILE_SYNC" };
 
-static bool
-is_nfs3(const struct rpc_program *pg)
-{
-    return pg->prog == 100003 && pg->vers == 3;
-}
-
 static void
 ts(struct json_w *w, const struct timespec *t)
 {
@@ -290,7 +284,7 @@ program(struct json_w *w, const struct view_info *vi, const struct prog_stats *p
     for (i = 0; i < pg->nprocs; i++) {
         const struct proc_stats *p = &ps->procs[i];
         char unnamed[24];
-        const char *name = pg->proc_names ? pg->proc_names[i] : NULL;
+        const char *name = rpc_proc_name(pg, i);
 
         if (!name) {
             snprintf(unnamed, sizeof unnamed, "proc%lu", (unsigned long)i);
@@ -315,7 +309,7 @@ program(struct json_w *w, const struct view_info *vi, const struct prog_stats *p
         json_close(w);
     }
     json_close(w);
-    if (is_nfs3(pg)) {
+    if (pg->flags & PGF_IO_DETAIL) {
         json_key(w, "write");
         json_obj(w);
         stable3(w, "stable", ps->write.stable);
@@ -329,7 +323,7 @@ program(struct json_w *w, const struct view_info *vi, const struct prog_stats *p
         json_close(w);
         io_sizes(w, ps);
     }
-    if (pg->prog == 100021 && pg->vers == 4 && vi && vi->lockwait)
+    if ((pg->flags & PGF_LOCK_WAITS) && vi && vi->lockwait)
         lock_waits(w, vi->lockwait);
     /* extras */
     json_kv_u64(w, "calls", ps->calls);

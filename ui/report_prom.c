@@ -58,8 +58,8 @@ seconds(FILE *out, uint64_t us)
 static const char *
 proc_name(const struct rpc_program *pg, uint32_t k, char *buf, size_t sz)
 {
-    if (pg->proc_names && pg->proc_names[k])
-        return pg->proc_names[k];
+    if (rpc_proc_name(pg, k))
+        return rpc_proc_name(pg, k);
     snprintf(buf, sz, "proc%" PRIu32, k);
     return buf;
 }

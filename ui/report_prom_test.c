@@ -360,11 +360,11 @@ test_registry_stats(void)
 
 /* ---- label escaping: a program whose names hold the three specials ----- */
 
-static const char *const evil_procs[2] = { "null", "a\"b\\c\nd" };
+static const struct rpc_op evil_procs[2] = { { .name = "null" }, { .name = "a\"b\\c\nd" } };
 
 static const struct rpc_program evil = {
     .name = "ev\"il\\7", .title = "evil", .prog = 400000, .vers = 7, .nprocs = 2,
-    .proc_names = evil_procs,
+    .procs = evil_procs,
 };
 
 static void

@@ -11,10 +11,14 @@
 
 /* ---- fake programs ---------------------------------------------------- */
 
-static const char *const nfs3_names[22] = {
-    "null", "getattr", "setattr", "lookup", "access", "readlink", "read", "write",
-    "create", "mkdir", "symlink", "mknod", "remove", "rmdir", "rename", "link",
-    "readdir", "readdirplus", "fsstat", "fsinfo", "pathconf", "commit",
+/* Names only: the reports read the program flags, not the kinds. */
+static const struct rpc_op nfs3_names[22] = {
+    { .name = "null" }, { .name = "getattr" }, { .name = "setattr" }, { .name = "lookup" },
+    { .name = "access" }, { .name = "readlink" }, { .name = "read" }, { .name = "write" },
+    { .name = "create" }, { .name = "mkdir" }, { .name = "symlink" }, { .name = "mknod" },
+    { .name = "remove" }, { .name = "rmdir" }, { .name = "rename" }, { .name = "link" },
+    { .name = "readdir" }, { .name = "readdirplus" }, { .name = "fsstat" }, { .name = "fsinfo" },
+    { .name = "pathconf" }, { .name = "commit" },
 };
 
 static const char *
@@ -30,14 +34,14 @@ fake_status(uint32_t st)
 
 static const struct rpc_program fake_nfs3 = {
     .name = "nfs3", .title = "NFS v3", .prog = 100003, .vers = 3, .nprocs = 22,
-    .proc_names = nfs3_names, .status_name = fake_status,
+    .procs = nfs3_names, .flags = PGF_PRIMARY | PGF_IO_DETAIL, .status_name = fake_status,
 };
 
-static const char *const mnt_names[3] = { "null", "mnt", "umnt" };
+static const struct rpc_op mnt_names[3] = { { .name = "null" }, { .name = "mnt" }, { .name = "umnt" } };
 
 static const struct rpc_program fake_mnt = { /* a nasty name: CSV quoting, escaping */
     .name = "mnt,\"x\"", .title = "MOUNT\x1b[2J v3", .prog = 100005, .vers = 3, .nprocs = 3,
-    .proc_names = mnt_names, .status_name = NULL,
+    .procs = mnt_names, .status_name = NULL,
 };
 
 static void
@@ -378,7 +382,7 @@ test_json(void)
     p = strstr(compact, "\"nfs3\":{\"ops\":{");
     CHECK(p != NULL);
     for (i = 0; p && i < 22; i++) {
-        snprintf(frag, sizeof frag, "%s\"%s\":{\"calls\":", i ? "}," : "{", nfs3_names[i]);
+        snprintf(frag, sizeof frag, "%s\"%s\":{\"calls\":", i ? "}," : "{", nfs3_names[i].name);
         p = strstr(p, frag);
         CHECK(p != NULL);
     }

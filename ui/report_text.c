@@ -26,12 +26,6 @@
 
 static const char *const stable_names[3] = { "UNSTABLE", "DATA_SYNC", "FILE_SYNC" };
 
-static bool
-is_nfs3(const struct rpc_program *pg)
-{
-    return pg->prog == 100003 && pg->vers == 3;
-}
-
 /* Print s made terminal-safe. */
 static void
 put_esc(FILE *out, const char *s)
@@ -157,16 +151,16 @@ name_width(const struct rpc_program *pg)
     uint32_t i;
 
     for (i = 0; i < pg->nprocs; i++)
-        if (pg->proc_names && pg->proc_names[i] && strlen(pg->proc_names[i]) > w)
-            w = strlen(pg->proc_names[i]);
+        if (pg->procs[i].name && strlen(pg->procs[i].name) > w)
+            w = strlen(pg->procs[i].name);
     return (int)(w > 32 ? 32 : w);
 }
 
 static const char *
 proc_name(const struct rpc_program *pg, uint32_t i, char *buf, size_t sz)
 {
-    if (pg->proc_names && pg->proc_names[i])
-        return pg->proc_names[i];
+    if (rpc_proc_name(pg, i))
+        return rpc_proc_name(pg, i);
     snprintf(buf, sz, "proc%" PRIu32, i);
     return buf;
 }
@@ -258,8 +252,8 @@ program(FILE *out, const struct view_info *vi, const struct prog_stats *ps)
     int nw = name_width(pg);
     uint32_t i;
 
-    if (ps->calls == 0 && !is_nfs3(pg))
-        return; /* only NFSv3 is always shown, as nfsstat does */
+    if (ps->calls == 0 && !(pg->flags & PGF_PRIMARY))
+        return; /* only the main program (NFSv3) is always shown, as nfsstat does */
     fputc('\n', out);
     put_esc(out, pg->title ? pg->title : pg->name);
     fputs(" (", out);
@@ -299,7 +293,7 @@ program(FILE *out, const struct view_info *vi, const struct prog_stats *ps)
         fputc('\n', out);
     }
     error_lines(out, ps);
-    if (is_nfs3(pg)) {
+    if (pg->flags & PGF_IO_DETAIL) {
         char wb[24], rb[24];
         unsigned k;
 
@@ -315,7 +309,7 @@ program(FILE *out, const struct view_info *vi, const struct prog_stats *ps)
         fprintf(out, "bytes: written %s, read %s (%" PRIu64 " reads at eof)\n", wb, rb,
                 ps->read_eof);
     }
-    if (pg->prog == 100021 && pg->vers == 4)
+    if (pg->flags & PGF_LOCK_WAITS)
         lock_waits(out, vi ? vi->lockwait : NULL);
 }
 
@@ -435,8 +429,8 @@ throughput(FILE *out, const struct stats *s)
     uint32_t k, best = 0;
     size_t i;
 
-    for (i = 0; i < s->nprogs; i++)
-        if (is_nfs3(s->progs[i].pg))
+    for (i = 0; i < s->nprogs && !ps; i++) /* the first program with READ/WRITE detail */
+        if (s->progs[i].pg->flags & PGF_IO_DETAIL)
             ps = &s->progs[i];
     if (!t->b || t->used == 0 || !ps || (ps->read_bytes == 0 && ps->write.bytes == 0))
         return;

@@ -452,8 +452,8 @@ oprow_scoped(struct tui_state *t, struct oprow *o, size_t pi, uint32_t p, const 
     o->proc = p;
     if (!ps)
         snprintf(o->name, sizeof o->name, "(other procedures)");
-    else if (ps->pg->proc_names && ps->pg->proc_names[p])
-        snprintf(o->name, sizeof o->name, "%s %s", ps->pg->name, ps->pg->proc_names[p]);
+    else if (rpc_proc_name(ps->pg, p))
+        snprintf(o->name, sizeof o->name, "%s %s", ps->pg->name, rpc_proc_name(ps->pg, p));
     else
         snprintf(o->name, sizeof o->name, "%s proc%" PRIu32, ps->pg->name, p);
     o->calls = a->calls;
@@ -475,8 +475,8 @@ oprow_fill(struct tui_state *t, struct oprow *o, size_t pi, uint32_t p, struct h
 
     o->ps = ps;
     o->proc = p;
-    if (ps->pg->proc_names && ps->pg->proc_names[p])
-        snprintf(o->name, sizeof o->name, "%s %s", ps->pg->name, ps->pg->proc_names[p]);
+    if (rpc_proc_name(ps->pg, p))
+        snprintf(o->name, sizeof o->name, "%s %s", ps->pg->name, rpc_proc_name(ps->pg, p));
     else
         snprintf(o->name, sizeof o->name, "%s proc%" PRIu32, ps->pg->name, p);
     o->calls = cur->calls - (base ? base->calls : 0);
@@ -564,7 +564,7 @@ ops_rows(struct tui_state *t, struct oprow *rows, size_t cap, uint64_t *total)
         scope_sum(t, acc, max_known);
     for (i = 0; i <= s->nprogs; i++) {
         const struct prog_stats *ps = i < s->nprogs ? &s->progs[i] : NULL;
-        bool main_prog = ps && ps->pg->prog == 100003 && ps->pg->vers == 3;
+        bool main_prog = ps && (ps->pg->flags & PGF_PRIMARY);
         uint32_t np = ps ? ps->pg->nprocs : 1;
 
         if (!ps && !t->scope_on)
@@ -928,8 +928,12 @@ findings_lines(struct tui_state *t, char **buf, const char *lines[], int max)
         p = nl + 1;
     }
     if (!fnd && !t->have_base) {
-        const struct prog_stats *ps = stats_prog_by_name(s, "nfs3");
-        uint64_t st = ps ? ps->write.stable[1] + ps->write.stable[2] : 0;
+        uint64_t st = 0;
+        size_t pi;
+
+        for (pi = 0; pi < s->nprogs; pi++) /* WRITEs of the programs with stable_how */
+            if (s->progs[pi].pg->flags & PGF_IO_DETAIL)
+                st += s->progs[pi].write.stable[1] + s->progs[pi].write.stable[2];
         if (st && k < 6)
             snprintf(extra[k++], 256, "stable writes: %" PRIu64 " WRITEs asked for DATA_SYNC or"
                                       " FILE_SYNC", st);

@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* op_kind.c: the names of the operation kinds (op_kind.h). */
+#include "op_kind.h"
+
+static const char *const names[OPK__COUNT] = {
+    [OPK_NULL] = "null",
+    [OPK_GETATTR] = "getattr",
+    [OPK_SETATTR] = "setattr",
+    [OPK_LOOKUP] = "lookup",
+    [OPK_ACCESS] = "access",
+    [OPK_READLINK] = "readlink",
+    [OPK_READ] = "read",
+    [OPK_WRITE] = "write",
+    [OPK_CREATE] = "create",
+    [OPK_MKDIR] = "mkdir",
+    [OPK_SYMLINK] = "symlink",
+    [OPK_MKNOD] = "mknod",
+    [OPK_REMOVE] = "remove",
+    [OPK_RMDIR] = "rmdir",
+    [OPK_RENAME] = "rename",
+    [OPK_LINK] = "link",
+    [OPK_READDIR] = "readdir",
+    [OPK_READDIRPLUS] = "readdirplus",
+    [OPK_FSSTAT] = "fsstat",
+    [OPK_FSINFO] = "fsinfo",
+    [OPK_PATHCONF] = "pathconf",
+    [OPK_COMMIT] = "commit",
+    [OPK_OTHER] = "other",
+    [OPK_OPEN] = "open",
+    [OPK_CLOSE] = "close",
+    [OPK_GETFH] = "getfh",
+    [OPK_PUTFH] = "putfh",
+    [OPK_SESSION] = "session",
+    [OPK_DELEGATION] = "delegation",
+    [OPK_GETACL] = "getacl",
+    [OPK_SETACL] = "setacl",
+    [OPK_LOCK] = "lock",
+    [OPK_UNLOCK] = "unlock",
+    [OPK_LOCK_TEST] = "lock_test",
+    [OPK_LOCK_CANCEL] = "lock_cancel",
+    [OPK_LOCK_GRANTED] = "lock_granted",
+    [OPK_LOCK_RESULT] = "lock_result",
+    [OPK_SHARE] = "share",
+    [OPK_UNSHARE] = "unshare",
+    [OPK_FREE_ALL] = "free_all",
+    [OPK_MOUNT] = "mount",
+    [OPK_UNMOUNT] = "unmount",
+    [OPK_MOUNT_LIST] = "mount_list",
+    [OPK_EXPORTS] = "exports",
+    [OPK_PORT_SET] = "port_set",
+    [OPK_PORT_UNSET] = "port_unset",
+    [OPK_PORT_LOOKUP] = "port_lookup",
+    [OPK_PORT_LIST] = "port_list",
+    [OPK_CALL_INDIRECT] = "call_indirect",
+    [OPK_ADDR_CONVERT] = "addr_convert",
+    [OPK_STATUS] = "status",
+    [OPK_MONITOR] = "monitor",
+    [OPK_UNMONITOR] = "unmonitor",
+    [OPK_NOTIFY] = "notify",
+};
+
+const char *
+op_kind_name(unsigned kind)
+{
+    return kind < OPK__COUNT && names[kind] ? names[kind] : "other";
+}
