@@ -1,9 +1,13 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* capture.c: libpcap input. Several files are read as one capture: each
- * handle keeps its next packet, and the earliest is taken first (a k-way
- * merge, k = number of files). A live interface is read in immediate mode
- * through poll() on its selectable descriptor, so periodic reports, the
- * --duration deadline and the stop flag are served on time. */
+/* capture.c: packets in. Several files are read as one capture: each
+ * source keeps its next packet, and the earliest is taken first (a k-way
+ * merge, k = number of files). Files are read by src/capfile.c, where every
+ * packet carries its own interface's link type, and the BPF filter runs with
+ * pcap_offline_filter(), compiled once per link type met; or, with --reader
+ * libpcap, by pcap_fopen_offline() with the filter set on the handle. A live
+ * interface is read in immediate mode through poll() on its selectable
+ * descriptor, so periodic reports, the --duration deadline and the stop flag
+ * are served on time. */
 #include "capture.h"
 
 #include <errno.h>
@@ -16,31 +20,58 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "capfile.h"
 #include "decode_link.h"
 #include "term_escape.h"
 
 struct source {
-    pcap_t *p;
+    pcap_t *p;           /* live, or a file with --reader libpcap */
+    struct capfile *cf;  /* a file with the builtin reader */
     const char *name;
-    int dlt;
-    struct pcap_pkthdr *hdr; /* next packet, valid until the next read */
-    const u_char *data;
+    int dlt;             /* the first interface's link type */
+    struct pkt next;     /* files: the next packet, valid until the next read */
     int done;
+    int cut, cut_counted; /* the file stopped inside a record (file_truncated) */
     int nano; /* timestamps in nanoseconds (files always; live when supported) */
     char *iobuf; /* files: the stdio buffer, freed after pcap_close */
+    const struct bpf_program *prog; /* builtin reader: the filter for prog_dlt */
+    int prog_dlt;
 };
 
 #define FILE_READ_BUF (256u << 10) /* per -r file: 256 KiB reads instead of 4 KiB */
+#define FILTER_DLTS 16            /* link types a filter is compiled for, at most */
+
+/* The filter compiled for one link type (builtin reader). */
+struct dlt_filter {
+    int dlt;
+    struct bpf_program prog;
+};
 
 struct capture {
     struct source src[NFSSCOPE_MAX_FILES];
     size_t n;
     int live;
-    int primed;  /* files: every source holds its next packet */
     int nonblock; /* live: handle switched to non-blocking */
     int snaplen;
     char warning[PCAP_ERRBUF_SIZE + 64]; /* pcap_activate's warning, if any */
+    const char *filter;
+    struct dlt_filter filt[FILTER_DLTS];
+    size_t nfilt;
+    struct nfsscope_ctx *ctx; /* files: where the stop reason is counted */
+    char fatal[2048];         /* files: why reading stopped part way (capture_run fails) */
 };
+
+bool
+capture_reader_parse(const char *s, int *out)
+{
+    if (strcmp(s, "builtin") == 0)
+        *out = CAPTURE_READER_BUILTIN;
+    else if (strcmp(s, "libpcap") == 0)
+        *out = CAPTURE_READER_LIBPCAP;
+    else
+        return false;
+    return true;
+}
 
 static int
 apply_filter(struct source *s, const char *filter, char *err, size_t errlen)
@@ -76,7 +107,6 @@ check_link(struct source *s, char *err, size_t errlen)
 {
     char nb[256];
 
-    s->dlt = pcap_datalink(s->p);
     if (!link_supported(s->dlt)) {
         snprintf(err, errlen, "%s: unsupported link type %s (%d)", esc_name(nb, sizeof nb, s->name),
                  link_name(s->dlt), s->dlt);
@@ -136,11 +166,137 @@ open_live(struct capture *c, const struct nfsscope_config *cfg, char *err, size_
         snprintf(c->warning, sizeof c->warning, "%s: %s", pcap_statustostr(st),
                  pcap_geterr(s->p));
     s->nano = pcap_get_tstamp_precision(s->p) == PCAP_TSTAMP_PRECISION_NANO;
+    s->dlt = pcap_datalink(s->p);
     st = check_link(s, err, errlen);
     if (st == 0)
         st = apply_filter(s, cfg->filter, err, errlen);
     return st;
 }
+
+/* Builtin reader: the filter compiled for link type `dlt` (once per link
+ * type, for every source), or NULL with `err` set when it does not compile. */
+static const struct bpf_program *
+filter_for(struct capture *c, int dlt, int snaplen, bool first, char *err, size_t errlen)
+{
+    struct dlt_filter *df;
+    pcap_t *dead;
+    size_t i;
+
+    for (i = 0; i < c->nfilt; i++)
+        if (c->filt[i].dlt == dlt)
+            return &c->filt[i].prog;
+    if (c->nfilt == FILTER_DLTS) {
+        snprintf(err, errlen, "the filter is compiled for at most %d link types", FILTER_DLTS);
+        return NULL;
+    }
+    dead = pcap_open_dead_with_tstamp_precision(dlt, snaplen > 0 ? snaplen : 262144,
+                                                PCAP_TSTAMP_PRECISION_NANO);
+    if (!dead) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    df = &c->filt[c->nfilt];
+    if (pcap_compile(dead, &df->prog, c->filter, 1, PCAP_NETMASK_UNKNOWN) != 0) {
+        if (first)
+            snprintf(err, errlen, "bad filter expression \"%s\": %s", c->filter, pcap_geterr(dead));
+        else
+            snprintf(err, errlen, "bad filter expression \"%s\" for link type %s (%d): %s",
+                     c->filter, link_name(dlt), dlt, pcap_geterr(dead));
+        pcap_close(dead);
+        return NULL;
+    }
+    pcap_close(dead);
+    df->dlt = dlt;
+    c->nfilt++;
+    return &df->prog;
+}
+
+/* A file through src/capfile.c: the filter compiled for every interface
+ * described before its first packet. */
+static int
+open_builtin(struct capture *c, struct source *s, const char *path, char *err, size_t errlen)
+{
+    char ebuf[256], nb[256];
+    size_t k;
+    int st;
+
+    if (capfile_open(&s->cf, path, ebuf, sizeof ebuf) != 0) {
+        snprintf(err, errlen, "%s: %s", esc_name(nb, sizeof nb, s->name), ebuf);
+        return 1;
+    }
+    s->nano = 1;
+    s->dlt = capfile_iface_dlt(s->cf, 0);
+    s->prog_dlt = -1;
+    st = check_link(s, err, errlen);
+    for (k = 0; st == 0 && c->filter && k < capfile_ifaces(s->cf); k++) {
+        int dlt = capfile_iface_dlt(s->cf, k);
+        char fe[PCAP_ERRBUF_SIZE + 512];
+
+        if (!filter_for(c, dlt, capfile_snaplen(s->cf), c->nfilt == 0, fe, sizeof fe)) {
+            if (c->nfilt == 0) {
+                snprintf(err, errlen, "%s", fe);
+            } else {
+                snprintf(err, errlen, "%s: interface %zu: %s", esc_name(nb, sizeof nb, s->name),
+                         k, fe);
+            }
+            st = 2;
+        }
+    }
+    return st;
+}
+
+/* A file through libpcap (--reader libpcap). */
+static int
+open_libpcap(struct capture *c, struct source *s, const char *path, char *err, size_t errlen)
+{
+    char ebuf[PCAP_ERRBUF_SIZE] = "";
+    char nb[256];
+    FILE *fp;
+    int st;
+
+    if (strcmp(path, "-") == 0) {
+        fp = stdin;
+    } else {
+        fp = fopen(path, "rb");
+        if (!fp) {
+            const char *why = strerror(errno);
+
+            snprintf(err, errlen, "%s: cannot open: %s", esc_name(nb, sizeof nb, s->name), why);
+            return 1;
+        }
+    }
+    /* Large reads: a capture is read once, front to back. (glibc ignores
+     * setvbuf's size without a buffer, and its own is st_blksize: 4 KiB,
+     * a system call per 4 KiB.) Without memory, the default buffer. */
+    if (fp == stdin) {
+        static char stdin_buf[FILE_READ_BUF]; /* stdin is never closed: never freed */
+        setvbuf(fp, stdin_buf, _IOFBF, sizeof stdin_buf);
+    } else if ((s->iobuf = malloc(FILE_READ_BUF)) != NULL) {
+        setvbuf(fp, s->iobuf, _IOFBF, FILE_READ_BUF);
+    }
+    /* pcap_fopen_offline takes ownership of fp (closed by pcap_close). */
+    s->p = pcap_fopen_offline_with_tstamp_precision(fp, PCAP_TSTAMP_PRECISION_NANO, ebuf);
+    if (!s->p) {
+        if (fp != stdin)
+            fclose(fp);
+        free(s->iobuf);
+        s->iobuf = NULL;
+        snprintf(err, errlen, "%s: not a pcap or pcapng capture: %s%s",
+                 esc_name(nb, sizeof nb, s->name), ebuf,
+                 strstr(ebuf, "unknown file format")
+                     ? " (the libpcap reader reads no compressed files: drop --reader libpcap)"
+                     : "");
+        return 1;
+    }
+    s->nano = 1;
+    s->dlt = pcap_datalink(s->p);
+    st = check_link(s, err, errlen);
+    if (st == 0)
+        st = apply_filter(s, c->filter, err, errlen);
+    return st;
+}
+
+static int advance(struct capture *c, struct source *s);
 
 int
 capture_open(struct capture **out, const struct nfsscope_config *cfg, char *err, size_t errlen)
@@ -156,91 +312,163 @@ capture_open(struct capture **out, const struct nfsscope_config *cfg, char *err,
     }
     if (cfg->iface)
         return open_live(c, cfg, err, errlen);
+    c->filter = cfg->filter;
     for (i = 0; i < cfg->nfiles && st == 0; i++) {
-        char ebuf[PCAP_ERRBUF_SIZE] = "";
         struct source *s = &c->src[i];
-        char nb[256];
-        FILE *fp;
 
-        s->name = cfg->files[i];
-        if (strcmp(s->name, "-") == 0) {
-            s->name = "standard input";
-            fp = stdin;
-        } else {
-            fp = fopen(s->name, "rb");
-            if (!fp) {
-                const char *why = strerror(errno);
-
-                snprintf(err, errlen, "%s: cannot open: %s", esc_name(nb, sizeof nb, s->name),
-                         why);
-                return 1;
-            }
-        }
-        /* Large reads: a capture is read once, front to back. (glibc ignores
-         * setvbuf's size without a buffer, and its own is st_blksize: 4 KiB,
-         * a system call per 4 KiB.) Without memory, the default buffer. */
-        if (fp == stdin) {
-            static char stdin_buf[FILE_READ_BUF]; /* stdin is never closed: never freed */
-            setvbuf(fp, stdin_buf, _IOFBF, sizeof stdin_buf);
-        } else if ((s->iobuf = malloc(FILE_READ_BUF)) != NULL) {
-            setvbuf(fp, s->iobuf, _IOFBF, FILE_READ_BUF);
-        }
-        /* pcap_fopen_offline takes ownership of fp (closed by pcap_close). */
-        s->p = pcap_fopen_offline_with_tstamp_precision(fp, PCAP_TSTAMP_PRECISION_NANO, ebuf);
-        if (!s->p) {
-            if (fp != stdin)
-                fclose(fp);
-            free(s->iobuf);
-            s->iobuf = NULL;
-            snprintf(err, errlen, "%s: not a pcap or pcapng capture: %s",
-                     esc_name(nb, sizeof nb, s->name), ebuf);
-            return 1;
-        }
+        s->name = strcmp(cfg->files[i], "-") == 0 ? "standard input" : cfg->files[i];
         c->n = i + 1;
-        s->nano = 1;
-        st = check_link(s, err, errlen);
-        if (st == 0)
-            st = apply_filter(s, cfg->filter, err, errlen);
+        if (cfg->reader == CAPTURE_READER_LIBPCAP)
+            st = open_libpcap(c, s, cfg->files[i], err, errlen);
+        else
+            st = open_builtin(c, s, cfg->files[i], err, errlen);
+    }
+    /* Every source's first packet, so that a file libpcap cannot read past
+     * its first blocks fails here, before any report. */
+    for (i = 0; i < c->n && st == 0; i++)
+        advance(c, &c->src[i]);
+    if (st == 0 && c->fatal[0]) {
+        snprintf(err, errlen, "%s", c->fatal);
+        st = 1;
     }
     return st;
 }
 
-/* Read the next packet of a source; on end of file or error mark it done.
- * A read error after some packets (a truncated file) is reported by the
- * caller through the anomaly counters, not as a failure. */
+/* The builtin reader meets a link type: the filter for it, and -w's check
+ * that it is the one the output file holds. 0, or -1 with c->fatal set. */
 static int
-advance(struct source *s, struct nfsscope_ctx *ctx)
+new_link(struct capture *c, struct source *s, int dlt, uint32_t iface)
 {
-    int r = pcap_next_ex(s->p, &s->hdr, &s->data);
+    char nb[256], fe[PCAP_ERRBUF_SIZE + 128];
 
-    if (r == 1)
+    s->prog_dlt = dlt;
+    s->prog = NULL;
+    if (c->filter) {
+        s->prog = filter_for(c, dlt, capfile_snaplen(s->cf), false, fe, sizeof fe);
+        if (!s->prog) {
+            snprintf(c->fatal, sizeof c->fatal, "%s: interface %u: %s",
+                     esc_name(nb, sizeof nb, s->name), iface, fe);
+            return -1;
+        }
+    }
+    if (c->ctx && c->ctx->wpcap && dlt != c->src[0].dlt) {
+        snprintf(c->fatal, sizeof c->fatal,
+                 "-w: %s: interface %u has link type %s, not %s; a pcap file holds one link type",
+                 esc_name(nb, sizeof nb, s->name), iface, link_name(dlt), link_name(c->src[0].dlt));
+        return -1;
+    }
+    return 0;
+}
+
+/* The file ends inside a record (or a record is damaged): counted once the
+ * pipeline is there (the first packets are read at open). */
+static void
+count_cut(struct capture *c, struct source *s)
+{
+    if (s->cut && !s->cut_counted && c->ctx) {
+        anomaly_add(&c->ctx->stats.anom, ANOM_FILE_TRUNCATED, 1);
+        s->cut_counted = 1;
+    }
+}
+
+static int
+advance_builtin(struct capture *c, struct source *s)
+{
+    struct capfile_pkt p;
+
+    for (;;) {
+        enum capfile_rc rc = capfile_next(s->cf, &p);
+
+        if (rc != CAPFILE_PKT) {
+            if (rc == CAPFILE_CUT) {
+                const char *w = capfile_warning(s->cf);
+                char nb[256];
+
+                s->cut = 1;
+                if (w)
+                    fprintf(stderr, "nfsscope: %s: %s; the rest of the file is not read\n",
+                            esc_name(nb, sizeof nb, s->name), w);
+            }
+            s->done = 1;
+            return 0;
+        }
+        if (p.dlt != s->prog_dlt && new_link(c, s, p.dlt, p.iface) != 0) {
+            s->done = 1;
+            return 0;
+        }
+        if (s->prog) {
+            struct pcap_pkthdr h;
+
+            memset(&h, 0, sizeof h);
+            h.caplen = p.caplen;
+            h.len = p.wirelen;
+            if (!pcap_offline_filter(s->prog, &h, p.data))
+                continue;
+        }
+        s->next.ts = p.ts;
+        s->next.data = p.data;
+        s->next.caplen = p.caplen;
+        s->next.wirelen = p.wirelen;
+        s->next.dlt = p.dlt;
         return 1;
-    if (r == PCAP_ERROR)
-        anomaly_add(&ctx->stats.anom, ANOM_FILE_TRUNCATED, 1);
+    }
+}
+
+/* Read the next packet of a source into s->next; at the end of the file,
+ * or when it stops part way, mark it done. A read error after some packets
+ * (a truncated file) is counted through the anomaly counters, not a failure;
+ * what the reader cannot go on with is (c->fatal). */
+static int
+advance(struct capture *c, struct source *s)
+{
+    struct pcap_pkthdr *h;
+    const u_char *data;
+    int r;
+
+    if (s->cf) {
+        r = advance_builtin(c, s);
+        count_cut(c, s);
+        return r;
+    }
+    r = pcap_next_ex(s->p, &h, &data);
+    if (r == 1) {
+        s->next.ts.tv_sec = h->ts.tv_sec;
+        s->next.ts.tv_nsec = h->ts.tv_usec; /* nanoseconds: opened with NANO precision */
+        s->next.data = data;
+        s->next.caplen = h->caplen;
+        s->next.wirelen = h->len;
+        s->next.dlt = s->dlt;
+        return 1;
+    }
+    if (r == PCAP_ERROR) {
+        const char *e = pcap_geterr(s->p);
+        char nb[256];
+
+        if (strstr(e, "different from the type of the first interface") ||
+            strstr(e, "different from the snapshot length of the first interface"))
+            snprintf(c->fatal, sizeof c->fatal,
+                     "%s: %s: the libpcap reader cannot read pcapng files whose interfaces differ"
+                     " in link type or snapshot length (the builtin reader can: drop --reader"
+                     " libpcap)",
+                     esc_name(nb, sizeof nb, s->name), e);
+        else
+            s->cut = 1;
+    }
     s->done = 1;
+    count_cut(c, s);
     return 0;
 }
 
 static void
 feed(struct nfsscope_ctx *ctx, const struct source *s)
 {
-    struct pkt p;
-
-    p.ts.tv_sec = s->hdr->ts.tv_sec;
-    /* nanoseconds when opened with NANO precision */
-    p.ts.tv_nsec = s->nano ? s->hdr->ts.tv_usec : s->hdr->ts.tv_usec * 1000;
-    p.data = s->data;
-    p.caplen = s->hdr->caplen;
-    p.wirelen = s->hdr->len;
-    p.dlt = s->dlt;
-    pipeline_packet(ctx, &p);
+    pipeline_packet(ctx, &s->next);
 }
 
 static int
-earlier(const struct pcap_pkthdr *a, const struct pcap_pkthdr *b)
+earlier(const struct timespec *a, const struct timespec *b)
 {
-    return a->ts.tv_sec < b->ts.tv_sec ||
-           (a->ts.tv_sec == b->ts.tv_sec && a->ts.tv_usec < b->ts.tv_usec);
+    return a->tv_sec < b->tv_sec || (a->tv_sec == b->tv_sec && a->tv_nsec < b->tv_nsec);
 }
 
 static double
@@ -253,9 +481,9 @@ mono_now(void)
 }
 
 static double
-ts_sec(const struct pcap_pkthdr *h, int nano)
+ts_sec(const struct timespec *t)
 {
-    return (double)h->ts.tv_sec + (double)h->ts.tv_usec / (nano ? 1e9 : 1e6);
+    return (double)t->tv_sec + (double)t->tv_nsec / 1e9;
 }
 
 struct dispatch_arg {
@@ -267,13 +495,15 @@ static void
 on_packet(u_char *user, const struct pcap_pkthdr *h, const u_char *bytes)
 {
     struct dispatch_arg *a = (struct dispatch_arg *)(void *)user;
-    struct pcap_pkthdr hdr = *h;
+    struct pkt p;
 
-    a->s->hdr = &hdr;
-    a->s->data = bytes;
-    feed(a->ctx, a->s);
-    a->s->hdr = NULL;
-    a->s->data = NULL;
+    p.ts.tv_sec = h->ts.tv_sec;
+    p.ts.tv_nsec = a->s->nano ? h->ts.tv_usec : h->ts.tv_usec * 1000;
+    p.data = bytes;
+    p.caplen = h->caplen;
+    p.wirelen = h->len;
+    p.dlt = a->s->dlt;
+    pipeline_packet(a->ctx, &p);
 }
 
 /* A live read failed: say whether the interface went away, which is the
@@ -371,16 +601,16 @@ run_live(struct capture *c, struct nfsscope_ctx *ctx, const struct capture_run_o
     return 0;
 }
 
+/* The pipeline is there: what was read at open is counted, and c->fatal
+ * (a source that cannot go on) is looked at after every read. */
 static void
 prime(struct capture *c, struct nfsscope_ctx *ctx)
 {
     size_t i;
 
-    if (c->primed)
-        return;
+    c->ctx = ctx;
     for (i = 0; i < c->n; i++)
-        advance(&c->src[i], ctx);
-    c->primed = 1;
+        count_cut(c, &c->src[i]);
 }
 
 static struct source *
@@ -390,7 +620,7 @@ next_source(struct capture *c)
     size_t i;
 
     for (i = 0; i < c->n; i++)
-        if (!c->src[i].done && (!best || earlier(c->src[i].hdr, best->hdr)))
+        if (!c->src[i].done && (!best || earlier(&c->src[i].next.ts, &best->next.ts)))
             best = &c->src[i];
     return best;
 }
@@ -414,7 +644,8 @@ serve_io(const struct capture_run_opts *o, double wait)
  * least every IO_BATCH packets, the descriptors are polled. The stop flag is
  * looked at between waits of at most 250 ms. */
 static int
-run_files_io(struct capture *c, struct nfsscope_ctx *ctx, const struct capture_run_opts *o)
+run_files_io(struct capture *c, struct nfsscope_ctx *ctx, const struct capture_run_opts *o,
+             char *err, size_t errlen)
 {
     uint64_t n = 0;
     double first = -1, t0 = mono_now();
@@ -427,7 +658,7 @@ run_files_io(struct capture *c, struct nfsscope_ctx *ctx, const struct capture_r
 
         if (!best)
             break;
-        t = ts_sec(best->hdr, best->nano);
+        t = ts_sec(&best->next.ts);
         if (first < 0)
             first = t;
         if (o->duration_s > 0 && t - first >= o->duration_s)
@@ -443,7 +674,11 @@ run_files_io(struct capture *c, struct nfsscope_ctx *ctx, const struct capture_r
         }
         feed(ctx, best);
         n++;
-        advance(best, ctx);
+        advance(c, best);
+        if (c->fatal[0]) {
+            snprintf(err, errlen, "%s", c->fatal);
+            return 1;
+        }
     }
     return 0;
 }
@@ -458,7 +693,7 @@ capture_run(struct capture *c, struct nfsscope_ctx *ctx, const struct capture_ru
     if (c->live)
         return run_live(c, ctx, o, err, errlen);
     if (o->io_fill)
-        return run_files_io(c, ctx, o);
+        return run_files_io(c, ctx, o, err, errlen);
     prime(c, ctx);
     while (!*o->stop && (o->max_packets == 0 || n < o->max_packets)) {
         struct source *best = next_source(c);
@@ -466,7 +701,7 @@ capture_run(struct capture *c, struct nfsscope_ctx *ctx, const struct capture_ru
         if (!best)
             break;
         if (o->duration_s > 0) { /* packet time */
-            double t = ts_sec(best->hdr, best->nano);
+            double t = ts_sec(&best->next.ts);
             if (first < 0)
                 first = t;
             if (t - first >= o->duration_s)
@@ -474,7 +709,11 @@ capture_run(struct capture *c, struct nfsscope_ctx *ctx, const struct capture_ru
         }
         feed(ctx, best);
         n++;
-        advance(best, ctx);
+        advance(c, best);
+        if (c->fatal[0]) {
+            snprintf(err, errlen, "%s", c->fatal);
+            return 1;
+        }
     }
     return 0;
 }
@@ -527,16 +766,15 @@ capture_poll(struct capture *c, struct nfsscope_ctx *ctx, int max, const struct 
 
         if (!best)
             return n > 0 ? n : CAPTURE_EOF;
-        if (until) {
-            struct timespec t;
-            t.tv_sec = best->hdr->ts.tv_sec;
-            t.tv_nsec = best->nano ? best->hdr->ts.tv_usec : best->hdr->ts.tv_usec * 1000;
-            if (t.tv_sec > until->tv_sec || (t.tv_sec == until->tv_sec && t.tv_nsec > until->tv_nsec))
-                break;
-        }
+        if (until && earlier(until, &best->next.ts))
+            break;
         feed(ctx, best);
         n++;
-        advance(best, ctx);
+        advance(c, best);
+        if (c->fatal[0]) {
+            snprintf(err, errlen, "%s", c->fatal);
+            return CAPTURE_ERR;
+        }
     }
     return n;
 }
@@ -552,8 +790,7 @@ capture_next_ts(struct capture *c, struct nfsscope_ctx *ctx, struct timespec *ts
     best = next_source(c);
     if (!best)
         return false;
-    ts->tv_sec = best->hdr->ts.tv_sec;
-    ts->tv_nsec = best->nano ? best->hdr->ts.tv_usec : best->hdr->ts.tv_usec * 1000;
+    *ts = best->next.ts;
     return true;
 }
 
@@ -574,11 +811,15 @@ capture_describe(const struct capture *c, char *buf, size_t len)
 int
 capture_link_type(const struct capture *c)
 {
-    size_t i;
+    size_t i, k;
 
-    for (i = 1; i < c->n; i++)
+    for (i = 0; i < c->n; i++) {
         if (c->src[i].dlt != c->src[0].dlt)
             return -1;
+        for (k = 0; c->src[i].cf && k < capfile_ifaces(c->src[i].cf); k++)
+            if (capfile_iface_dlt(c->src[i].cf, k) != c->src[0].dlt)
+                return -1;
+    }
     return c->n ? c->src[0].dlt : -1;
 }
 
@@ -589,7 +830,7 @@ capture_snaplen(const struct capture *c)
     size_t i;
 
     for (i = 0; i < c->n; i++) {
-        int s = pcap_snapshot(c->src[i].p);
+        int s = c->src[i].cf ? capfile_snaplen(c->src[i].cf) : pcap_snapshot(c->src[i].p);
         if (s > m)
             m = s;
     }
@@ -617,6 +858,9 @@ capture_close(struct capture *c)
         if (c->src[i].p)
             pcap_close(c->src[i].p);
         free(c->src[i].iobuf); /* after the FILE that used it is closed */
+        capfile_close(c->src[i].cf);
     }
+    for (i = 0; i < c->nfilt; i++)
+        pcap_freecode(&c->filt[i].prog);
     free(c);
 }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* capture.h: packets in, from capture files (merged in time order) or a live
- * interface, through libpcap, into pipeline_packet().
+ * interface, into pipeline_packet(). Files are read by src/capfile.c (or,
+ * with --reader libpcap, by libpcap); live capture, BPF and -w use libpcap.
  *
  * Two ways to drive it: capture_run() reads until the end (files) or until
  * stopped (live), calling a tick every interval; capture_poll() reads what is
@@ -20,8 +21,19 @@
 
 struct capture;
 
+/* --reader: how -r files are read. */
+enum capture_reader {
+    CAPTURE_READER_BUILTIN = 0, /* src/capfile.c: per-interface link types, compressed files */
+    CAPTURE_READER_LIBPCAP,     /* pcap_fopen_offline(): one link type, uncompressed */
+};
+
+/* "builtin" or "libpcap" to enum capture_reader; false for anything else. */
+bool capture_reader_parse(const char *s, int *out);
+
 /* Open every -r file, or the -i interface (snaplen, buffer, promiscuous
- * mode and immediate mode from cfg), and apply the BPF filter.
+ * mode and immediate mode from cfg), and apply the BPF filter (compiled for
+ * each link type of the files' interfaces known at open; an interface met
+ * later gets it compiled then).
  * Returns 0 on success; 1 for a run-time failure (missing or unreadable file,
  * not a capture, unsupported link type, no such interface, no permission);
  * 2 for a usage error (bad filter expression). On failure, `err` holds one
@@ -57,8 +69,10 @@ struct capture_run_opts {
  * or *stop becomes non-zero. Returns 0, or 1 with `err` set when reading
  * fails part way (a truncated file is not a failure: the packets read so far
  * count, and the cut is reported as an anomaly; an interface that goes away
- * is, with a message saying so). Live: stats->cap.kernel_drops is kept
- * current at every tick and at the end. */
+ * is, with a message saying so; so is an interface met part way whose link
+ * type the filter does not compile for or -w cannot write, and with
+ * --reader libpcap a pcapng file whose interfaces differ in link type).
+ * Live: stats->cap.kernel_drops is kept current at every tick and at the end. */
 int capture_run(struct capture *c, struct nfsscope_ctx *ctx, const struct capture_run_opts *o,
                 char *err, size_t errlen);
 
@@ -81,8 +95,8 @@ int capture_poll(struct capture *c, struct nfsscope_ctx *ctx, int max,
 /* Files: the time of the next packet; false at the end (or live). */
 bool capture_next_ts(struct capture *c, struct nfsscope_ctx *ctx, struct timespec *ts);
 
-/* -w (src/wpcap.h): the link type shared by every source, or -1 when the
- * -r files differ; and the largest snapshot length among them. */
+/* -w (src/wpcap.h): the link type shared by every source (every interface
+ * known at open), or -1 when they differ; and the largest snapshot length. */
 int capture_link_type(const struct capture *c);
 int capture_snaplen(const struct capture *c);
 

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "breakdown.h"
+#include "capture.h"
 #include "cli.h"
 #include "metrics.h"
 #include "term_escape.h"
@@ -21,8 +22,13 @@ static const char usage_text[] =
     "usage: nfsscope [-r FILE ... | -i IFACE] [options] [BPF expression]\n"
     "\n"
     "Input\n"
-    "  -r FILE            read a pcap or pcapng file ('-' = standard input); repeat to\n"
-    "                     analyse several files as one capture, in timestamp order\n"
+    "  -r FILE            read a pcap or pcapng file, plain or gzip, zstd, xz or bzip2\n"
+    "                     compressed ('-' = standard input); repeat to analyse\n"
+    "                     several files as one capture, in timestamp order\n"
+    "  --reader builtin|libpcap\n"
+    "                     how files are read: builtin (default; each pcapng\n"
+    "                     interface with its own link type, compressed files) or\n"
+    "                     libpcap (uncompressed, one link type per file)\n"
     "  -i IFACE           capture live from IFACE ('any' allowed)\n"
     "  -c COUNT           stop after COUNT packets\n"
     "  --duration SECONDS stop after SECONDS (live: wall clock; files: packet time)\n"
@@ -235,6 +241,7 @@ enum {
     OPT_RECORDS,
     OPT_RECORDS_FORMAT,
     OPT_METRICS,
+    OPT_READER,
 };
 
 /* --by client,file: a mask of enum bd_dim bits. */
@@ -285,6 +292,7 @@ static const struct option longopts[] = {
     { "records", required_argument, NULL, OPT_RECORDS },
     { "records-format", required_argument, NULL, OPT_RECORDS_FORMAT },
     { "metrics", required_argument, NULL, OPT_METRICS },
+    { "reader", required_argument, NULL, OPT_READER },
     { NULL, 0, NULL, 0 },
 };
 static const char shortopts[] = "r:i:o:c:hs:B:pZ:w:";
@@ -368,6 +376,10 @@ cli_parse(int argc, char **argv, struct cli *c)
             cfg->metrics_addr = optarg;
             break;
         }
+        case OPT_READER:
+            if (!capture_reader_parse(optarg, &cfg->reader))
+                cli_usage_error("--reader: \"%s\" is not one of builtin, libpcap", optarg);
+            break;
         case OPT_RECORDS_FORMAT:
             if (!records_format_parse(optarg, &c->records_fmt))
                 cli_usage_error("--records-format: \"%s\" is not one of csv, jsonl", optarg);

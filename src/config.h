@@ -16,6 +16,7 @@ struct nfsscope_config {
     const char *iface;  /* -i */
     const char *filter; /* BPF expression, or NULL */
     uint64_t max_packets; /* -c, 0 = no limit */
+    int reader;           /* --reader: how -r files are read (enum capture_reader) */
     /* output */
     const char *format; /* "text", "json", "csv" */
     /* bounded state (style.md §2.5) */

@@ -181,7 +181,7 @@ run_open(struct run *r, const struct cli *c)
 
         if (dlt < 0) {
             snprintf(r->err, sizeof r->err,
-                     "-w: the -r files have different link types; a pcap file holds one");
+                     "-w: the input has several link types; a pcap file holds one");
             return 2;
         }
         r->ctx.wpcap = wpcap_open(c->wpcap_path, dlt, capture_snaplen(r->cap), cfg->ipfrag_max,
