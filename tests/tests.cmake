@@ -171,3 +171,11 @@ add_test(NAME nfs4_truth COMMAND Python3::Interpreter ${CMAKE_SOURCE_DIR}/tests/
          $<TARGET_FILE:nfs4_truth> ${NFSSCOPE_PCAPS} ${CMAKE_SOURCE_DIR}/samples
          ${CMAKE_BINARY_DIR}/nfs4_truth_work)
 set_tests_properties(nfs4_truth PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
+
+# The capture readers (src/capfile.c against --reader libpcap): byte-identical
+# reports on every sample, public capture and derived variant; compressed
+# input; a pcapng with interfaces of two link types, against tshark.
+add_test(NAME e2e_readers COMMAND Python3::Interpreter ${CMAKE_SOURCE_DIR}/tests/e2e_readers.py
+         $<TARGET_FILE:nfsscope> ${CMAKE_SOURCE_DIR}/samples ${NFSSCOPE_PCAPS}
+         ${CMAKE_BINARY_DIR}/readers_work)
+set_tests_properties(e2e_readers PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 900)
