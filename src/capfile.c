@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* capfile.c: the pcap and pcapng reader (see capfile.h).
  *
  * Layers, bottom up: raw bytes (a descriptor, or memory); an optional

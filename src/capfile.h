@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* capfile.h: capture files read without libpcap.
  *
  * Formats: pcap (either byte order; the microsecond and nanosecond magics and

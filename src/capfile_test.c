@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* capfile_test.c: the capture reader against libpcap 1.10, the oracle.
  *
  * Captures are built here (pcap in both byte orders and both magics, the

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """e2e_readers.py: the builtin capture reader against libpcap's, on real captures.
 
     e2e_readers.py NFSSCOPE SAMPLES PCAP_DIR WORKDIR
