@@ -39,6 +39,11 @@ check_request(const char *b, size_t n)
                  : n < 13 || memcmp(b, "GET /metrics", 12) != 0)
             abort();
         break;
+    case MREQ_ROOT: /* the landing page: the path "/", a query string ignored */
+        if (head ? n < 7 || memcmp(b, "HEAD /", 6) != 0 || (b[6] != ' ' && b[6] != '?')
+                 : n < 6 || memcmp(b, "GET /", 5) != 0 || (b[5] != ' ' && b[5] != '?'))
+            abort();
+        break;
     case MREQ_NOT_FOUND:
     case MREQ_BAD_METHOD:
     case MREQ_BAD:
