@@ -51,13 +51,14 @@ struct slot {
     uint32_t max_end;   /* highest end claimed by any fragment */
     uint32_t first_cap; /* captured bytes of the offset-0 fragment */
     uint32_t nclaimed, nhave;
+    uint32_t nwords;       /* words of claimed/have that may be non-zero */
     uint32_t hnext;        /* hash chain, or free list when FREE */
     uint32_t older, newer; /* age list */
     uint8_t *buf;          /* IPFRAG_MAX_LEN bytes from the shared stack while BUSY */
     uint8_t done_head[64]; /* DONE: the datagram's first bytes (transport header, RPC xid) */
     uint32_t done_head_len;
-    uint8_t claimed[IPFRAG_BLOCKS / 8];
-    uint8_t have[IPFRAG_BLOCKS / 8];
+    uint64_t claimed[IPFRAG_BLOCKS / 64]; /* bit b: block b (8 bytes) */
+    uint64_t have[IPFRAG_BLOCKS / 64];
 };
 
 struct ipfrag {
@@ -103,51 +104,70 @@ release_done(struct ipfrag *fr)
     fr->done_buf = NULL;
 }
 
+/* The key a 64-bit word at a time: multiply and fold, then a final mix
+ * (the finaliser of MurmurHash3's 64-bit variant). */
 static uint32_t
 key_hash(uint8_t af, uint8_t proto, uint32_t id, const uint8_t *s, const uint8_t *d)
 {
-    uint32_t h = 2166136261u; /* FNV-1a */
-    uint8_t head[6] = {
-        af, proto, (uint8_t)(id >> 24), (uint8_t)(id >> 16), (uint8_t)(id >> 8), (uint8_t)id
-    };
+    uint64_t w[4], h = ((uint64_t)af << 40 | (uint64_t)proto << 32 | id) * 0x9e3779b97f4a7c15ULL;
 
-    for (size_t i = 0; i < sizeof head; i++)
-        h = (h ^ head[i]) * 16777619u;
-    for (size_t i = 0; i < 16; i++)
-        h = (h ^ s[i]) * 16777619u;
-    for (size_t i = 0; i < 16; i++)
-        h = (h ^ d[i]) * 16777619u;
-    return h ^ (h >> 15);
+    memcpy(w, s, 16);
+    memcpy(w + 2, d, 16);
+    for (size_t i = 0; i < 4; i++)
+        h = (h ^ w[i]) * 0xff51afd7ed558ccdULL + (h >> 29);
+    h ^= h >> 33;
+    h *= 0xc4ceb9fe1a85ec53ULL;
+    h ^= h >> 33;
+    return (uint32_t)h;
 }
 
+/* The block bitmaps, a 64-bit word at a time: a 1,480-byte fragment is 185
+ * blocks, three or four words. */
 static bool
-bit_get(const uint8_t *bm, uint32_t i)
+bit_get(const uint64_t *bm, uint32_t i)
 {
-    return (bm[i >> 3] >> (i & 7)) & 1u;
+    return (bm[i >> 6] >> (i & 63)) & 1u;
 }
 
-/* Set bits [lo, hi); returns how many were newly set. Whole bytes at a
- * time where the range allows (a 1,480-byte fragment is 185 blocks). */
-static uint32_t
-bits_set(uint8_t *bm, uint32_t lo, uint32_t hi)
+/* The bits of word w that [lo, hi) covers (the range meets the word); *n
+ * gets their number. */
+static uint64_t
+word_mask(uint32_t w, uint32_t lo, uint32_t hi, uint32_t *n)
 {
-    uint32_t n = 0, i = lo;
+    uint32_t a = lo > w * 64 ? lo - w * 64 : 0, b = hi < w * 64 + 64 ? hi - w * 64 : 64;
+    uint64_t upper = b == 64 ? ~(uint64_t)0 : ((uint64_t)1 << b) - 1;
 
-    while (i < hi && (i & 7)) {
-        if (!bit_get(bm, i)) {
-            bm[i >> 3] |= (uint8_t)(1u << (i & 7));
-            n++;
-        }
-        i++;
-    }
-    for (; i + 8 <= hi; i += 8) {
-        n += 8u - (uint32_t)__builtin_popcount(bm[i >> 3]);
-        bm[i >> 3] = 0xff;
-    }
-    for (; i < hi; i++) {
-        if (!bit_get(bm, i)) {
-            bm[i >> 3] |= (uint8_t)(1u << (i & 7));
-            n++;
+    *n = b - a;
+    return upper & ~(((uint64_t)1 << a) - 1);
+}
+
+/* Set bits, counted (SWAR: the baseline x86-64 target has no popcnt
+ * instruction, and libgcc's __popcountdi2 is a call per word). */
+static uint32_t
+popcount64(uint64_t v)
+{
+    v -= (v >> 1) & 0x5555555555555555ULL;
+    v = (v & 0x3333333333333333ULL) + ((v >> 2) & 0x3333333333333333ULL);
+    v = (v + (v >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+    return (uint32_t)((v * 0x0101010101010101ULL) >> 56);
+}
+
+/* Set bits [lo, hi); returns how many were newly set. */
+static uint32_t
+bits_set(uint64_t *bm, uint32_t lo, uint32_t hi)
+{
+    uint32_t n = 0;
+
+    if (lo >= hi)
+        return 0;
+    for (uint32_t w = lo >> 6; w <= (hi - 1) >> 6; w++) {
+        uint32_t bits;
+        uint64_t m = word_mask(w, lo, hi, &bits), add = m & ~bm[w];
+
+        if (add) {
+            /* The usual case, a fresh range: all of the mask is new. */
+            n += add == m ? bits : popcount64(add);
+            bm[w] |= m;
         }
     }
     return n;
@@ -155,26 +175,22 @@ bits_set(uint8_t *bm, uint32_t lo, uint32_t hi)
 
 /* Are all bits [lo, hi) set (want = true) / is any set (want = false)? */
 static bool
-bits_scan(const uint8_t *bm, uint32_t lo, uint32_t hi, bool want_all)
+bits_scan(const uint64_t *bm, uint32_t lo, uint32_t hi, bool want_all)
 {
-    uint32_t i = lo;
+    if (lo >= hi)
+        return want_all;
+    for (uint32_t w = lo >> 6; w <= (hi - 1) >> 6; w++) {
+        uint32_t bits;
+        uint64_t m = word_mask(w, lo, hi, &bits), got = bm[w] & m;
 
-    while (i < hi && (i & 7)) {
-        if (bit_get(bm, i) != want_all)
+        if (want_all ? got != m : got != 0)
             return !want_all;
-        i++;
     }
-    for (; i + 8 <= hi; i += 8)
-        if (bm[i >> 3] != (want_all ? 0xff : 0x00))
-            return !want_all;
-    for (; i < hi; i++)
-        if (bit_get(bm, i) != want_all)
-            return !want_all;
     return want_all;
 }
 
 static bool
-bits_all(const uint8_t *bm, uint32_t lo, uint32_t hi)
+bits_all(const uint64_t *bm, uint32_t lo, uint32_t hi)
 {
     return bits_scan(bm, lo, hi, true);
 }
@@ -306,10 +322,11 @@ slot_release(struct ipfrag *fr, uint32_t i)
 static uint32_t
 prefix_len(const struct slot *s)
 {
-    uint32_t b = 0, n;
+    uint32_t b = 0, w = 0, n;
 
-    while (b < IPFRAG_BLOCKS && bit_get(s->have, b))
-        b++;
+    while (w < IPFRAG_BLOCKS / 64 && s->have[w] == ~(uint64_t)0)
+        w++;
+    b = w < IPFRAG_BLOCKS / 64 ? w * 64 + (uint32_t)__builtin_ctzll(~s->have[w]) : IPFRAG_BLOCKS;
     n = b * 8;
     if (n < s->first_cap)
         n = s->first_cap;
@@ -400,8 +417,10 @@ slot_alloc(struct ipfrag *fr, const struct ipfrag_frag *f, const struct timespec
     s->t_first = s->t_last = *ts;
     s->total = s->max_end = s->first_cap = 0;
     s->nclaimed = s->nhave = 0;
-    memset(s->claimed, 0, sizeof s->claimed);
-    memset(s->have, 0, sizeof s->have);
+    /* Only the words an earlier datagram used (slots start zeroed). */
+    memset(s->claimed, 0, s->nwords * sizeof s->claimed[0]);
+    memset(s->have, 0, s->nwords * sizeof s->have[0]);
+    s->nwords = 0;
 
     b = slot_bucket(fr, s);
     s->hnext = fr->heads[b];
@@ -508,6 +527,8 @@ ipfrag_add(struct ipfrag *fr, const struct ipfrag_frag *f, const struct timespec
     if (cap)
         memcpy(s->buf + f->offset, f->data.p, cap);
     s->nclaimed += bits_set(s->claimed, f->offset / 8, nblk);
+    if ((nblk + 63) / 64 > s->nwords) /* `have` stays within `claimed` */
+        s->nwords = (nblk + 63) / 64;
     /* Only whole captured blocks count as held (the final block may be short). */
     hb_end = cap == f->data_wirelen ? nblk : (f->offset + cap) / 8;
     if (hb_end > f->offset / 8)
