@@ -853,9 +853,160 @@ test_sizes(void)
     CHECK(sizeof(struct nfs4_digest) <= NFS4_DIGEST_BYTES);
 }
 
-int
-main(void)
+/* --pcap FILE: write every op's call and reply (as test_every_op and
+ * test_cb_every_op build them) into a capture, for tshark to decode
+ * independently (tests/nfs4_tshark_test.py). One TCP connection to port
+ * 2049 for COMPOUND, one from it for CB_COMPOUND (program 0x40000000). */
+static FILE *pcap_out;
+static uint32_t pcap_seq[2][2];
+
+static void
+put_le32(uint8_t *p, uint32_t v)
 {
+    p[0] = (uint8_t)v;
+    p[1] = (uint8_t)(v >> 8);
+    p[2] = (uint8_t)(v >> 16);
+    p[3] = (uint8_t)(v >> 24);
+}
+
+static void
+pcap_rpc(unsigned conn, unsigned dir, const uint8_t *msg, size_t n)
+{
+    static uint32_t t;
+    uint8_t f[20000], *ip = f + 14, *tcp = ip + 20;
+    size_t len = 14 + 20 + 20 + 4 + n;
+    uint32_t sum = 0, i, rm = 0x80000000u | (uint32_t)n;
+    uint16_t client = (uint16_t)(800 + conn), server = conn ? 1023 : 2049;
+    uint8_t rec[16];
+
+    if (len > sizeof f)
+        return;
+    memset(f, 0, 54);
+    f[12] = 0x08; /* IPv4 */
+    ip[0] = 0x45;
+    ip[2] = (uint8_t)((len - 14) >> 8);
+    ip[3] = (uint8_t)(len - 14);
+    ip[8] = 64;
+    ip[9] = 6;
+    ip[12] = 10, ip[15] = (uint8_t)(dir ? 2 : 1);
+    ip[16] = 10, ip[19] = (uint8_t)(dir ? 1 : 2);
+    for (i = 0; i < 20; i += 2)
+        sum += (uint32_t)ip[i] << 8 | ip[i + 1];
+    while (sum >> 16)
+        sum = (sum & 0xffff) + (sum >> 16);
+    ip[10] = (uint8_t)(~sum >> 8);
+    ip[11] = (uint8_t)~sum;
+    tcp[0] = (uint8_t)((dir ? server : client) >> 8);
+    tcp[1] = (uint8_t)(dir ? server : client);
+    tcp[2] = (uint8_t)((dir ? client : server) >> 8);
+    tcp[3] = (uint8_t)(dir ? client : server);
+    for (i = 0; i < 4; i++) {
+        tcp[4 + i] = (uint8_t)(pcap_seq[conn][dir] >> (24 - 8 * i));
+        tcp[8 + i] = (uint8_t)(pcap_seq[conn][!dir] >> (24 - 8 * i));
+    }
+    tcp[12] = 0x50;
+    tcp[13] = 0x18;
+    tcp[14] = 0xff;
+    tcp[15] = 0xff;
+    for (i = 0; i < 4; i++)
+        f[54 + i] = (uint8_t)(rm >> (24 - 8 * i));
+    memcpy(f + 58, msg, n);
+    pcap_seq[conn][dir] += (uint32_t)(4 + n);
+    put_le32(rec, 1700000000 + t / 1000);
+    put_le32(rec + 4, (t % 1000) * 1000);
+    put_le32(rec + 8, (uint32_t)len);
+    put_le32(rec + 12, (uint32_t)len);
+    t++;
+    fwrite(rec, 1, 16, pcap_out);
+    fwrite(f, 1, len, pcap_out);
+}
+
+/* RPC call header (AUTH_NONE) or accepted reply header, then the body. */
+static void
+pcap_msg(unsigned conn, bool is_reply, uint32_t xid, uint32_t prog, uint32_t vers,
+         const struct enc *body)
+{
+    struct enc m;
+
+    m.n = 0;
+    e32(&m, xid);
+    e32(&m, is_reply);
+    if (!is_reply) {
+        e32(&m, 2);
+        e32(&m, prog);
+        e32(&m, vers);
+        e32(&m, 1); /* COMPOUND, CB_COMPOUND */
+        e64(&m, 0); /* cred AUTH_NONE */
+        e64(&m, 0); /* verf */
+    } else {
+        e32(&m, 0); /* MSG_ACCEPTED */
+        e64(&m, 0); /* verf */
+        e32(&m, 0); /* SUCCESS */
+    }
+    efixed(&m, body->b, body->n);
+    pcap_rpc(conn, conn ? !is_reply : is_reply, m.b, m.n);
+}
+
+static int
+write_pcap(const char *path)
+{
+    uint8_t gh[24] = { 0xd4, 0xc3, 0xb2, 0xa1, 2, 0, 4, 0 };
+    size_t i;
+    uint32_t op;
+
+    pcap_out = fopen(path, "wb");
+    if (!pcap_out)
+        return 1;
+    put_le32(gh + 16, 65535);
+    put_le32(gh + 20, 1);
+    fwrite(gh, 1, sizeof gh, pcap_out);
+    pcap_seq[0][0] = pcap_seq[1][0] = 1000;
+    pcap_seq[0][1] = pcap_seq[1][1] = 9000;
+    for (i = 0; i < NFWD; i++) {
+        struct enc e;
+        uint32_t o = fwd_ops[i];
+        call_head(&e, "tag", 2, 2);
+        e32(&e, o);
+        enc_args(&e, o);
+        e32(&e, OP_PUTROOTFH);
+        pcap_msg(0, false, 0x1000 + (uint32_t)i, NFS4_PROGRAM, 4, &e);
+        reply_head(&e, 0, "tag", 2);
+        e32(&e, o);
+        e32(&e, 0);
+        enc_resok(&e, o);
+        e32(&e, OP_PUTROOTFH);
+        e32(&e, 0);
+        pcap_msg(0, true, 0x1000 + (uint32_t)i, NFS4_PROGRAM, 4, &e);
+    }
+    for (op = 3; op <= 16; op++) {
+        struct enc e;
+        uint32_t o = op == 16 ? OP_CB_ILLEGAL : op;
+        e.n = 0;
+        estr(&e, "cb");
+        e32(&e, 1);
+        e32(&e, 77);
+        e32(&e, 2);
+        e32(&e, o);
+        enc_cb_args(&e, o);
+        e32(&e, OP_CB_RECALL_SLOT);
+        e32(&e, 3);
+        pcap_msg(1, false, 0x2000 + op, NFS4_CB_PROGRAM, 1, &e);
+        reply_head(&e, 0, "cb", 2);
+        e32(&e, o);
+        e32(&e, 0);
+        enc_cb_resok(&e, o);
+        e32(&e, OP_CB_RECALL_SLOT);
+        e32(&e, 0);
+        pcap_msg(1, true, 0x2000 + op, NFS4_CB_PROGRAM, 1, &e);
+    }
+    return fclose(pcap_out) != 0;
+}
+
+int
+main(int argc, char **argv)
+{
+    if (argc == 3 && strcmp(argv[1], "--pcap") == 0)
+        return write_pcap(argv[2]);
     test_names();
     test_tiers();
     test_every_op();

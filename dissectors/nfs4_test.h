@@ -325,7 +325,7 @@ enc_resok(struct enc *e, uint32_t op)
     case OP_GET_DIR_DELEGATION:
         e32(e, 0); efixed(e, verf, 8); estateid(e, 1, 1); ebitmap2(e, 0, 0); ebitmap2(e, 0, 0); ebitmap2(e, 0, 0);
         break;
-    case OP_GETDEVICEINFO: e32(e, 1); estr(e, "addr"); ebitmap2(e, 0, 0); break;
+    case OP_GETDEVICEINFO: e32(e, 0x80000001); estr(e, "addr"); ebitmap2(e, 0, 0); break; /* a private layout type: the body is opaque */
     case OP_GETDEVICELIST: {
         uint8_t dev[16] = { 0 };
         e64(e, 0); efixed(e, verf, 8); e32(e, 2); efixed(e, dev, 16); efixed(e, dev, 16); e32(e, 1);
@@ -333,7 +333,7 @@ enc_resok(struct enc *e, uint32_t op)
     }
     case OP_LAYOUTCOMMIT: e32(e, 1); e64(e, 8192); break;
     case OP_LAYOUTGET:
-        e32(e, 0); estateid(e, 1, 1); e32(e, 1); e64(e, 0); e64(e, ~0ULL); e32(e, 2); e32(e, 1); estr(e, "layout");
+        e32(e, 0); estateid(e, 1, 1); e32(e, 1); e64(e, 0); e64(e, ~0ULL); e32(e, 2); e32(e, 0x80000001); estr(e, "layout");
         break;
     case OP_LAYOUTRETURN: e32(e, 1); estateid(e, 1, 1); break;
     case OP_SEQUENCE: esession(e); e32(e, 42); e32(e, 3); e32(e, 63); e32(e, 31); e32(e, 0x20); break;

@@ -179,3 +179,9 @@ add_test(NAME e2e_readers COMMAND Python3::Interpreter ${CMAKE_SOURCE_DIR}/tests
          $<TARGET_FILE:nfsscope> ${CMAKE_SOURCE_DIR}/samples ${NFSSCOPE_PCAPS}
          ${CMAKE_BINARY_DIR}/readers_work)
 set_tests_properties(e2e_readers PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 900)
+
+# tshark reads the NFSv4 unit tests' byte streams (every op's call and reply)
+# and must find the same op lists: the encodings have the RFCs' lengths.
+add_test(NAME nfs4_tshark COMMAND Python3::Interpreter ${CMAKE_SOURCE_DIR}/tests/nfs4_tshark_test.py
+         $<TARGET_FILE:nfs4_test> ${CMAKE_BINARY_DIR}/nfs4_tshark_work)
+set_tests_properties(nfs4_tshark PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 120)

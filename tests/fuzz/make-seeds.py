@@ -15,6 +15,8 @@ Inputs are only the repository's own samples/ (never ../shared/pcaps).
                 (header layout in fuzz_nfs3.c)
   fuzz_rpc/     whole RPC messages, one per (type, program, procedure), and a
                 few hand-made headers (AUTH_NONE, RPCSEC_GSS, denied replies)
+  fuzz_nfs4/    every COMPOUND call (and its reply) of the NFSv4 samples, whole
+                and as head + tail (header layout in fuzz_nfs4.c)
 Deterministic: the same samples give the same files. Only the standard
 library is used."""
 import os
@@ -306,12 +308,52 @@ def seeds_rpc_and_nfs3():
         struct.pack('>IIIIIIII', 0x1234, 1, 0, 0, 0, 2, 3, 3))
 
 
+def seeds_nfs4():
+    """COMPOUND calls and call+reply pairs of the NFSv4 samples, distinct by
+    the ops of the call (layout in fuzz_nfs4.c)."""
+    seen = set()
+    for name in ('nfs41-session.pcap', 'nfs42-ops.pcap', 'nfs41-rep-too-big.pcap'):
+        hdr, pkts = read_pcap(os.path.join(SAMPLES, name))
+        calls = {}
+        for m in rpc_messages(hdr['linktype'], pkts):
+            r = parse_rpc(m)
+            if not r:
+                continue
+            if r[0] == 'call':
+                _, xid, prog, vers, proc, body = r
+                if prog == 100003 and vers == 4 and proc == 1:
+                    calls[xid] = body
+                continue
+            args = calls.pop(r[1], None)
+            if args is None:
+                continue
+            try:  # the call's op numbers name the seed
+                tag = struct.unpack('>I', args[:4])[0]
+                off = 4 + ((tag + 3) & ~3) + 8
+                op = struct.unpack('>I', args[off:off + 4])[0]
+            except struct.error:
+                continue
+            key = (name, len(args) // 64, op)
+            if key in seen:
+                continue
+            seen.add(key)
+            stem = '%s-%d-%d' % (name[:-5], op, len(seen))
+            args, res = args[:4096], r[2][:4096]
+            put('fuzz_nfs4', stem + '-call', b'\x00\x00\x00' + args)
+            put('fuzz_nfs4', stem + '-reply',
+                b'\x80\x00\x00' + struct.pack('>H', len(args)) + args + res)
+            if len(res) > 64:  # the reply from a head and a 32-byte tail 16 bytes off
+                put('fuzz_nfs4', stem + '-reply-tail',
+                    b'\xa0\x20\x04' + struct.pack('>H', len(args)) + args + res)
+
+
 def main():
     if not os.path.isdir(SAMPLES):
         sys.exit('samples/ not found at %s' % SAMPLES)
     seeds_pcap()
     seeds_stream()
     seeds_rpc_and_nfs3()
+    seeds_nfs4()
     for t in sorted(os.listdir(CORPUS)):
         files = os.listdir(os.path.join(CORPUS, t))
         size = sum(os.path.getsize(os.path.join(CORPUS, t, f)) for f in files)
