@@ -19,10 +19,38 @@
 struct pending_call;
 struct op_event;
 
-struct op_sink { /* per-operation events inside one RPC (NFSv4 COMPOUND); v3 ignores it */
-    void (*emit)(void *ctx, const struct op_event *ev);
+/* One operation inside a message of a program that carries several per
+ * call (NFSv4 COMPOUND, RFC 8881 §16.2), emitted by its dissector through
+ * the op_sink it is given: from the call, once per operation asked for
+ * (OPI_CALL: counted as that operation's call), and from the reply, once
+ * per result (OPI_RESULT: its status, and the message's latency). A program
+ * whose operations are its procedures emits nothing: the message is the
+ * operation. Borrowed bytes (fh) are valid only during emit. */
+enum op_phase { OPI_CALL, OPI_RESULT };
+
+struct op_item {
+    uint32_t op;     /* index in the program's operation table (rpc_program.ops) */
+    uint32_t index;  /* position in the message, from 0 */
+    uint8_t kind;    /* enum op_kind: normally the table's */
+    uint8_t flags;   /* OPF_* */
+    uint8_t phase;   /* enum op_phase */
+    bool has_status; /* OPI_RESULT: the status was decoded */
+    uint32_t status; /* the operation's own status (nfsstat4) */
+    struct bytes fh; /* the handle it acted on, when known (empty: not known) */
+};
+
+struct op_sink {
+    void (*emit)(void *ctx, const struct op_item *op);
     void *ctx;
 };
+
+/* Emit op through sub (NULL: nobody listens, e.g. in a unit test). */
+static inline void
+op_sink_emit(const struct op_sink *sub, const struct op_item *op)
+{
+    if (sub && sub->emit)
+        sub->emit(sub->ctx, op);
+}
 
 /* One operation of a program's table: for every program today the table is
  * its procedure table, indexed by procedure number. */
@@ -50,14 +78,24 @@ struct rpc_program {
     uint32_t prog, vers;            /* 100003, 3 */
     uint32_t nprocs;                /* procedures 0..nprocs-1 */
     const struct rpc_op *procs;     /* nprocs entries: names, kinds, flags */
+    /* The operations a message carries, when they are not the procedures
+     * (NFSv4: the COMPOUND's operations, by operation number; gaps have a
+     * NULL name). NULL (nops 0): each procedure is one operation. */
+    uint32_t nops;
+    const struct rpc_op *ops;
     uint32_t flags;                 /* PGF_* */
     const char *(*status_name)(uint32_t status); /* NULL if the program has no status word */
     /* Is this status a failure? NULL: every status but 0. (NLM's BLOCKED is a
      * lock wait, not an error.) */
     bool (*status_error)(uint32_t status);
-    /* Decode call arguments (x positioned after the RPC call header). */
-    enum decode_rc (*call)(struct xdr_cur *x, struct pending_call *pc);
-    /* Decode reply results (x positioned after an accepted reply header). */
+    /* Decode call arguments (x positioned after the RPC call header) into
+     * the pending call; a program with an operation table emits each
+     * operation (OPI_CALL) to sub, and may set pc->kind to the message's
+     * main operation. */
+    enum decode_rc (*call)(struct xdr_cur *x, struct pending_call *pc, const struct op_sink *sub);
+    /* Decode reply results (x positioned after an accepted reply header)
+     * into ev; a program with an operation table emits each result
+     * (OPI_RESULT) to sub, and may set ev->kind to the main operation. */
     enum decode_rc (*reply)(struct xdr_cur *x, const struct pending_call *pc,
                             struct op_event *ev, const struct op_sink *sub);
     /* Procedures (bit n: procedure n < 64) whose replies keep a wide head
@@ -74,6 +112,13 @@ static inline const struct rpc_op *
 rpc_proc(const struct rpc_program *pg, uint32_t proc)
 {
     return pg && proc < pg->nprocs ? &pg->procs[proc] : NULL;
+}
+
+/* Operation `op` of pg's operation table, or NULL (no table, past it). */
+static inline const struct rpc_op *
+rpc_op(const struct rpc_program *pg, uint32_t op)
+{
+    return pg && pg->ops && op < pg->nops ? &pg->ops[op] : NULL;
 }
 
 /* Its name, or NULL (unknown, or a gap in the table). */

@@ -83,7 +83,7 @@ dt_call(const struct rpc_program *pg, const uint8_t *p, size_t n, struct pending
     b.p = q;
     b.len = n;
     xdr_cur_init(&x, b);
-    rc = pg->call(&x, pc);
+    rc = pg->call(&x, pc, NULL);
     free(q);
     return rc;
 }

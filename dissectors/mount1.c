@@ -17,8 +17,9 @@ static const struct rpc_op mount1_procs[MOUNT1_NPROCS] = {
 };
 
 static enum decode_rc
-mount1_call(struct xdr_cur *x, struct pending_call *pc)
+mount1_call(struct xdr_cur *x, struct pending_call *pc, const struct op_sink *sub)
 {
+    (void)sub; /* one operation per call: the message is the operation */
     return mount12_call(x, pc, false);
 }
 

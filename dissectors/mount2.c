@@ -18,8 +18,9 @@ static const struct rpc_op mount2_procs[MOUNT2_NPROCS] = {
 };
 
 static enum decode_rc
-mount2_call(struct xdr_cur *x, struct pending_call *pc)
+mount2_call(struct xdr_cur *x, struct pending_call *pc, const struct op_sink *sub)
 {
+    (void)sub; /* one operation per call: the message is the operation */
     return mount12_call(x, pc, true);
 }
 

@@ -45,9 +45,10 @@ mount3_status_name(uint32_t status)
 }
 
 static enum decode_rc
-mount3_call(struct xdr_cur *x, struct pending_call *pc)
+mount3_call(struct xdr_cur *x, struct pending_call *pc, const struct op_sink *sub)
 {
     struct bytes path;
+    (void)sub; /* one operation per call: the message is the operation */
 
     switch (pc->proc) {
     case MOUNTPROC3_MNT: /* dirpath: the export, kept when it fits */

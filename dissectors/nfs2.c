@@ -58,9 +58,10 @@ void_results(uint32_t proc)
 }
 
 static enum decode_rc
-nfs2_call(struct xdr_cur *x, struct pending_call *pc)
+nfs2_call(struct xdr_cur *x, struct pending_call *pc, const struct op_sink *sub)
 {
     uint32_t count;
+    (void)sub; /* one operation per call: the message is the operation */
 
     if (void_results(pc->proc)) /* NULL, ROOT, WRITECACHE: void arguments */
         return DECODE_OK;

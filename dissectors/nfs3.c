@@ -121,9 +121,10 @@ post_op_fh3(struct xdr_cur *x, struct op_event *ev)
 }
 
 static enum decode_rc
-nfs3_call(struct xdr_cur *x, struct pending_call *pc)
+nfs3_call(struct xdr_cur *x, struct pending_call *pc, const struct op_sink *sub)
 {
     struct nfs3_priv *pv = priv(pc);
+    (void)sub; /* one operation per call: the message is the operation */
 
     if (pc->proc == NFSPROC3_NULL)
         return DECODE_OK;

@@ -73,7 +73,7 @@ do_call(const uint8_t *p, size_t n, struct pending_call *pc)
     enum decode_rc rc;
 
     xdr_cur_init(&x, b);
-    rc = pg->call(&x, pc);
+    rc = pg->call(&x, pc, NULL);
     free(q);
     return rc;
 }

@@ -27,8 +27,9 @@ static const struct rpc_op nfsacl2_procs[NFSACL2_NPROCS] = {
 };
 
 static enum decode_rc
-nfsacl2_call(struct xdr_cur *x, struct pending_call *pc)
+nfsacl2_call(struct xdr_cur *x, struct pending_call *pc, const struct op_sink *sub)
 {
+    (void)sub; /* one operation per call: the message is the operation */
     if (pc->proc != ACLPROC2_NULL)
         xdr_cur_skip(x, NFS2_FHSIZE); /* every argument starts with an fhandle */
     return xdr_cur_status(x);

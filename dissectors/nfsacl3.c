@@ -24,9 +24,10 @@ static const struct rpc_op nfsacl3_procs[NFSACL3_NPROCS] = {
 };
 
 static enum decode_rc
-nfsacl3_call(struct xdr_cur *x, struct pending_call *pc)
+nfsacl3_call(struct xdr_cur *x, struct pending_call *pc, const struct op_sink *sub)
 {
     struct bytes fh;
+    (void)sub; /* one operation per call: the message is the operation */
 
     if (pc->proc != ACLPROC3_NULL)
         xdr_cur_opaque(x, NFS3_FHSIZE, &fh); /* every argument starts with nfs_fh3 */

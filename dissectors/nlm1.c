@@ -43,8 +43,9 @@ nlm1_status_name(uint32_t status)
 }
 
 static enum decode_rc
-nlm1_call(struct xdr_cur *x, struct pending_call *pc)
+nlm1_call(struct xdr_cur *x, struct pending_call *pc, const struct op_sink *sub)
 {
+    (void)sub; /* one operation per call: the message is the operation */
     return nlm_common_call(x, pc);
 }
 

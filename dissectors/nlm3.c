@@ -51,8 +51,9 @@ nlm3_status_name(uint32_t status)
 }
 
 static enum decode_rc
-nlm3_call(struct xdr_cur *x, struct pending_call *pc)
+nlm3_call(struct xdr_cur *x, struct pending_call *pc, const struct op_sink *sub)
 {
+    (void)sub; /* one operation per call: the message is the operation */
     return nlm_common_call(x, pc);
 }
 

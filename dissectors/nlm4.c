@@ -51,8 +51,9 @@ nlm4_status_name(uint32_t status)
 }
 
 static enum decode_rc
-nlm4_call(struct xdr_cur *x, struct pending_call *pc)
+nlm4_call(struct xdr_cur *x, struct pending_call *pc, const struct op_sink *sub)
 {
+    (void)sub; /* one operation per call: the message is the operation */
     return nlm_common_call(x, pc);
 }
 

@@ -41,9 +41,10 @@ nsm1_status_name(uint32_t status)
 }
 
 static enum decode_rc
-nsm1_call(struct xdr_cur *x, struct pending_call *pc)
+nsm1_call(struct xdr_cur *x, struct pending_call *pc, const struct op_sink *sub)
 {
     struct bytes s;
+    (void)sub; /* one operation per call: the message is the operation */
 
     switch (pc->proc) {
     case SM_STAT:    /* sm_name: mon_name */

@@ -26,8 +26,9 @@ static const struct rpc_op portmap2_procs[PMAP2_NPROCS] = {
 };
 
 static enum decode_rc
-portmap2_call(struct xdr_cur *x, struct pending_call *pc)
+portmap2_call(struct xdr_cur *x, struct pending_call *pc, const struct op_sink *sub)
 {
+    (void)sub; /* one operation per call: the message is the operation */
     switch (pc->proc) {
     case PMAPPROC_SET: /* mapping: prog, vers, prot, port */
     case PMAPPROC_UNSET:

@@ -42,8 +42,9 @@ rpcb(struct xdr_cur *x)
 }
 
 static inline enum decode_rc
-rpcbind_call(struct xdr_cur *x, struct pending_call *pc)
+rpcbind_call(struct xdr_cur *x, struct pending_call *pc, const struct op_sink *sub)
 {
+    (void)sub; /* one operation per call: the message is the operation */
     switch (pc->proc) {
     case RPCBPROC_SET:
     case RPCBPROC_UNSET:

@@ -11,12 +11,14 @@ consumers_init(struct consumers *l)
 }
 
 bool
-consumers_add(struct consumers *l, const char *name, consumer_fn *fn, void *self)
+consumers_add(struct consumers *l, const char *name, consumer_fn *fn, consumer_op_fn *op,
+              void *self)
 {
     if (l->n >= CONSUMERS_MAX || !fn)
         return false;
     l->c[l->n].name = name;
     l->c[l->n].fn = fn;
+    l->c[l->n].op = op;
     l->c[l->n].self = self;
     l->n++;
     return true;
@@ -29,4 +31,14 @@ consumers_emit(const struct consumers *l, const struct op_event *ev)
 
     for (i = 0; i < l->n; i++)
         l->c[i].fn(l->c[i].self, ev);
+}
+
+void
+consumers_emit_op(const struct consumers *l, const struct op_event *msg, const struct op_item *op)
+{
+    unsigned i;
+
+    for (i = 0; i < l->n; i++)
+        if (l->c[i].op)
+            l->c[i].op(l->c[i].self, msg, op);
 }

@@ -8,19 +8,27 @@
  * waits, the counters, the breakdowns). Each consumer sees each event once,
  * in list order; none of them calls another, so the modules that consume
  * know nothing of each other and nothing below the pipeline calls one above
- * it. The event and what it borrows are valid only during the call. */
+ * it. The event and what it borrows are valid only during the call.
+ *
+ * A message of a program with an operation table (NFSv4 COMPOUND) also
+ * hands each operation's result to the consumers that take operations,
+ * with the message's event (its outcome, times and who), before the
+ * message itself: op 0 .. op N-1, then the message. */
 #ifndef NFSSCOPE_CONSUMER_H
 #define NFSSCOPE_CONSUMER_H
 
 #include <stdbool.h>
 
 struct op_event;
+struct op_item;
 
 typedef void consumer_fn(void *self, const struct op_event *ev);
+typedef void consumer_op_fn(void *self, const struct op_event *msg, const struct op_item *op);
 
 struct consumer {
     const char *name; /* "stats", "records", ...: for tests and messages */
     consumer_fn *fn;
+    consumer_op_fn *op; /* NULL: the consumer takes whole messages only */
     void *self;
 };
 
@@ -33,9 +41,14 @@ struct consumers {
 
 /* Empty the list. */
 void consumers_init(struct consumers *l);
-/* Append a consumer; false (and nothing added) when the list is full. */
-bool consumers_add(struct consumers *l, const char *name, consumer_fn *fn, void *self);
+/* Append a consumer (op may be NULL); false (and nothing added) when the
+ * list is full or fn is NULL. */
+bool consumers_add(struct consumers *l, const char *name, consumer_fn *fn, consumer_op_fn *op,
+                   void *self);
 /* Hand ev to every consumer, in the order they were added. */
 void consumers_emit(const struct consumers *l, const struct op_event *ev);
+/* Hand one operation of the message msg to every consumer that takes them. */
+void consumers_emit_op(const struct consumers *l, const struct op_event *msg,
+                       const struct op_item *op);
 
 #endif

@@ -51,11 +51,11 @@ test_list(void)
     EQ(ntrace, 0);
     for (i = 0; i < CONSUMERS_MAX; i++) {
         ids[i] = i;
-        CHECK(consumers_add(&l, "probe", probe, &ids[i]));
+        CHECK(consumers_add(&l, "probe", probe, NULL, &ids[i]));
     }
     ids[CONSUMERS_MAX] = CONSUMERS_MAX;
-    CHECK(!consumers_add(&l, "one too many", probe, &ids[CONSUMERS_MAX]));
-    CHECK(!consumers_add(&l, "no function", NULL, NULL));
+    CHECK(!consumers_add(&l, "one too many", probe, NULL, &ids[CONSUMERS_MAX]));
+    CHECK(!consumers_add(&l, "no function", NULL, NULL, NULL));
     EQ(l.n, CONSUMERS_MAX);
     for (e = 0; e < 3; e++)
         consumers_emit(&l, &ev[e]);

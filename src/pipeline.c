@@ -58,6 +58,14 @@ to_stats(void *vctx, const struct op_event *ev)
 }
 
 static void
+to_stats_op(void *vctx, const struct op_event *msg, const struct op_item *op)
+{
+    struct nfsscope_ctx *ctx = vctx;
+
+    stats_record_op(&ctx->stats, msg, op);
+}
+
+static void
 to_breakdowns(void *vctx, const struct op_event *ev)
 {
     struct nfsscope_ctx *ctx = vctx;
@@ -69,12 +77,12 @@ static void
 consumers_build(struct nfsscope_ctx *ctx)
 {
     consumers_init(&ctx->out);
-    consumers_add(&ctx->out, "findings", to_findings, ctx);
-    consumers_add(&ctx->out, "view_findings", to_view_findings, ctx);
-    consumers_add(&ctx->out, "records", to_records, ctx);
-    consumers_add(&ctx->out, "lockwait", to_lockwait, ctx);
-    consumers_add(&ctx->out, "stats", to_stats, ctx);
-    consumers_add(&ctx->out, "breakdowns", to_breakdowns, ctx);
+    consumers_add(&ctx->out, "findings", to_findings, NULL, ctx);
+    consumers_add(&ctx->out, "view_findings", to_view_findings, NULL, ctx);
+    consumers_add(&ctx->out, "records", to_records, NULL, ctx);
+    consumers_add(&ctx->out, "lockwait", to_lockwait, NULL, ctx);
+    consumers_add(&ctx->out, "stats", to_stats, to_stats_op, ctx);
+    consumers_add(&ctx->out, "breakdowns", to_breakdowns, NULL, ctx);
 }
 
 static void

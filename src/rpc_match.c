@@ -27,14 +27,45 @@ _Static_assert(offsetof(struct op_event, dirent) + sizeof(((struct op_event *)0)
                    sizeof(struct op_event),
                "dirent[] is the last member of struct op_event");
 
-/* What the operation is, from its program's table (op_kind.h). */
+/* What the operation is: its program's table (op_kind.h) gives the flags,
+ * the pending call the kind (the table's, or the dissector's main
+ * operation). */
 static void
-event_op(struct op_event *ev)
+event_op(struct op_event *ev, const struct pending_call *pc)
 {
     const struct rpc_op *op = rpc_proc(ev->pg, ev->proc);
 
-    ev->kind = op ? op->kind : OPK_OTHER;
+    ev->kind = pc->kind;
     ev->opf = op ? op->flags : 0;
+}
+
+/* The operations a dissector emits (dissector.h op_item): from a call, to
+ * the per-operation call counts; from a reply, to the consumers, with the
+ * reply's event as far as it is decoded (outcome, times, who). */
+struct call_sink_ctx {
+    struct stats *stats;
+    const struct rpc_program *pg;
+};
+
+static void
+call_op(void *ctx, const struct op_item *op)
+{
+    const struct call_sink_ctx *c = ctx;
+
+    stats_op_call(c->stats, c->pg, op);
+}
+
+struct reply_sink_ctx {
+    const struct consumers *out;
+    const struct op_event *ev;
+};
+
+static void
+reply_op(void *ctx, const struct op_item *op)
+{
+    const struct reply_sink_ctx *c = ctx;
+
+    consumers_emit_op(c->out, c->ev, op);
 }
 
 /* Who and what an operation concerns, from its pending call. */
@@ -70,7 +101,7 @@ call_lost(void *ctx, const struct pending_call *pc, bool evicted)
     ev.prog = pc->prog;
     ev.vers = pc->vers;
     ev.proc = pc->proc;
-    event_op(&ev);
+    event_op(&ev, pc);
     ev.t_call = pc->t_call;
     ev.call_len = pc->call_len;
     ev.outcome = OP_NO_REPLY;
@@ -156,7 +187,7 @@ handle_call(struct rpc_match *m, struct flow *f, unsigned dir, const struct rpc_
         xid_table_remove(&m->xids, pc);
     }
 
-    pg = rpc_program_find(h->prog, h->vers);
+    pg = stats_program(m->stats, h->prog, h->vers);
     pc = xid_table_add(&m->xids, f->id, h->xid, &msg->ts_last);
     pc->prog = h->prog;
     pc->vers = h->vers;
@@ -169,15 +200,18 @@ handle_call(struct rpc_match *m, struct flow *f, unsigned dir, const struct rpc_
     pc->gid = h->gid;
     pc->gss_wrapped = h->gss_wrapped;
     pc->stable = STABLE_NONE;
+    pc->kind = rpc_proc(pg, h->proc) ? rpc_proc(pg, h->proc)->kind : OPK_OTHER;
     pc->partial = rc != DECODE_OK || msg->head_partial;
     if (msg->head.len >= 32) /* the credential's flavor was captured */
         count_auth(m->stats, h->cred_flavor);
     if (pg && pg->call && rc == DECODE_OK && !h->gss_wrapped && h->proc < pg->nprocs) {
         struct xdr_cur x;
         enum decode_rc drc;
+        struct call_sink_ctx cc = { m->stats, pg };
+        struct op_sink sub = { call_op, &cc };
 
         xdr_cur_init(&x, h->body);
-        drc = body_rc(pg->call(&x, pc), msg);
+        drc = body_rc(pg->call(&x, pc, &sub), msg);
         if (drc == DECODE_INVALID)
             anomaly_add(&m->stats->anom, ANOM_NFS_DECODE_ERROR, 1);
         else if (drc == DECODE_TRUNCATED)
@@ -224,7 +258,7 @@ handle_reply(struct rpc_match *m, struct flow *f, unsigned dir, const struct rpc
     ev.prog = pc->prog;
     ev.vers = pc->vers;
     ev.proc = pc->proc;
-    event_op(&ev);
+    event_op(&ev, pc);
     ev.t_call = pc->t_call;
     ev.call_len = pc->call_len;
     ev.stable = pc->stable;
@@ -242,9 +276,11 @@ handle_reply(struct rpc_match *m, struct flow *f, unsigned dir, const struct rpc
             pc->proc < pc->pg->nprocs) {
             struct xdr_cur x;
             enum decode_rc drc;
+            struct reply_sink_ctx rc_ = { m->out, &ev };
+            struct op_sink sub = { reply_op, &rc_ };
 
             xdr_cur_init(&x, h->body);
-            drc = body_rc(pc->pg->reply(&x, pc, &ev, NULL), msg);
+            drc = body_rc(pc->pg->reply(&x, pc, &ev, &sub), msg);
             if (drc == DECODE_INVALID)
                 anomaly_add(&m->stats->anom, ANOM_NFS_DECODE_ERROR, 1);
             else if (drc == DECODE_TRUNCATED)

@@ -183,7 +183,7 @@ setup(void)
     EQ(stats_init(&st), 0);
     EQ(rpc_match_init(&m, &cfg, &st, 0x1234), 0);
     consumers_init(&out);
-    CHECK(consumers_add(&out, "stats", to_stats, &st));
+    CHECK(consumers_add(&out, "stats", to_stats, NULL, &st));
     m.out = &out;
     memset(&fa, 0, sizeof fa);
     memset(&fb, 0, sizeof fb);

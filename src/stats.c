@@ -9,33 +9,49 @@
 
 #include "xid_table.h"
 
+static struct proc_stats *
+rows_new(uint32_t n)
+{
+    struct proc_stats *r = calloc(n ? n : 1, sizeof *r);
+    uint32_t i;
+
+    for (i = 0; r && i < n; i++)
+        histo_init(&r[i].latency);
+    return r;
+}
+
 int
-stats_init(struct stats *s)
+stats_init_programs(struct stats *s, const struct rpc_program *const *programs)
 {
     size_t n = 0, i;
 
     memset(s, 0, sizeof *s);
     s->cap.kernel_drops = -1;
-    while (rpc_programs[n])
+    while (programs[n])
         n++;
     s->progs = calloc(n ? n : 1, sizeof *s->progs);
     if (!s->progs)
         return -1;
     s->nprogs = n;
     for (i = 0; i < n; i++) {
-        const struct rpc_program *pg = rpc_programs[i];
-        uint32_t p;
+        const struct rpc_program *pg = programs[i];
 
         s->progs[i].pg = pg;
-        s->progs[i].procs = calloc(pg->nprocs ? pg->nprocs : 1, sizeof(struct proc_stats));
-        if (!s->progs[i].procs) {
+        s->progs[i].procs = rows_new(pg->nprocs);
+        if (pg->ops)
+            s->progs[i].ops = rows_new(pg->nops);
+        if (!s->progs[i].procs || (pg->ops && !s->progs[i].ops)) {
             stats_fini(s);
             return -1;
         }
-        for (p = 0; p < pg->nprocs; p++)
-            histo_init(&s->progs[i].procs[p].latency);
     }
     return 0;
+}
+
+int
+stats_init(struct stats *s)
+{
+    return stats_init_programs(s, rpc_programs);
 }
 
 int
@@ -106,8 +122,10 @@ stats_fini(struct stats *s)
     s->bd_on = false;
 
     if (s->progs)
-        for (i = 0; i < s->nprogs; i++)
+        for (i = 0; i < s->nprogs; i++) {
             free(s->progs[i].procs);
+            free(s->progs[i].ops);
+        }
     free(s->progs);
     s->progs = NULL;
     s->nprogs = 0;
@@ -134,6 +152,17 @@ stats_prog_by_name(const struct stats *s, const char *name)
     for (i = 0; i < s->nprogs; i++)
         if (strcmp(s->progs[i].pg->name, name) == 0)
             return &s->progs[i];
+    return NULL;
+}
+
+const struct rpc_program *
+stats_program(const struct stats *s, uint32_t prog, uint32_t vers)
+{
+    size_t i;
+
+    for (i = 0; i < s->nprogs; i++)
+        if (s->progs[i].pg->prog == prog && s->progs[i].pg->vers == vers)
+            return s->progs[i].pg;
     return NULL;
 }
 
@@ -324,6 +353,36 @@ stats_record(struct stats *s, const struct op_event *ev)
         ps->read_eof++;
     if (ev->committed <= STABLE_FILE_SYNC)
         ps->write.committed[ev->committed]++;
+}
+
+void
+stats_op_call(struct stats *s, const struct rpc_program *pg, const struct op_item *op)
+{
+    struct prog_stats *ps = stats_prog(s, pg);
+
+    if (ps && ps->ops && op->op < pg->nops)
+        ps->ops[op->op].calls++;
+}
+
+void
+stats_record_op(struct stats *s, const struct op_event *msg, const struct op_item *op)
+{
+    struct prog_stats *ps = stats_prog(s, msg->pg);
+    struct proc_stats *p;
+
+    if (!ps || !ps->ops || op->op >= msg->pg->nops || op->phase != OPI_RESULT ||
+        msg->outcome != OP_REPLIED)
+        return;
+    p = &ps->ops[op->op];
+    p->replies++;
+    if (msg->partial)
+        p->partial++;
+    record_latency(p, msg); /* an operation takes as long as its message */
+    if (op->has_status) {
+        count_status(p, op->status);
+        if (status_is_error(msg->pg, op->status))
+            p->errors++;
+    }
 }
 
 void

@@ -160,7 +160,12 @@ unsigned iosz_bucket(uint64_t bytes);
 
 struct prog_stats {
     const struct rpc_program *pg;
-    struct proc_stats *procs;  /* pg->nprocs entries */
+    struct proc_stats *procs;  /* pg->nprocs entries: one row per procedure, which for a
+                                * program with an operation table is the message row
+                                * (NFSv4 COMPOUND: calls, RPC-level errors, latency) */
+    struct proc_stats *ops;    /* pg->nops entries, per operation (dissector.h op_item):
+                                * calls from the calls, replies, statuses, errors and the
+                                * message's latency from the results; NULL: no table */
     uint64_t calls, replies;   /* all procedures */
     uint64_t bad_proc;         /* calls to a procedure number >= nprocs */
     struct nfs_write_stats write;
@@ -207,6 +212,8 @@ struct stats {
 
 /* Allocate per-program tables for every registered program. 0 or -1 (ENOMEM). */
 int stats_init(struct stats *s);
+/* The same for the NULL-terminated list `programs` (a test's own). */
+int stats_init_programs(struct stats *s, const struct rpc_program *const *programs);
 /* Add the breakdown tables (rows per dimension) and the names cache. 0 or -1. */
 int stats_breakdowns_init(struct stats *s, size_t rows, size_t names_cap, uint64_t seed);
 /* Per breakdown row and procedure counts (bd_procs.h) for the client, server
@@ -217,6 +224,8 @@ void stats_fini(struct stats *s);
 /* The prog_stats for a registered program, or NULL. */
 struct prog_stats *stats_prog(struct stats *s, const struct rpc_program *pg);
 const struct prog_stats *stats_prog_by_name(const struct stats *s, const char *name);
+/* The program (prog, vers) among the ones s counts, or NULL: not decoded. */
+const struct rpc_program *stats_program(const struct stats *s, uint32_t prog, uint32_t vers);
 
 /* Count a first-transmission call at call time. */
 void stats_call(struct stats *s, const struct rpc_program *pg, uint32_t proc, uint8_t stable,
@@ -227,6 +236,11 @@ void stats_record(struct stats *s, const struct op_event *ev);
 /* Its share of the breakdown rows and the timeline, and what it teaches the
  * names cache (a no-op without stats_breakdowns_init). */
 void stats_record_by(struct stats *s, const struct op_event *ev);
+/* One operation of a call to a program with an operation table (OPI_CALL),
+ * at call time. */
+void stats_op_call(struct stats *s, const struct rpc_program *pg, const struct op_item *op);
+/* One operation's result (OPI_RESULT) in the reply `msg`. */
+void stats_record_op(struct stats *s, const struct op_event *msg, const struct op_item *op);
 /* Attribute a first-transmission call to its client, server, file, export
  * and user rows (after stats_call). `cache` (the connection's, or NULL)
  * spares hashing the rows that are the same for every call. */

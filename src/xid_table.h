@@ -45,6 +45,8 @@ struct pending_call {
     uint8_t gss_wrapped;          /* arguments are GSS-wrapped, not decoded */
     uint8_t stable;               /* set by the dissector: WRITE stable_how, or STABLE_NONE */
     uint8_t partial;              /* arguments were cut short */
+    uint8_t kind;                 /* enum op_kind: the procedure's, or the dissector's
+                                   * main operation (NFSv4 COMPOUND) */
     uint8_t fh2_len, name2_len;   /* a second handle and name, packed in name[] (below) */
     uint32_t write_count;         /* set by the dissector: WRITE count */
     uint32_t seq_prev, seq_next;  /* arrival order (slot ids), internal */

@@ -271,6 +271,28 @@ lock_waits(struct json_w *w, const struct lockwait *lw)
     json_close(w);
 }
 
+/* One procedure's or operation's row (name already written). */
+static void
+op_row(struct json_w *w, const struct rpc_program *pg, const struct proc_stats *p)
+{
+    json_obj(w);
+    json_kv_u64(w, "calls", p->calls);
+    json_kv_u64(w, "replies", p->replies);
+    json_kv_u64(w, "errors", p->errors);
+    status_map(w, pg, p);
+    latency(w, &p->latency);
+    histogram(w, &p->latency);
+    /* extras */
+    json_kv_u64(w, "retransmissions", p->retrans);
+    json_kv_u64(w, "unanswered", p->unanswered);
+    json_kv_u64(w, "bytes", p->bytes);
+    json_kv_u64(w, "rpc_errors", p->rpc_errors);
+    json_kv_u64(w, "partial", p->partial);
+    if (p->status_other)
+        json_kv_u64(w, "status_other", p->status_other);
+    json_close(w);
+}
+
 static void
 program(struct json_w *w, const struct view_info *vi, const struct prog_stats *ps)
 {
@@ -282,7 +304,6 @@ program(struct json_w *w, const struct view_info *vi, const struct prog_stats *p
     json_key(w, "ops");
     json_obj(w);
     for (i = 0; i < pg->nprocs; i++) {
-        const struct proc_stats *p = &ps->procs[i];
         char unnamed[24];
         const char *name = rpc_proc_name(pg, i);
 
@@ -291,24 +312,22 @@ program(struct json_w *w, const struct view_info *vi, const struct prog_stats *p
             name = unnamed;
         }
         json_key(w, name);
-        json_obj(w);
-        json_kv_u64(w, "calls", p->calls);
-        json_kv_u64(w, "replies", p->replies);
-        json_kv_u64(w, "errors", p->errors);
-        status_map(w, pg, p);
-        latency(w, &p->latency);
-        histogram(w, &p->latency);
-        /* extras */
-        json_kv_u64(w, "retransmissions", p->retrans);
-        json_kv_u64(w, "unanswered", p->unanswered);
-        json_kv_u64(w, "bytes", p->bytes);
-        json_kv_u64(w, "rpc_errors", p->rpc_errors);
-        json_kv_u64(w, "partial", p->partial);
-        if (p->status_other)
-            json_kv_u64(w, "status_other", p->status_other);
-        json_close(w);
+        op_row(w, pg, &ps->procs[i]);
     }
     json_close(w);
+    /* A program with an operation table: "ops" above are its messages
+     * (COMPOUND), "operations" the operations inside them, every named one
+     * in operation-number order. */
+    if (ps->ops) {
+        json_key(w, "operations");
+        json_obj(w);
+        for (i = 0; i < pg->nops; i++)
+            if (pg->ops[i].name) {
+                json_key(w, pg->ops[i].name);
+                op_row(w, pg, &ps->ops[i]);
+            }
+        json_close(w);
+    }
     if (pg->flags & PGF_IO_DETAIL) {
         json_key(w, "write");
         json_obj(w);

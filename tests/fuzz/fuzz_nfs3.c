@@ -37,14 +37,20 @@ pick_program(uint8_t lo, uint8_t vers)
     return n ? rpc_programs[lo % n] : NULL;
 }
 
-static void
-sub_emit(void *ctx, const struct op_event *ev)
-{
-    unsigned *n = ctx;
+struct sub_ctx {
+    const struct rpc_program *pg;
+    unsigned n;
+    enum op_phase phase; /* the phase the decoder is in */
+};
 
-    if (ev->pg && ev->proc >= ev->pg->nprocs)
-        abort(); /* a sub-operation outside its program's table */
-    (*n)++;
+static void
+sub_emit(void *ctx, const struct op_item *op)
+{
+    struct sub_ctx *c = ctx;
+
+    if (!c->pg->ops || op->op >= c->pg->nops || op->phase != c->phase || op->kind >= OPK__COUNT)
+        abort(); /* an operation outside its program's table, or in the wrong phase */
+    c->n++;
 }
 
 static void
@@ -62,7 +68,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct pending_call pc;
     struct op_event ev;
     struct xdr_cur x;
-    unsigned nsub = 0;
+    struct sub_ctx sc = { NULL, 0, OPI_CALL };
+    struct op_sink csink = { sub_emit, &sc };
     struct bytes args, res = { NULL, 0 };
     enum decode_rc rc;
     bool reply;
@@ -73,6 +80,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     pg = pick_program(data[0], data[1]);
     if (!pg || pg->nprocs == 0)
         return 0;
+    sc.pg = pg;
     ctl = data[2];
     reply = ctl & 0x80;
     args.p = data + 3;
@@ -103,7 +111,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     pc.state = PC_PENDING;
     if (pg->call) {
         xdr_cur_init(&x, args);
-        rc = pg->call(&x, &pc);
+        rc = pg->call(&x, &pc, ctl & 0x40 ? &csink : NULL);
         check_rc(rc);
         if (rc == DECODE_TRUNCATED)
             pc.partial = 1;
@@ -112,7 +120,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
 
     if (reply && pg->reply) {
-        struct op_sink sink = { sub_emit, &nsub };
+        struct op_sink sink = { sub_emit, &sc };
 
         memset(&ev, 0, sizeof ev);
         ev.stable = pc.stable;
@@ -130,6 +138,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         ev.outcome = OP_REPLIED;
         ev.partial = pc.partial;
         xdr_cur_init(&x, res);
+        sc.phase = OPI_RESULT;
         rc = pg->reply(&x, &pc, &ev, ctl & 0x40 ? &sink : NULL);
         check_rc(rc);
         if (rc == DECODE_TRUNCATED)
