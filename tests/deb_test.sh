@@ -95,7 +95,10 @@ dpkg-deb -c "$deb" >"$work/contents"
 for f in ./usr/bin/nfsscope ./usr/share/doc/nfsscope/copyright \
     ./usr/share/doc/nfsscope/changelog.Debian.gz \
     ./usr/share/man/man1/nfsscope.1.gz ./usr/share/bash-completion/completions/nfsscope \
-    ./lib/systemd/system/nfsscope@.service; do
+    ./lib/systemd/system/nfsscope@.service \
+    ./usr/share/doc/nfsscope/examples/prometheus/nfsscope-rules.yml \
+    ./usr/share/doc/nfsscope/examples/prometheus/nfsscope-rules.test.yml \
+    ./usr/share/doc/nfsscope/examples/grafana/nfsscope-dashboard.json; do
     grep -q " $f\$" "$work/contents" || { cat "$work/contents"; fail "$f not in the package"; }
 done
 # dh_compress leaves documents under 4 KiB as they are.

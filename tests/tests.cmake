@@ -63,6 +63,18 @@ add_test(NAME systemd_unit COMMAND Python3::Interpreter ${CMAKE_SOURCE_DIR}/test
          ${CMAKE_BINARY_DIR}/systemd_unit_work)
 set_tests_properties(systemd_unit PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 120 RESOURCE_LOCK loopback)
 
+# The Prometheus rules: promtool check rules and promtool test rules
+# (skipped without promtool); the rules' and the Grafana dashboard's metric
+# and label names against real scrapes of every sample (and, as root, of a
+# live capture on lo).
+add_test(NAME promtool_rules COMMAND ${CMAKE_SOURCE_DIR}/tests/promtool_test.sh
+         ${CMAKE_SOURCE_DIR}/contrib/prometheus)
+set_tests_properties(promtool_rules PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 120)
+add_test(NAME contrib_names COMMAND Python3::Interpreter ${CMAKE_SOURCE_DIR}/tests/contrib_names_test.py
+         $<TARGET_FILE:nfsscope> ${CMAKE_SOURCE_DIR}/samples ${CMAKE_SOURCE_DIR}/contrib
+         ${CMAKE_BINARY_DIR}/contrib_names_work)
+set_tests_properties(contrib_names PROPERTIES TIMEOUT 300 RESOURCE_LOCK loopback)
+
 # Live capture and the ncurses view. tui: the view driven in tmux
 # (skipped without tmux); live: capture on lo while tcpreplay sends samples
 # (root only; skipped otherwise).
