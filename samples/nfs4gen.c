@@ -12,7 +12,7 @@
  * records the operations it sent and, from the reply, each result and its
  * status and the operations the server did not evaluate after a failure
  * (RFC 7530 section 15.2), WRITE stable_how4 and committed, READ/WRITE
- * bytes. The record is written as JSON (--expect FILE), in the shape
+ * bytes, the names answered NFS4ERR_NOENT. The record is written as JSON (--expect FILE), in the shape
  * samples/pynfsgen writes for NFSv4.1/4.2.
  *
  *   nfs4gen --workload v40-ops --server ADDR --export NAME --name SAMPLE
@@ -136,7 +136,27 @@ static struct {
     struct opcount ops[OP_SLOTS];
     uint64_t stable[3], committed[3];
     uint64_t write_bytes, read_bytes;
+    int nnoent; /* the names answered NFS4ERR_NOENT, per operation */
+    struct {
+        int slot;
+        char name[64];
+        uint64_t n;
+    } noent[16];
 } R;
+
+static void bump_noent(int slot, const char *name)
+{
+    for (int i = 0; i < R.nnoent; i++)
+        if (R.noent[i].slot == slot && !strcmp(R.noent[i].name, name)) {
+            R.noent[i].n++;
+            return;
+        }
+    if (R.nnoent == 16)
+        die("more than 16 names answered NFS4ERR_NOENT");
+    R.noent[R.nnoent].slot = slot;
+    snprintf(R.noent[R.nnoent].name, sizeof R.noent[R.nnoent].name, "%s", name);
+    R.noent[R.nnoent++].n = 1;
+}
 
 static void bump_status(int *nstatus, int *code, uint64_t *n, int c)
 {
@@ -208,6 +228,7 @@ struct call {
     const char *what;
     int nops;
     int op[MAX_OPS];
+    char name[MAX_OPS][64]; /* the name a LOOKUP, OPEN by name or REMOVE acts on */
     int want; /* the COMPOUND status the workload expects */
     struct result *out;
 };
@@ -243,6 +264,8 @@ static void compound_cb(struct rpc_context *r, int status, void *data, void *pri
         int st = result_status(ro);
         o->in_replies++;
         bump_status(&o->nstatus, o->code, o->n, st);
+        if (st == NFS4ERR_NOENT && c->name[i][0])
+            bump_noent(op_slot((int)ro->resop), c->name[i]);
         if (st != NFS4_OK)
             continue;
         switch (ro->resop) {
@@ -318,6 +341,16 @@ static void compound_async(const char *what, nfs_argop4 *ops, int nops, int want
     for (int i = 0; i < nops; i++) {
         c->op[i] = (int)ops[i].argop;
         R.ops[op_slot(c->op[i])].count++;
+        const utf8string *nm = NULL;
+        if (ops[i].argop == OP_LOOKUP)
+            nm = &ops[i].nfs_argop4_u.oplookup.objname;
+        else if (ops[i].argop == OP_REMOVE)
+            nm = &ops[i].nfs_argop4_u.opremove.target;
+        else if (ops[i].argop == OP_OPEN && ops[i].nfs_argop4_u.opopen.claim.claim == CLAIM_NULL)
+            nm = &ops[i].nfs_argop4_u.opopen.claim.open_claim4_u.file;
+        if (nm)
+            snprintf(c->name[i], sizeof c->name[i], "%.*s", (int)nm->utf8string_len,
+                     nm->utf8string_val);
         if (ops[i].argop == OP_WRITE) {
             WRITE4args *w = &ops[i].nfs_argop4_u.opwrite;
             R.stable[w->stable]++;
@@ -643,6 +676,32 @@ static void put_stable(FILE *f, const uint64_t *v)
     fprintf(f, "}");
 }
 
+static int noent_order(const void *a, const void *b)
+{
+    const int *x = a, *y = b;
+    int c = strcmp(op_name(R.noent[*x].slot), op_name(R.noent[*y].slot));
+    return c ? c : strcmp(R.noent[*x].name, R.noent[*y].name);
+}
+
+/* "noent_names": {"LOOKUP": {"name": n, ...}, ...}, sorted by operation and
+ * name (the names are the workload's own, plain ASCII) */
+static void put_noent(FILE *f)
+{
+    int idx[16];
+    for (int i = 0; i < R.nnoent; i++)
+        idx[i] = i;
+    qsort(idx, (size_t)R.nnoent, sizeof idx[0], noent_order);
+    fprintf(f, "    \"noent_names\": {");
+    for (int i = 0; i < R.nnoent; i++) {
+        int slot = R.noent[idx[i]].slot;
+        int first = i == 0 || R.noent[idx[i - 1]].slot != slot;
+        if (first)
+            fprintf(f, "%s\"%s\": {", i ? "}, " : "", op_name(slot));
+        fprintf(f, "%s\"%s\": %" PRIu64, first ? "" : ", ", R.noent[idx[i]].name, R.noent[idx[i]].n);
+    }
+    fprintf(f, "%s}", R.nnoent ? "}" : "");
+}
+
 static void write_expect(void)
 {
     FILE *f = fopen(expect_path, "w");
@@ -671,8 +730,10 @@ static void write_expect(void)
     put_stable(f, R.stable);
     fprintf(f, ",\n    \"write_committed\": ");
     put_stable(f, R.committed);
-    fprintf(f, ",\n    \"write_bytes\": %" PRIu64 ",\n    \"read_bytes\": %" PRIu64 "\n  },\n",
+    fprintf(f, ",\n    \"write_bytes\": %" PRIu64 ",\n    \"read_bytes\": %" PRIu64 ",\n",
             R.write_bytes, R.read_bytes);
+    put_noent(f);
+    fprintf(f, ",\n    \"lock_denied\": {}\n  },\n");
     fprintf(f, "  \"nfs4_cb\": {\"calls\": 0, \"replies\": 0, \"by_proc\": {}, \"ops\": {}}\n}\n");
     if (fclose(f) != 0)
         die("%s: %s", expect_path, strerror(errno));
