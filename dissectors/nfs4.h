@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* nfs4.h: the NFSv4 decoder (RFC 7530 v4.0, RFC 8881 v4.1, RFC 7862 v4.2,
  * RFC 8276 xattrs): COMPOUND and CB_COMPOUND calls and replies into
  * self-contained, bounded structs.
@@ -23,6 +24,7 @@
 #include <stdint.h>
 
 #include "bytes.h"
+#include "dissector.h"
 #include "xdr_cur.h"
 
 #define NFS4_PROGRAM 100003
@@ -348,6 +350,15 @@ uint32_t nfs4_digest_op(const struct nfs4_digest *d, uint32_t i);
  * for any other unknown number, 255 for ILLEGAL. */
 uint8_t nfs4_op_pack(uint32_t op);
 uint32_t nfs4_op_unpack(uint8_t b, uint32_t unknown_op);
+
+/* The ops' names, kinds and flags (struct rpc_op, op_kind.h), indexed by
+ * op number (NULL name: a gap); ILLEGAL / CB_ILLEGAL apart. nfs4_op() and
+ * nfs4_cb_op(): the entry of a number, or NULL for an unknown one. */
+extern const struct rpc_op nfs4_op_table[NFS4_OP_LAST + 1];
+extern const struct rpc_op nfs4_cb_op_table[NFS4_CB_OP_LAST + 1];
+extern const struct rpc_op nfs4_illegal_op, nfs4_cb_illegal_op;
+const struct rpc_op *nfs4_op(uint32_t op);
+const struct rpc_op *nfs4_cb_op(uint32_t op);
 
 /* Names. Operations are lower case (RFC names: "putfh", "cb_recall", ...);
  * an unknown number is "op<N>", written into buf (at least 16 bytes). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* nfs4_args.c: NFSv4 operation arguments (nfs_argop4: RFC 7530 §16,
  * RFC 8881 §18, RFC 7862 §15, RFC 8276 §8.4), each decoded or skipped
  * exactly. */

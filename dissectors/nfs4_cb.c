@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* nfs4_cb.c: NFSv4 callback operations (nfs_cb_argop4, nfs_cb_resop4:
  * RFC 8881 §20, RFC 7530 §16.2, RFC 7862 §16), each decoded or skipped
  * exactly. */

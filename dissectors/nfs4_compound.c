@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* nfs4_compound.c: NFSv4 COMPOUND and CB_COMPOUND framing (RFC 8881
  * §16.2, §20.2; RFC 7530 §15.2, §16.2): tag, minor version, the op list
  * and the per-op results, the current/saved file handle through the ops,

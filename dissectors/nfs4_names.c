@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* nfs4_names.c: NFSv4 value-to-name tables (RFC 7530, RFC 8881, RFC 7862,
  * RFC 8276) and the tiers that choose a COMPOUND's main operation. */
 #include <stddef.h>
@@ -5,73 +6,142 @@
 #include <string.h>
 
 #include "nfs4.h"
+#include "op_kind.h"
 #include "valname.h"
 
-/* nfs_opnum4 names, lower case, indexed by op number (RFC 8881 §16.2.3). */
-static const char *const op_names[NFS4_OP_LAST + 1] = {
-    [OP_ACCESS] = "access", [OP_CLOSE] = "close", [OP_COMMIT] = "commit",
-    [OP_CREATE] = "create", [OP_DELEGPURGE] = "delegpurge", [OP_DELEGRETURN] = "delegreturn",
-    [OP_GETATTR] = "getattr", [OP_GETFH] = "getfh", [OP_LINK] = "link", [OP_LOCK] = "lock",
-    [OP_LOCKT] = "lockt", [OP_LOCKU] = "locku", [OP_LOOKUP] = "lookup",
-    [OP_LOOKUPP] = "lookupp", [OP_NVERIFY] = "nverify", [OP_OPEN] = "open",
-    [OP_OPENATTR] = "openattr", [OP_OPEN_CONFIRM] = "open_confirm",
-    [OP_OPEN_DOWNGRADE] = "open_downgrade", [OP_PUTFH] = "putfh", [OP_PUTPUBFH] = "putpubfh",
-    [OP_PUTROOTFH] = "putrootfh", [OP_READ] = "read", [OP_READDIR] = "readdir",
-    [OP_READLINK] = "readlink", [OP_REMOVE] = "remove", [OP_RENAME] = "rename",
-    [OP_RENEW] = "renew", [OP_RESTOREFH] = "restorefh", [OP_SAVEFH] = "savefh",
-    [OP_SECINFO] = "secinfo", [OP_SETATTR] = "setattr", [OP_SETCLIENTID] = "setclientid",
-    [OP_SETCLIENTID_CONFIRM] = "setclientid_confirm", [OP_VERIFY] = "verify",
-    [OP_WRITE] = "write", [OP_RELEASE_LOCKOWNER] = "release_lockowner",
-    [OP_BACKCHANNEL_CTL] = "backchannel_ctl", [OP_BIND_CONN_TO_SESSION] = "bind_conn_to_session",
-    [OP_EXCHANGE_ID] = "exchange_id", [OP_CREATE_SESSION] = "create_session",
-    [OP_DESTROY_SESSION] = "destroy_session", [OP_FREE_STATEID] = "free_stateid",
-    [OP_GET_DIR_DELEGATION] = "get_dir_delegation", [OP_GETDEVICEINFO] = "getdeviceinfo",
-    [OP_GETDEVICELIST] = "getdevicelist", [OP_LAYOUTCOMMIT] = "layoutcommit",
-    [OP_LAYOUTGET] = "layoutget", [OP_LAYOUTRETURN] = "layoutreturn",
-    [OP_SECINFO_NO_NAME] = "secinfo_no_name", [OP_SEQUENCE] = "sequence",
-    [OP_SET_SSV] = "set_ssv", [OP_TEST_STATEID] = "test_stateid",
-    [OP_WANT_DELEGATION] = "want_delegation", [OP_DESTROY_CLIENTID] = "destroy_clientid",
-    [OP_RECLAIM_COMPLETE] = "reclaim_complete", [OP_ALLOCATE] = "allocate",
-    [OP_COPY] = "copy", [OP_COPY_NOTIFY] = "copy_notify", [OP_DEALLOCATE] = "deallocate",
-    [OP_IO_ADVISE] = "io_advise", [OP_LAYOUTERROR] = "layouterror",
-    [OP_LAYOUTSTATS] = "layoutstats", [OP_OFFLOAD_CANCEL] = "offload_cancel",
-    [OP_OFFLOAD_STATUS] = "offload_status", [OP_READ_PLUS] = "read_plus", [OP_SEEK] = "seek",
-    [OP_WRITE_SAME] = "write_same", [OP_CLONE] = "clone", [OP_GETXATTR] = "getxattr",
-    [OP_SETXATTR] = "setxattr", [OP_LISTXATTRS] = "listxattrs",
-    [OP_REMOVEXATTR] = "removexattr",
+/* nfs_opnum4 (RFC 8881 §16.2.3, RFC 7862 §15.2, RFC 8276 §8.3): name, kind
+ * and flags (op_kind.h) of each op, indexed by number; NULL name: a gap.
+ * OPF_FH: the op acts on the current (or saved) file handle. */
+const struct rpc_op nfs4_op_table[NFS4_OP_LAST + 1] = {
+    [OP_ACCESS] = { "access", OPK_ACCESS, OPF_FH },
+    [OP_CLOSE] = { "close", OPK_CLOSE, OPF_FH },
+    [OP_COMMIT] = { "commit", OPK_COMMIT, OPF_FH | OPF_RANGE },
+    [OP_CREATE] = { "create", OPK_CREATE, OPF_FH | OPF_MOD_META },
+    [OP_DELEGPURGE] = { "delegpurge", OPK_DELEGATION, 0 },
+    [OP_DELEGRETURN] = { "delegreturn", OPK_DELEGATION, OPF_FH },
+    [OP_GETATTR] = { "getattr", OPK_GETATTR, OPF_FH },
+    [OP_GETFH] = { "getfh", OPK_GETFH, OPF_FH },
+    [OP_LINK] = { "link", OPK_LINK, OPF_FH | OPF_MOD_META },
+    [OP_LOCK] = { "lock", OPK_LOCK, OPF_FH | OPF_RANGE },
+    [OP_LOCKT] = { "lockt", OPK_LOCK_TEST, OPF_FH | OPF_RANGE },
+    [OP_LOCKU] = { "locku", OPK_UNLOCK, OPF_FH | OPF_RANGE },
+    [OP_LOOKUP] = { "lookup", OPK_LOOKUP, OPF_FH },
+    [OP_LOOKUPP] = { "lookupp", OPK_LOOKUP, OPF_FH },
+    [OP_NVERIFY] = { "nverify", OPK_OTHER, OPF_FH },
+    [OP_OPEN] = { "open", OPK_OPEN, OPF_FH },
+    [OP_OPENATTR] = { "openattr", OPK_LOOKUP, OPF_FH },
+    [OP_OPEN_CONFIRM] = { "open_confirm", OPK_OPEN, OPF_FH },
+    [OP_OPEN_DOWNGRADE] = { "open_downgrade", OPK_OPEN, OPF_FH },
+    [OP_PUTFH] = { "putfh", OPK_PUTFH, OPF_FH },
+    [OP_PUTPUBFH] = { "putpubfh", OPK_PUTFH, 0 },
+    [OP_PUTROOTFH] = { "putrootfh", OPK_PUTFH, 0 },
+    [OP_READ] = { "read", OPK_READ, OPF_FH | OPF_RANGE },
+    [OP_READDIR] = { "readdir", OPK_READDIR, OPF_FH },
+    [OP_READLINK] = { "readlink", OPK_READLINK, OPF_FH },
+    [OP_REMOVE] = { "remove", OPK_REMOVE, OPF_FH | OPF_MOD_META },
+    [OP_RENAME] = { "rename", OPK_RENAME, OPF_FH | OPF_MOD_META },
+    [OP_RENEW] = { "renew", OPK_SESSION, 0 },
+    [OP_RESTOREFH] = { "restorefh", OPK_PUTFH, 0 },
+    [OP_SAVEFH] = { "savefh", OPK_PUTFH, OPF_FH },
+    [OP_SECINFO] = { "secinfo", OPK_OTHER, OPF_FH },
+    [OP_SETATTR] = { "setattr", OPK_SETATTR, OPF_FH | OPF_MOD_META },
+    [OP_SETCLIENTID] = { "setclientid", OPK_SESSION, 0 },
+    [OP_SETCLIENTID_CONFIRM] = { "setclientid_confirm", OPK_SESSION, 0 },
+    [OP_VERIFY] = { "verify", OPK_OTHER, OPF_FH },
+    [OP_WRITE] = { "write", OPK_WRITE, OPF_FH | OPF_MOD_DATA | OPF_RANGE },
+    [OP_RELEASE_LOCKOWNER] = { "release_lockowner", OPK_UNLOCK, 0 },
+    [OP_BACKCHANNEL_CTL] = { "backchannel_ctl", OPK_SESSION, 0 },
+    [OP_BIND_CONN_TO_SESSION] = { "bind_conn_to_session", OPK_SESSION, 0 },
+    [OP_EXCHANGE_ID] = { "exchange_id", OPK_SESSION, 0 },
+    [OP_CREATE_SESSION] = { "create_session", OPK_SESSION, 0 },
+    [OP_DESTROY_SESSION] = { "destroy_session", OPK_SESSION, 0 },
+    [OP_FREE_STATEID] = { "free_stateid", OPK_SESSION, 0 },
+    [OP_GET_DIR_DELEGATION] = { "get_dir_delegation", OPK_DELEGATION, OPF_FH },
+    [OP_GETDEVICEINFO] = { "getdeviceinfo", OPK_OTHER, 0 },
+    [OP_GETDEVICELIST] = { "getdevicelist", OPK_OTHER, OPF_FH },
+    [OP_LAYOUTCOMMIT] = { "layoutcommit", OPK_OTHER, OPF_FH | OPF_MOD_META | OPF_RANGE },
+    [OP_LAYOUTGET] = { "layoutget", OPK_OTHER, OPF_FH | OPF_RANGE },
+    [OP_LAYOUTRETURN] = { "layoutreturn", OPK_OTHER, OPF_FH },
+    [OP_SECINFO_NO_NAME] = { "secinfo_no_name", OPK_OTHER, OPF_FH },
+    [OP_SEQUENCE] = { "sequence", OPK_SESSION, 0 },
+    [OP_SET_SSV] = { "set_ssv", OPK_SESSION, 0 },
+    [OP_TEST_STATEID] = { "test_stateid", OPK_SESSION, 0 },
+    [OP_WANT_DELEGATION] = { "want_delegation", OPK_DELEGATION, OPF_FH },
+    [OP_DESTROY_CLIENTID] = { "destroy_clientid", OPK_SESSION, 0 },
+    [OP_RECLAIM_COMPLETE] = { "reclaim_complete", OPK_SESSION, 0 },
+    [OP_ALLOCATE] = { "allocate", OPK_OTHER, OPF_FH | OPF_MOD_META | OPF_RANGE },
+    [OP_COPY] = { "copy", OPK_OTHER, OPF_FH | OPF_MOD_DATA | OPF_RANGE },
+    [OP_COPY_NOTIFY] = { "copy_notify", OPK_OTHER, OPF_FH },
+    [OP_DEALLOCATE] = { "deallocate", OPK_OTHER, OPF_FH | OPF_MOD_DATA | OPF_RANGE },
+    [OP_IO_ADVISE] = { "io_advise", OPK_OTHER, OPF_FH | OPF_RANGE },
+    [OP_LAYOUTERROR] = { "layouterror", OPK_OTHER, OPF_FH | OPF_RANGE },
+    [OP_LAYOUTSTATS] = { "layoutstats", OPK_OTHER, OPF_FH | OPF_RANGE },
+    [OP_OFFLOAD_CANCEL] = { "offload_cancel", OPK_OTHER, OPF_FH },
+    [OP_OFFLOAD_STATUS] = { "offload_status", OPK_OTHER, OPF_FH },
+    [OP_READ_PLUS] = { "read_plus", OPK_READ, OPF_FH | OPF_RANGE },
+    [OP_SEEK] = { "seek", OPK_OTHER, OPF_FH },
+    [OP_WRITE_SAME] = { "write_same", OPK_WRITE, OPF_FH | OPF_MOD_DATA | OPF_RANGE },
+    [OP_CLONE] = { "clone", OPK_OTHER, OPF_FH | OPF_MOD_DATA | OPF_RANGE },
+    [OP_GETXATTR] = { "getxattr", OPK_OTHER, OPF_FH },
+    [OP_SETXATTR] = { "setxattr", OPK_OTHER, OPF_FH | OPF_MOD_META },
+    [OP_LISTXATTRS] = { "listxattrs", OPK_OTHER, OPF_FH },
+    [OP_REMOVEXATTR] = { "removexattr", OPK_OTHER, OPF_FH | OPF_MOD_META },
 };
 
-/* nfs_cb_opnum4 names (RFC 8881 §20, RFC 7862 §16). */
-static const char *const cb_op_names[NFS4_CB_OP_LAST + 1] = {
-    [OP_CB_GETATTR] = "cb_getattr", [OP_CB_RECALL] = "cb_recall",
-    [OP_CB_LAYOUTRECALL] = "cb_layoutrecall", [OP_CB_NOTIFY] = "cb_notify",
-    [OP_CB_PUSH_DELEG] = "cb_push_deleg", [OP_CB_RECALL_ANY] = "cb_recall_any",
-    [OP_CB_RECALLABLE_OBJ_AVAIL] = "cb_recallable_obj_avail",
-    [OP_CB_RECALL_SLOT] = "cb_recall_slot", [OP_CB_SEQUENCE] = "cb_sequence",
-    [OP_CB_WANTS_CANCELLED] = "cb_wants_cancelled", [OP_CB_NOTIFY_LOCK] = "cb_notify_lock",
-    [OP_CB_NOTIFY_DEVICEID] = "cb_notify_deviceid", [OP_CB_OFFLOAD] = "cb_offload",
+/* nfs_cb_opnum4 (RFC 8881 §20, RFC 7862 §16): sent by the server. */
+const struct rpc_op nfs4_cb_op_table[NFS4_CB_OP_LAST + 1] = {
+    [OP_CB_GETATTR] = { "cb_getattr", OPK_GETATTR, OPF_FH | OPF_CALLBACK },
+    [OP_CB_RECALL] = { "cb_recall", OPK_DELEGATION, OPF_FH | OPF_CALLBACK },
+    [OP_CB_LAYOUTRECALL] = { "cb_layoutrecall", OPK_OTHER, OPF_FH | OPF_RANGE | OPF_CALLBACK },
+    [OP_CB_NOTIFY] = { "cb_notify", OPK_OTHER, OPF_FH | OPF_CALLBACK },
+    [OP_CB_PUSH_DELEG] = { "cb_push_deleg", OPK_DELEGATION, OPF_FH | OPF_CALLBACK },
+    [OP_CB_RECALL_ANY] = { "cb_recall_any", OPK_DELEGATION, OPF_CALLBACK },
+    [OP_CB_RECALLABLE_OBJ_AVAIL] = { "cb_recallable_obj_avail", OPK_DELEGATION, OPF_CALLBACK },
+    [OP_CB_RECALL_SLOT] = { "cb_recall_slot", OPK_SESSION, OPF_CALLBACK },
+    [OP_CB_SEQUENCE] = { "cb_sequence", OPK_SESSION, OPF_CALLBACK },
+    [OP_CB_WANTS_CANCELLED] = { "cb_wants_cancelled", OPK_DELEGATION, OPF_CALLBACK },
+    [OP_CB_NOTIFY_LOCK] = { "cb_notify_lock", OPK_LOCK_GRANTED, OPF_FH | OPF_CALLBACK },
+    [OP_CB_NOTIFY_DEVICEID] = { "cb_notify_deviceid", OPK_OTHER, OPF_CALLBACK },
+    [OP_CB_OFFLOAD] = { "cb_offload", OPK_OTHER, OPF_FH | OPF_CALLBACK },
 };
+
+/* ILLEGAL and CB_ILLEGAL (10044), outside the tables. */
+const struct rpc_op nfs4_illegal_op = { "illegal", OPK_OTHER, 0 };
+const struct rpc_op nfs4_cb_illegal_op = { "cb_illegal", OPK_OTHER, OPF_CALLBACK };
+
+const struct rpc_op *
+nfs4_op(uint32_t op)
+{
+    if (op == OP_ILLEGAL)
+        return &nfs4_illegal_op;
+    return op <= NFS4_OP_LAST && nfs4_op_table[op].name ? &nfs4_op_table[op] : NULL;
+}
+
+const struct rpc_op *
+nfs4_cb_op(uint32_t op)
+{
+    if (op == OP_CB_ILLEGAL)
+        return &nfs4_cb_illegal_op;
+    return op <= NFS4_CB_OP_LAST && nfs4_cb_op_table[op].name ? &nfs4_cb_op_table[op] : NULL;
+}
 
 bool
 nfs4_op_known(uint32_t op)
 {
-    return op == OP_ILLEGAL || (op <= NFS4_OP_LAST && op_names[op] != NULL);
+    return nfs4_op(op) != NULL;
 }
 
 bool
 nfs4_cb_op_known(uint32_t op)
 {
-    return op == OP_CB_ILLEGAL || (op <= NFS4_CB_OP_LAST && cb_op_names[op] != NULL);
+    return nfs4_cb_op(op) != NULL;
 }
 
 static const char *
-op_name_in(const char *const *tbl, uint32_t last, const char *illegal, uint32_t op, char *buf,
-           size_t size)
+name_or_number(const struct rpc_op *o, uint32_t op, char *buf, size_t size)
 {
-    if (op == OP_ILLEGAL)
-        return illegal;
-    if (op <= last && tbl[op])
-        return tbl[op];
+    if (o)
+        return o->name;
     snprintf(buf, size, "op%u", (unsigned)op);
     return buf;
 }
@@ -79,13 +149,13 @@ op_name_in(const char *const *tbl, uint32_t last, const char *illegal, uint32_t 
 const char *
 nfs4_op_name(uint32_t op, char *buf, size_t size)
 {
-    return op_name_in(op_names, NFS4_OP_LAST, "illegal", op, buf, size);
+    return name_or_number(nfs4_op(op), op, buf, size);
 }
 
 const char *
 nfs4_cb_op_name(uint32_t op, char *buf, size_t size)
 {
-    return op_name_in(cb_op_names, NFS4_CB_OP_LAST, "cb_illegal", op, buf, size);
+    return name_or_number(nfs4_cb_op(op), op, buf, size);
 }
 
 static const struct valname status_names[] = { /* nfsstat4 */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* nfs4_ops.h: one NFSv4 operation's arguments or results, for the
  * COMPOUND framing (nfs4_compound.c) only. Each returns false for an op
  * number it does not know (nothing read); otherwise the op's XDR is

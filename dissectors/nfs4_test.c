@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* nfs4_test.c: unit tests for the NFSv4 decoder (RFC 7530, RFC 8881,
  * RFC 7862, RFC 8276): every operation's arguments and results in a
  * COMPOUND, callbacks, the framing's limits, file handle tracking, the
@@ -130,6 +131,25 @@ test_names(void)
     STREQ(nfs4_delegation_name(OPEN_DELEGATE_NONE_EXT), "OPEN_DELEGATE_NONE_EXT");
     STREQ(nfs4_why_no_delegation_name(3), "WND4_NOT_SUPP_FTYPE");
     CHECK(nfs4_why_no_delegation_name(9) == NULL);
+    /* kinds and flags for the shared layers (op_kind.h) */
+    EQ(nfs4_op(OP_WRITE)->kind, OPK_WRITE);
+    EQ(nfs4_op(OP_WRITE)->flags, OPF_FH | OPF_MOD_DATA | OPF_RANGE);
+    EQ(nfs4_op(OP_READ)->kind, OPK_READ);
+    EQ(nfs4_op(OP_READ_PLUS)->kind, OPK_READ);
+    EQ(nfs4_op(OP_COMMIT)->kind, OPK_COMMIT);
+    EQ(nfs4_op(OP_GETATTR)->kind, OPK_GETATTR);
+    EQ(nfs4_op(OP_SEQUENCE)->kind, OPK_SESSION);
+    EQ(nfs4_op(OP_PUTROOTFH)->kind, OPK_PUTFH);
+    EQ(nfs4_op(OP_OPEN)->kind, OPK_OPEN);
+    EQ(nfs4_op(OP_LOCKU)->kind, OPK_UNLOCK);
+    EQ(nfs4_op(OP_ILLEGAL)->kind, OPK_OTHER);
+    CHECK(nfs4_op(76) == NULL && nfs4_op(2) == NULL && nfs4_cb_op(2) == NULL);
+    for (i = 3; i <= NFS4_CB_OP_LAST; i++)
+        CHECK(nfs4_cb_op((uint32_t)i)->flags & OPF_CALLBACK);
+    for (i = 0; i < NFWD; i++) {
+        const struct rpc_op *o = nfs4_op(fwd_ops[i]);
+        CHECK(o && o->kind < OPK__COUNT && !(o->flags & OPF_CALLBACK));
+    }
     EQ(nfs4_op_pack(OP_ILLEGAL), 255);
     EQ(nfs4_op_unpack(nfs4_op_pack(OP_ILLEGAL), 0), OP_ILLEGAL);
     EQ(nfs4_op_unpack(nfs4_op_pack(99999), 99999), 99999);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* nfs4_test.h: a small XDR encoder for the NFSv4 decoder's tests: builds
  * COMPOUND / CB_COMPOUND calls and replies with every operation's
  * arguments and results (RFC 7530, RFC 8881, RFC 7862, RFC 8276), written

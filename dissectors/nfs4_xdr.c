@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* nfs4_xdr.c: XDR types shared by NFSv4 operations (RFC 8881 §3, §5,
  * RFC 7862 §4, §12, RFC 8276 §8), decoded or skipped exactly. */
 #include "nfs4_xdr.h"

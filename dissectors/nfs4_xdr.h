@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* nfs4_xdr.h: XDR types shared by NFSv4 operations (RFC 8881 §3, §5, RFC
  * 7862, RFC 8276), for the nfs4*.c decoders only. Each reads through the
  * cursor (sticky errors: after a failure everything is a no-op) and either

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* nfs4_truth.c: a test-only driver for the NFSv4 decoder: reads a capture,
  * reassembles TCP (src/tcp_reasm.c), splits RPC records itself keeping
  * whole messages, decodes every COMPOUND call and reply of program 100003

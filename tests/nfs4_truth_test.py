@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """nfs4_truth_test.py: the NFSv4 decoder (through tests/nfs4_truth.c) against
 tshark's per-operation truth for the public NFSv4 captures (truth-v4/, made
 with tshark 4.0.17, see ../shared/pcaps/public/PROVENANCE.md).

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """nfs4_tshark_test.py: tshark as an independent reader of the NFSv4 unit
 tests' byte streams. dissectors/nfs4_test --pcap writes every operation's
 call and reply (the COMPOUNDs [op, PUTROOTFH] and CB_COMPOUNDs [op,

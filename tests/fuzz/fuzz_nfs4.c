@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* fuzz_nfs4.c: raw bytes into the NFSv4 decoder (dissectors/nfs4.h):
  * COMPOUND and CB_COMPOUND calls, their digests, and replies.
  *
