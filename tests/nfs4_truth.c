@@ -36,11 +36,40 @@ struct dir_state {
     bool last, lost; /* last fragment; lost: resynchronising after a gap */
 };
 
+#define NAMED_OPS 8 /* names kept per call: the first ops' LOOKUP/OPEN/REMOVE/CREATE names */
+#define NAME_KEEP 48
+
 struct pend {
     uint32_t xid;
     bool used, cb;
     struct nfs4_digest d;
+    char name[NAMED_OPS][NAME_KEEP]; /* the call's names, for the reply's NFS4ERR_NOENT */
 };
+
+/* "key" -> count, for the names answered NOENT and the holders of DENIED locks. */
+struct strcount {
+    char key[96];
+    uint64_t n;
+};
+static struct strcount noent[256], denied[256];
+static unsigned nnoent, ndenied;
+
+static void
+strcount_add(struct strcount *t, unsigned *n, const char *key)
+{
+    unsigned i;
+
+    for (i = 0; i < *n; i++)
+        if (strcmp(t[i].key, key) == 0)
+            break;
+    if (i == *n) {
+        if (*n == 256)
+            return;
+        snprintf(t[i].key, sizeof t[i].key, "%s", key);
+        (*n)++;
+    }
+    t[i].n++;
+}
 
 struct conn {
     struct flow_key key; /* as first seen */
@@ -77,6 +106,8 @@ static size_t cut_head, cut_tail;
 static struct tcp_reasm *tr;
 static struct anomalies an;
 
+static const char *opname(uint32_t i, bool cb, char *b, size_t n);
+
 static unsigned
 status_idx(uint32_t st)
 {
@@ -103,7 +134,7 @@ pend_slot(struct conn *c, uint32_t xid, bool cb, bool add)
     uint32_t i, h;
 
     if (!c->pend) {
-        c->npend_slots = 1u << 16;
+        c->npend_slots = 1u << 14;
         c->pend = calloc(c->npend_slots, sizeof *c->pend);
     }
     h = (xid * 2654435761u) & (c->npend_slots - 1);
@@ -204,6 +235,12 @@ handle_msg(struct conn *c, unsigned dir, const uint8_t *msg, uint32_t len)
         if (!p)
             return;
         nfs4_digest_make(&call, &p->d);
+        memset(p->name, 0, sizeof p->name);
+        for (uint32_t k = 0; !cb && k < call.ndecoded && k < NAMED_OPS; k++) {
+            const struct bytes *nm = &call.op[k].name;
+            if (nm->len && nm->len < NAME_KEEP)
+                memcpy(p->name[k], nm->p, nm->len);
+        }
         {
             struct tally *tl = cb ? &cb_tally : &by_minor[call.minorversion < NMINOR ? call.minorversion : 0];
             uint32_t i;
@@ -278,6 +315,24 @@ handle_msg(struct conn *c, unsigned dir, const uint8_t *msg, uint32_t len)
             tl->op_status[op_idx(r->op)][status_idx(r->status)]++;
             if (!cb && r->op == OP_WRITE && r->status == NFS4_OK && r->committed < 3)
                 committed[r->committed]++;
+            if (!cb && r->status == 2 /* NFS4ERR_NOENT */ && i < NAMED_OPS &&
+                (r->op == OP_LOOKUP || r->op == OP_OPEN || r->op == OP_REMOVE ||
+                 r->op == OP_CREATE)) {
+                char key[96], b[32];
+                snprintf(key, sizeof key, "%s\t%s", opname(r->op, false, b, sizeof b), p->name[i]);
+                strcount_add(noent, &nnoent, key);
+            }
+            if (!cb && (r->op == OP_LOCK || r->op == OP_LOCKT) && r->status == 10010) {
+                static const char *const lt[] = { "0", "READ_LT", "WRITE_LT", "READW_LT",
+                                                  "WRITEW_LT" };
+                char key[96], b[32];
+                int ow = (int)(r->u.denied.owner.len < 40 ? r->u.denied.owner.len : 40);
+                snprintf(key, sizeof key, "%s\t%.*s %s %llu+%llu", opname(r->op, false, b, sizeof b),
+                         ow, (const char *)r->u.denied.owner.p,
+                         r->u.denied.locktype < 5 ? lt[r->u.denied.locktype] : "?",
+                         (unsigned long long)r->offset, (unsigned long long)r->length);
+                strcount_add(denied, &ndenied, key);
+            }
             if (!cb && r->op == OP_READ && r->status == NFS4_OK)
                 read_bytes += r->count;
             if (!cb && r->op == OP_CREATE_SESSION && r->status == NFS4_OK && nfore < 16)
@@ -517,6 +572,10 @@ main(int argc, char **argv)
         printf("fore %u %u %u %u %u\n", (unsigned)fore[i].maxrequestsize,
                (unsigned)fore[i].maxresponsesize, (unsigned)fore[i].maxresponsesize_cached,
                (unsigned)fore[i].maxoperations, (unsigned)fore[i].maxrequests);
+    for (i = 0; i < nnoent; i++)
+        printf("noent\t%s\t%llu\n", noent[i].key, (unsigned long long)noent[i].n);
+    for (i = 0; i < ndenied; i++)
+        printf("denied\t%s\t%llu\n", denied[i].key, (unsigned long long)denied[i].n);
     printf("null calls %llu\nnull replies %llu\nmalformed %llu\norphans %llu\n",
            (unsigned long long)null_calls, (unsigned long long)null_replies,
            (unsigned long long)malformed, (unsigned long long)orphans);

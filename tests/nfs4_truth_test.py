@@ -8,7 +8,8 @@ Per capture and minor version: COMPOUND calls, replies and statuses; per
 operation: occurrences in calls, results in replies, not evaluated, status
 of each result; the kinds (nfs.main_opcode); WRITE stable_how and committed;
 bytes written and read; SEQUENCE sessions and slots; CREATE_SESSION fore
-channels; NULL calls and replies. Also on the NFSv4 samples, against both
+channels; the names LOOKUP/OPEN/REMOVE/CREATE got NFS4ERR_NOENT for and the
+holders of DENIED locks; NULL calls and replies. Also on the NFSv4 samples, against both
 tshark's truth and the generating client's record (NAME.expect.json). Each capture is decoded twice: from whole messages,
 and from a 4 KiB head and a 512-byte tail of each message (struct nfs4_tail),
 which must give the same numbers.
@@ -41,8 +42,12 @@ def run(driver, path, cut=None):
     args = [driver, path] + ([str(c) for c in cut] if cut else [])
     out = subprocess.run(args, check=True, capture_output=True, text=True).stdout
     got = {'minor': {}, 'kind': {}, 'stable': {}, 'committed': {}, 'null': {}, 'bytes': {},
-           'sessions': {}, 'fore': []}
+           'sessions': {}, 'fore': [], 'noent_names': {}, 'lock_denied': {}}
     for line in out.splitlines():
+        if line.startswith(('noent\t', 'denied\t')):
+            what, op, key, n = line.split('\t')
+            got['noent_names' if what == 'noent' else 'lock_denied'].setdefault(op, {})[key] = int(n)
+            continue
         w = line.split()
         if w[0] == 'minor':
             m = got['minor'].setdefault(w[1], {'calls': 0, 'replies': 0, 'status': {}, 'ops': {}})
@@ -97,6 +102,9 @@ def compare(name, got, ref, what):
     if 'sessions' in n4:
         for k, v in n4['sessions'].items():
             check(got['sessions'].get(k) == v, f'{name} sessions {k} {got["sessions"].get(k)} == {v}')
+    for k in ('noent_names', 'lock_denied'):
+        if k in n4:
+            check(got[k] == n4[k], f'{name} {k} {got[k]} == {n4[k]}')
     if 'fore_channels' in n4:
         check(got['fore'] == n4['fore_channels'], f'{name} fore channels {got["fore"]} == {n4["fore_channels"]}')
     null = n4.get('null', {'calls': 0, 'replies': 0})
