@@ -25,8 +25,6 @@ import sys
 import time
 import urllib.request
 
-import yaml
-
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from checks import check, finish  # noqa: E402
 
@@ -66,27 +64,42 @@ def names_in(expr):
     return metrics, labels
 
 
-def rules_exprs(path):
+def yaml_values(path, key):
+    """The values of KEY in a YAML file of the rules' shape: `key: value` on
+    one line (plain or quoted), or `key: |` and a more indented block. The
+    standard library has no YAML reader; promtool has read the files."""
     with open(path) as f:
-        doc = yaml.safe_load(f)
-    records, exprs = set(), []
-    for g in doc["groups"]:
-        for r in g["rules"]:
-            if "record" in r:
-                records.add(r["record"])
-            exprs.append(r["expr"])
-    return records, exprs
+        lines = f.read().split("\n")
+    out, i = [], 0
+    pat = re.compile(r"^(\s*)(?:- )?" + key + r":\s*(.*)$")
+    while i < len(lines):
+        m = pat.match(lines[i])
+        i += 1
+        if not m:
+            continue
+        v = m.group(2).strip()
+        if v in ("|", ">"):
+            block = []
+            while i < len(lines) and (not lines[i].strip() or
+                                      len(lines[i]) - len(lines[i].lstrip()) > len(m.group(1))):
+                block.append(lines[i].strip())
+                i += 1
+            v = " ".join(block).strip()
+        elif len(v) >= 2 and v[0] == v[-1] and v[0] in "'\"":
+            v = v[1:-1]
+        else:
+            v = v.split(" #")[0].strip()
+        out.append(v)
+    return out
+
+
+def rules_exprs(path):
+    return set(yaml_values(path, "record")), yaml_values(path, "expr")
 
 
 def rule_test_series(path):
-    """Names and labels of the series the promtool tests feed in."""
-    with open(path) as f:
-        doc = yaml.safe_load(f)
-    out = []
-    for t in doc["tests"]:
-        for s in t.get("input_series", []):
-            out.append(s["series"])
-    return out
+    """The series the promtool tests feed in."""
+    return yaml_values(path, "series")
 
 
 def dashboard_exprs(path):

@@ -74,6 +74,13 @@ add_test(NAME contrib_names COMMAND Python3::Interpreter ${CMAKE_SOURCE_DIR}/tes
          $<TARGET_FILE:nfsscope> ${CMAKE_SOURCE_DIR}/samples ${CMAKE_SOURCE_DIR}/contrib
          ${CMAKE_BINARY_DIR}/contrib_names_work)
 set_tests_properties(contrib_names PROPERTIES TIMEOUT 300 RESOURCE_LOCK loopback)
+# A real Prometheus (skipped without it) scrapes nfsscope replaying steady
+# traffic made at test time and evaluates the rules; the recorded
+# percentiles, rates and error ratios against nfsscope's JSON report.
+add_test(NAME e2e_prometheus COMMAND Python3::Interpreter ${CMAKE_SOURCE_DIR}/tests/e2e_prometheus.py
+         $<TARGET_FILE:nfsscope> ${CMAKE_SOURCE_DIR}/contrib/prometheus/nfsscope-rules.yml
+         ${CMAKE_BINARY_DIR}/e2e_prometheus_work)
+set_tests_properties(e2e_prometheus PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 120 RESOURCE_LOCK loopback)
 
 # Live capture and the ncurses view. tui: the view driven in tmux
 # (skipped without tmux); live: capture on lo while tcpreplay sends samples
