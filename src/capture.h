@@ -31,7 +31,7 @@ enum capture_reader {
 bool capture_reader_parse(const char *s, int *out);
 
 /* Open every -r file, or the -i interface (snaplen, buffer, promiscuous
- * mode and immediate mode from cfg), and apply the BPF filter (compiled for
+ * mode from cfg; blocks, not immediate mode), and apply the BPF filter (compiled for
  * each link type of the files' interfaces known at open; an interface met
  * later gets it compiled then).
  * Returns 0 on success; 1 for a run-time failure (missing or unreadable file,
