@@ -56,7 +56,7 @@ static const char usage_text[] =
     "                     CSV (RFC 4180, header row, CRLF; default) or JSON Lines\n"
     "  --metrics ADDR:PORT\n"
     "                     serve Prometheus metrics at http://ADDR:PORT/metrics\n"
-    "                     (e.g. 127.0.0.1:9100, [::1]:9100; port 0: any free one);\n"
+    "                     (e.g. 127.0.0.1:9753, [::1]:9753; port 0: any free one);\n"
     "                     -i: while capturing; -r: the file plays at --speed, then\n"
     "                     its final counters are served until SIGINT or SIGTERM\n"
     "  -w FILE            write the packets that carried RPC to FILE, a pcap (not\n"

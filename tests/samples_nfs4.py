@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """samples_nfs4.py: the NFSv4 samples' two outside truths agree.
 
     samples_nfs4.py SAMPLES_DIR

@@ -82,6 +82,10 @@ add_test(NAME e2e_prometheus COMMAND Python3::Interpreter ${CMAKE_SOURCE_DIR}/te
          ${CMAKE_BINARY_DIR}/e2e_prometheus_work)
 set_tests_properties(e2e_prometheus PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 120 RESOURCE_LOCK loopback)
 
+# The licence: an SPDX-License-Identifier line in every source file.
+add_test(NAME spdx COMMAND ${CMAKE_SOURCE_DIR}/tests/spdx_test.sh ${CMAKE_SOURCE_DIR})
+set_tests_properties(spdx PROPERTIES TIMEOUT 60)
+
 # Live capture and the ncurses view. tui: the view driven in tmux
 # (skipped without tmux); live: capture on lo while tcpreplay sends samples
 # (root only; skipped otherwise).
