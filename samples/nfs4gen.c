@@ -12,7 +12,7 @@
  * records the operations it sent and, from the reply, each result and its
  * status and the operations the server did not evaluate after a failure
  * (RFC 7530 section 15.2), WRITE stable_how4 and committed, READ/WRITE
- * bytes, the names answered NFS4ERR_NOENT. The record is written as JSON (--expect FILE), in the shape
+ * bytes, the names answered NFS4ERR_NOENT, OPEN results by delegation type. The record is written as JSON (--expect FILE), in the shape
  * samples/pynfsgen writes for NFSv4.1/4.2.
  *
  *   nfs4gen --workload v40-ops --server ADDR --export NAME --name SAMPLE
@@ -136,6 +136,7 @@ static struct {
     struct opcount ops[OP_SLOTS];
     uint64_t stable[3], committed[3];
     uint64_t write_bytes, read_bytes;
+    uint64_t deleg[3]; /* OPEN results by open_delegation_type4 */
     int nnoent; /* the names answered NFS4ERR_NOENT, per operation */
     struct {
         int slot;
@@ -288,12 +289,18 @@ static void compound_cb(struct rpc_context *r, int status, void *data, void *pri
                 memcpy(c->out->fh.val, f->nfs_fh4_val, f->nfs_fh4_len);
             }
             break;
-        case OP_OPEN:
+        case OP_OPEN: {
+            open_delegation_type4 dt =
+                ro->nfs_resop4_u.opopen.OPEN4res_u.resok4.delegation.delegation_type;
+            if ((unsigned)dt > 2)
+                die("%s: delegation type %d", c->what, dt);
+            R.deleg[dt]++;
             if (c->out) {
                 c->out->stateid = ro->nfs_resop4_u.opopen.OPEN4res_u.resok4.stateid;
                 c->out->rflags = ro->nfs_resop4_u.opopen.OPEN4res_u.resok4.rflags;
             }
             break;
+        }
         case OP_OPEN_CONFIRM:
             if (c->out)
                 c->out->stateid = ro->nfs_resop4_u.opopen_confirm.OPEN_CONFIRM4res_u.resok4.open_stateid;
@@ -733,7 +740,15 @@ static void write_expect(void)
     fprintf(f, ",\n    \"write_bytes\": %" PRIu64 ",\n    \"read_bytes\": %" PRIu64 ",\n",
             R.write_bytes, R.read_bytes);
     put_noent(f);
-    fprintf(f, ",\n    \"lock_denied\": {}\n  },\n");
+    fprintf(f, ",\n    \"lock_denied\": {},\n    \"delegations_granted\": {");
+    static const char *const deleg_names[3] = {"OPEN_DELEGATE_NONE", "OPEN_DELEGATE_READ",
+                                               "OPEN_DELEGATE_WRITE"};
+    for (int i = 0, first = 1; i < 3; i++) /* by name: NONE, READ, WRITE */
+        if (R.deleg[i]) {
+            fprintf(f, "%s\"%s\": %" PRIu64, first ? "" : ", ", deleg_names[i], R.deleg[i]);
+            first = 0;
+        }
+    fprintf(f, "},\n    \"why_no_delegation\": {}\n  },\n");
     fprintf(f, "  \"nfs4_cb\": {\"calls\": 0, \"replies\": 0, \"by_proc\": {}, \"ops\": {}}\n}\n");
     if (fclose(f) != 0)
         die("%s: %s", expect_path, strerror(errno));
