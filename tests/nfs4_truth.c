@@ -52,6 +52,7 @@ struct strcount {
     uint64_t n;
 };
 static struct strcount noent[256], denied[256];
+static uint64_t per_compound[NFS4_OPS_MAX + 1], deleg[8];
 static unsigned nnoent, ndenied;
 
 static void
@@ -245,6 +246,8 @@ handle_msg(struct conn *c, unsigned dir, const uint8_t *msg, uint32_t len)
             struct tally *tl = cb ? &cb_tally : &by_minor[call.minorversion < NMINOR ? call.minorversion : 0];
             uint32_t i;
             tl->calls++;
+            if (!cb)
+                per_compound[call.ndecoded]++;
             for (i = 0; i < call.ndecoded; i++) {
                 if (call.stop == NFS4_STOP_UNKNOWN && i + 1 == call.ndecoded)
                     break;
@@ -333,6 +336,8 @@ handle_msg(struct conn *c, unsigned dir, const uint8_t *msg, uint32_t len)
                          (unsigned long long)r->offset, (unsigned long long)r->length);
                 strcount_add(denied, &ndenied, key);
             }
+            if (!cb && r->op == OP_OPEN && r->status == NFS4_OK && r->u.open.delegation < 8)
+                deleg[r->u.open.delegation]++;
             if (!cb && r->op == OP_READ && r->status == NFS4_OK)
                 read_bytes += r->count;
             if (!cb && r->op == OP_CREATE_SESSION && r->status == NFS4_OK && nfore < 16)
@@ -572,6 +577,12 @@ main(int argc, char **argv)
         printf("fore %u %u %u %u %u\n", (unsigned)fore[i].maxrequestsize,
                (unsigned)fore[i].maxresponsesize, (unsigned)fore[i].maxresponsesize_cached,
                (unsigned)fore[i].maxoperations, (unsigned)fore[i].maxrequests);
+    for (i = 0; i <= NFS4_OPS_MAX; i++)
+        if (per_compound[i])
+            printf("per_compound %u %llu\n", i, (unsigned long long)per_compound[i]);
+    for (i = 0; i < 8; i++)
+        if (deleg[i])
+            printf("deleg %s %llu\n", nfs4_delegation_name(i), (unsigned long long)deleg[i]);
     for (i = 0; i < nnoent; i++)
         printf("noent\t%s\t%llu\n", noent[i].key, (unsigned long long)noent[i].n);
     for (i = 0; i < ndenied; i++)

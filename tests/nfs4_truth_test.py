@@ -8,8 +8,9 @@ Per capture and minor version: COMPOUND calls, replies and statuses; per
 operation: occurrences in calls, results in replies, not evaluated, status
 of each result; the kinds (nfs.main_opcode); WRITE stable_how and committed;
 bytes written and read; SEQUENCE sessions and slots; CREATE_SESSION fore
-channels; the names LOOKUP/OPEN/REMOVE/CREATE got NFS4ERR_NOENT for and the
-holders of DENIED locks; NULL calls and replies. Also on the NFSv4 samples, against both
+channels; ops per COMPOUND; OPEN delegation types; the names
+LOOKUP/OPEN/REMOVE/CREATE got NFS4ERR_NOENT for and the holders of DENIED
+locks; NULL calls and replies. Also on the NFSv4 samples, against both
 tshark's truth and the generating client's record (NAME.expect.json). Each capture is decoded twice: from whole messages,
 and from a 4 KiB head and a 512-byte tail of each message (struct nfs4_tail),
 which must give the same numbers.
@@ -42,7 +43,8 @@ def run(driver, path, cut=None):
     args = [driver, path] + ([str(c) for c in cut] if cut else [])
     out = subprocess.run(args, check=True, capture_output=True, text=True).stdout
     got = {'minor': {}, 'kind': {}, 'stable': {}, 'committed': {}, 'null': {}, 'bytes': {},
-           'sessions': {}, 'fore': [], 'noent_names': {}, 'lock_denied': {}}
+           'sessions': {}, 'fore': [], 'noent_names': {}, 'lock_denied': {}, 'per_compound': {},
+           'deleg': {}}
     for line in out.splitlines():
         if line.startswith(('noent\t', 'denied\t')):
             what, op, key, n = line.split('\t')
@@ -59,7 +61,7 @@ def run(driver, path, cut=None):
                 m['ops'].setdefault(w[3], {'status': {}})[w[4]] = int(w[5])
             elif w[2] == 'opstatus':
                 m['ops'].setdefault(w[3], {'status': {}})['status'][w[4]] = int(w[5])
-        elif w[0] in ('kind', 'stable', 'committed', 'null', 'bytes', 'sessions'):
+        elif w[0] in ('kind', 'stable', 'committed', 'null', 'bytes', 'sessions', 'per_compound', 'deleg'):
             got[w[0]][w[1]] = int(w[2])
         elif w[0] == 'fore':
             got['fore'].append(dict(zip(('maxrequestsize', 'maxresponsesize', 'maxresponsesize_cached',
@@ -102,6 +104,12 @@ def compare(name, got, ref, what):
     if 'sessions' in n4:
         for k, v in n4['sessions'].items():
             check(got['sessions'].get(k) == v, f'{name} sessions {k} {got["sessions"].get(k)} == {v}')
+    if 'ops_per_compound' in n4:
+        h = n4['ops_per_compound']['histogram']
+        check(got['per_compound'] == h, f'{name} ops per COMPOUND {got["per_compound"]} == {h}')
+    if 'delegations_granted' in n4:
+        check(got['deleg'] == n4['delegations_granted'],
+              f'{name} OPEN delegations {got["deleg"]} == {n4["delegations_granted"]}')
     for k in ('noent_names', 'lock_denied'):
         if k in n4:
             check(got[k] == n4[k], f'{name} {k} {got[k]} == {n4[k]}')
