@@ -144,7 +144,7 @@ def all_ops(truth):
 
 
 def fmt_lat(us):
-    """ui/tui_panels.c fmt_lat()."""
+    """ui/tui_draw.c tui_fmt_lat()."""
     if us < 1000:
         return "%dus" % us
     if us < 1000000:

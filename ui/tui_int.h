@@ -4,7 +4,9 @@
  *   tui.c         terminal setup and teardown, stderr parking, signals
  *   tui_loop.c    the loop: capture, replay clock, samples, keys, redraws
  *   tui_keys.c    the one key table (actions and help text)
- *   tui_panels.c  drawing: header, sparklines, tables, help screen */
+ *   tui_draw.c    what every panel shares: header, sparklines, tabs, help
+ *   tui_panels.c  the panels (procedures, clients, servers, files,
+ *                 findings): one descriptor each, in one table */
 #ifndef NFSSCOPE_TUI_INT_H
 #define NFSSCOPE_TUI_INT_H
 
@@ -21,14 +23,7 @@
 
 #define TUI_RING 256     /* per-second samples kept for the sparklines */
 #define TUI_FILTER_MAX 64
-
-enum tui_panel { TP_OPS, TP_CLIENTS, TP_SERVERS, TP_FILES, TP_FINDINGS, TP__COUNT };
-
-/* Columns a panel can be sorted by. */
-enum tui_ops_col {
-    OC_NAME, OC_CALLS, OC_RATE, OC_ERRORS, OC_P50, OC_P90, OC_P99, OC_MAX, OC_BYTES, OC__COUNT
-};
-enum tui_bd_col { BC_CALLS, BC_ERRORS, BC_P50, BC_P99, BC_LAT, BC_BYTES, BC_NAME, BC__COUNT };
+#define TUI_PANELS_MAX 9 /* keys 1 to 9 */
 
 enum tui_action {
     A_NONE,
@@ -36,11 +31,7 @@ enum tui_action {
     A_QUIT,
     A_NEXT_PANEL,
     A_PREV_PANEL,
-    A_PANEL_OPS,
-    A_PANEL_CLIENTS,
-    A_PANEL_SERVERS,
-    A_PANEL_FILES,
-    A_PANEL_FINDINGS,
+    A_PANEL, /* the digit names the panel: 1 the first */
     A_SORT_NEXT,
     A_SORT_PREV,
     A_SORT_INVERT,
@@ -70,6 +61,33 @@ struct tui_key {
 
 extern const struct tui_key tui_keys[]; /* ends with { 0, A_NONE, NULL, NULL } */
 enum tui_action tui_key_action(int key);
+
+struct tui_state;
+
+/* A panel of the view, as data (htop's Panel class): its tab, how it draws
+ * and counts its rows, the columns it sorts by, the keys it reads itself and
+ * its help. The panels are tui_panels[], in tab order: adding one is a
+ * descriptor and its functions in tui_panels.c. */
+struct tui_panel {
+    const char *name;             /* the tab: "procedures" */
+    const char *title;            /* the help's line for its digit: "procedures (nfsstat-style)" */
+    const char *const *sort_cols; /* the columns it sorts by, NULL-terminated; NULL: none */
+    int default_sort;             /* index into sort_cols */
+    bool filter;                  /* '/' filters its rows by name */
+    bool scoped;                  /* shows the scope (Enter on a breakdown panel) */
+    enum bd_dim dim;              /* breakdown panels: their table */
+    /* Draw into rows [y0, y0 + height) of the screen. */
+    void (*draw)(struct tui_state *t, const struct tui_panel *p, int y0, int height);
+    /* Rows it has now, after filters (for scrolling). */
+    int (*rows)(struct tui_state *t, const struct tui_panel *p);
+    /* Its own reading of a key, before the view's: true if taken. NULL: none. */
+    bool (*key)(struct tui_state *t, const struct tui_panel *p, enum tui_action a);
+    const char *hints; /* the bottom line's key hints */
+    const char *help;  /* a paragraph for the help screen, or NULL */
+};
+
+extern const struct tui_panel *const tui_panels[];
+extern const size_t tui_panel_count; /* at most TUI_PANELS_MAX */
 
 /* tui.c: take the terminal (curses, stderr parked, restore hooks), give it
  * back. tui_done() is idempotent. */
@@ -103,11 +121,11 @@ struct tui_state {
     const struct view_info *vi;
     bool live, utf8;
     /* what is shown */
-    enum tui_panel panel;
-    int sort_col[TP__COUNT];
-    bool sort_asc[TP__COUNT];
-    int scroll[TP__COUNT];
-    char filter[TP__COUNT][TUI_FILTER_MAX];
+    size_t panel; /* index into tui_panels[] */
+    int sort_col[TUI_PANELS_MAX];
+    bool sort_asc[TUI_PANELS_MAX];
+    int scroll[TUI_PANELS_MAX];
+    char filter[TUI_PANELS_MAX][TUI_FILTER_MAX];
     /* The procedure table for one client, server or file (Enter on its
      * panel): the rows whose label contains scope_text, or one row (by key,
      * or the "other" row). From the per-procedure row counts (bd_procs.h). */
@@ -158,13 +176,21 @@ void tui_sample(struct tui_state *t, int64_t sec);
 /* Counters start again from zero (a baseline taken off everything shown;
  * findings from a new engine; sparklines cleared). `now` is view time. */
 void tui_reset(struct tui_state *t, time_t now);
-/* Enter on a client, server or file panel: the procedure table for the rows
- * this panel's filter keeps, or for the first row shown. */
-void tui_scope(struct tui_state *t);
-
 /* Draw the whole screen (into curses' buffer; the caller refreshes). */
 void tui_draw(struct tui_state *t);
 /* Rows the current panel has (for scrolling), after filters. */
 int tui_panel_rows(struct tui_state *t);
+
+/* tui_draw.c, for the panels. A latency ("-" unless `have`) and a byte
+ * count, as the columns show them. */
+void tui_fmt_lat(char *b, size_t n, uint64_t us, bool have);
+void tui_fmt_bytes(char *b, size_t n, uint64_t v);
+/* Text at (y, x), at most `cols` columns; the rest of the text is dropped.
+ * `str` is already escaped (printable ASCII and valid UTF-8 only). */
+void tui_put_clip(int y, int x, const char *str, int cols);
+/* Untrusted bytes escaped for the screen (term_escape), into dst. */
+const char *tui_esc(char *dst, size_t dstsz, const char *src);
+/* Whether `hay` contains `needle`, ASCII case ignored (the filters). */
+bool tui_contains(const char *hay, const char *needle);
 
 #endif

@@ -147,8 +147,12 @@ static void
 on_key(struct loop *l, int ch)
 {
     struct tui_state *t = &l->t;
-    int ncols = t->panel == TP_OPS ? OC__COUNT : BC__COUNT;
+    const struct tui_panel *p = tui_panels[t->panel];
+    enum tui_action a;
+    int ncols = 0;
 
+    while (p->sort_cols && p->sort_cols[ncols])
+        ncols++;
     l->dirty = true;
     if (ch == KEY_RESIZE)
         return; /* curses has the new LINES and COLS; the redraw does the rest */
@@ -161,39 +165,37 @@ on_key(struct loop *l, int ch)
         return;
     }
     t->status[0] = '\0';
-    switch (tui_key_action(ch)) {
+    a = tui_key_action(ch);
+    if (p->key && p->key(t, p, a))
+        return; /* the panel's own */
+    switch (a) {
     case A_HELP: t->help = true; break;
     case A_QUIT: l->quit = true; break;
-    case A_NEXT_PANEL: t->panel = (enum tui_panel)((t->panel + 1) % TP__COUNT); break;
-    case A_PREV_PANEL: t->panel = (enum tui_panel)((t->panel + TP__COUNT - 1) % TP__COUNT); break;
-    case A_PANEL_OPS: t->panel = TP_OPS; break;
-    case A_PANEL_CLIENTS: t->panel = TP_CLIENTS; break;
-    case A_PANEL_SERVERS: t->panel = TP_SERVERS; break;
-    case A_PANEL_FILES: t->panel = TP_FILES; break;
-    case A_PANEL_FINDINGS: t->panel = TP_FINDINGS; break;
+    case A_NEXT_PANEL: t->panel = (t->panel + 1) % tui_panel_count; break;
+    case A_PREV_PANEL: t->panel = (t->panel + tui_panel_count - 1) % tui_panel_count; break;
+    case A_PANEL:
+        if ((size_t)(ch - '1') < tui_panel_count)
+            t->panel = (size_t)(ch - '1');
+        break;
     case A_SORT_NEXT:
-        if (t->panel != TP_FINDINGS)
+        if (ncols)
             t->sort_col[t->panel] = (t->sort_col[t->panel] + 1) % ncols;
         break;
     case A_SORT_PREV:
-        if (t->panel != TP_FINDINGS)
+        if (ncols)
             t->sort_col[t->panel] = (t->sort_col[t->panel] + ncols - 1) % ncols;
         break;
     case A_SORT_INVERT: t->sort_asc[t->panel] = !t->sort_asc[t->panel]; break;
     case A_FILTER:
-        if (t->panel == TP_FINDINGS)
+        if (!p->filter)
             break;
         t->prompting = true;
         memcpy(t->prompt, t->filter[t->panel], sizeof t->prompt);
         t->prompt_len = strlen(t->prompt);
         curs_set(1);
         break;
-    case A_SCOPE: tui_scope(t); break;
-    case A_CLEAR_FILTER:
-        t->filter[t->panel][0] = '\0';
-        if (t->panel == TP_OPS)
-            t->scope_on = false;
-        break;
+    case A_SCOPE: break; /* the breakdown panels' */
+    case A_CLEAR_FILTER: t->filter[t->panel][0] = '\0'; break;
     case A_HIDE_ZERO: t->hide_zero = !t->hide_zero; break;
     case A_RESET: tui_reset(t, view_time(l)); break;
     case A_PAUSE:

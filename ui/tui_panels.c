@@ -1,346 +1,27 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* tui_panels.c: what the view shows, drawn from `const struct stats *` and
- * the view's own samples and baselines (tui_state.c): the header, two
- * sparklines, the nfsstat-style procedure table (whole, or for one client,
- * server or file), the client/server/file panels, findings and the help
- * screen generated from the key table.
- *
- * Every string that may come from the wire (breakdown labels: addresses,
- * paths, export names) or from the command line goes through term_escape()
- * and is clipped to its column, so no byte can move the cursor. */
-/* wcwidth: _XOPEN_SOURCE comes from ncursesw's pkg-config flags */
-#define NCURSES_WIDECHAR 1
-
+/* tui_panels.c: the panels of the view, one descriptor each (struct
+ * tui_panel) in tui_panels[], in tab order: the nfsstat-style procedure
+ * table (whole, or for one client, server or file), the client, server and
+ * file breakdowns, and the findings. Each reads `const struct stats *` and
+ * the view's own baselines (tui_state.c) and draws with tui_draw.c's clipped,
+ * escaped output: every label from the wire (addresses, paths, export names)
+ * goes through term_escape() before the screen. */
 #include <curses.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <wchar.h>
 
 #include "anomaly.h"
 #include "report_findings.h"
 #include "term_escape.h"
 #include "tui_int.h"
 
-
-static const enum bd_dim panel_dim[TP__COUNT] = {
-    [TP_CLIENTS] = BD_CLIENT, [TP_SERVERS] = BD_SERVER, [TP_FILES] = BD_FILE,
-};
-
-/* ---------------------------------------------------------------- formats */
-
-static void
-fmt_lat(char *b, size_t n, uint64_t us, bool have)
-{
-    if (!have)
-        snprintf(b, n, "-");
-    else if (us < 1000)
-        snprintf(b, n, "%" PRIu64 "us", us);
-    else if (us < 1000000)
-        snprintf(b, n, "%.1fms", (double)us / 1e3);
-    else
-        snprintf(b, n, "%.2fs", (double)us / 1e6);
-}
-
-static void
-fmt_bytes(char *b, size_t n, uint64_t v)
-{
-    static const char unit[] = "KMGTPE";
-    double x = (double)v;
-    int u = -1;
-
-    if (v < 1024) {
-        snprintf(b, n, "%" PRIu64 "B", v);
-        return;
-    }
-    while (x >= 1024 && u < 5) {
-        x /= 1024;
-        u++;
-    }
-    snprintf(b, n, "%.1f%c", x, unit[u]);
-}
-
-/* Text at (y, x), at most `cols` columns; the rest of the text is dropped.
- * `str` is already escaped (printable ASCII and valid UTF-8 only). */
-static void
-put_clip(int y, int x, const char *str, int cols)
-{
-    const char *p;
-    mbstate_t ms;
-    wchar_t wbuf[256];
-    int w = 0, nw = 0;
-
-    if (cols <= 0)
-        return;
-    for (p = str; *p && !(*p & 0x80); p++)
-        ;
-    if (!*p) { /* ASCII: one byte, one column */
-        mvaddnstr(y, x, str, cols);
-        return;
-    }
-    memset(&ms, 0, sizeof ms);
-    for (p = str; *p && nw < (int)(sizeof wbuf / sizeof *wbuf);) {
-        wchar_t wc;
-        size_t k = mbrtowc(&wc, p, strlen(p), &ms);
-        int cw;
-
-        if (k == 0 || k == (size_t)-1 || k == (size_t)-2)
-            break;
-        cw = wcwidth(wc);
-        if (cw < 0)
-            cw = 1;
-        if (w + cw > cols)
-            break;
-        wbuf[nw++] = wc;
-        w += cw;
-        p += k;
-    }
-    mvaddnwstr(y, x, wbuf, nw);
-}
-
-/* Escape untrusted bytes for the screen. */
-static const char *
-esc(char *dst, size_t dstsz, const char *src)
-{
-    term_escape(dst, dstsz, (const uint8_t *)src, strlen(src));
-    return dst;
-}
-
-static bool
-contains(const char *hay, const char *needle)
-{
-    size_t n = strlen(needle), i;
-
-    if (!n)
-        return true;
-    for (; *hay; hay++) {
-        for (i = 0; i < n && hay[i]; i++) {
-            char a = hay[i], b = needle[i];
-            if (a >= 'A' && a <= 'Z')
-                a = (char)(a - 'A' + 'a');
-            if (b >= 'A' && b <= 'Z')
-                b = (char)(b - 'A' + 'a');
-            if (a != b)
-                break;
-        }
-        if (i == n)
-            return true;
-    }
-    return false;
-}
-
-/* ---------------------------------------------------------------- header */
-
-static void
-sparkline(struct tui_state *t, int y, int x, int width, const uint64_t *ring)
-{
-    static const wchar_t blocks[] = L" \u2581\u2582\u2583\u2584\u2585\u2586\u2587\u2588";
-    static const char ascii[] = " _.-:=+*#";
-    uint64_t max = 0;
-    int n = width < (int)t->ring_n ? width : (int)t->ring_n, i;
-
-    for (i = 0; i < n; i++) {
-        uint64_t v = ring[(t->ring_head + TUI_RING - n + i) % TUI_RING];
-        if (v > max)
-            max = v;
-    }
-    for (i = 0; i < n; i++) {
-        uint64_t v = ring[(t->ring_head + TUI_RING - n + i) % TUI_RING];
-        int lvl = v == 0 || max == 0 ? 0 : 1 + (int)((v * 7 + max / 2) / max);
-
-        if (lvl > 8)
-            lvl = 8;
-        if (t->utf8)
-            mvaddnwstr(y, x + (width - n) + i, &blocks[lvl], 1);
-        else
-            mvaddch(y, x + (width - n) + i, (chtype)(unsigned char)ascii[lvl]);
-    }
-}
-
-static uint64_t
-ring_last(const struct tui_state *t, const uint64_t *ring)
-{
-    return t->ring_n ? ring[(t->ring_head + TUI_RING - 1) % TUI_RING] : 0;
-}
-
-static uint64_t
-ring_max(const struct tui_state *t, const uint64_t *ring, int width)
-{
-    uint64_t m = 0;
-    int n = width < (int)t->ring_n ? width : (int)t->ring_n, i;
-
-    for (i = 0; i < n; i++)
-        if (ring[(t->ring_head + TUI_RING - n + i) % TUI_RING] > m)
-            m = ring[(t->ring_head + TUI_RING - n + i) % TUI_RING];
-    return m;
-}
-
-/* Kernel drops since the reset (-1: not known). */
-static int64_t
-drops(const struct tui_state *t)
-{
-    int64_t d = t->s->cap.kernel_drops;
-
-    if (d >= 0 && t->have_base && t->base_cap.kernel_drops >= 0)
-        d -= t->base_cap.kernel_drops < d ? t->base_cap.kernel_drops : d;
-    return d;
-}
-
-static void
-draw_header(struct tui_state *t)
-{
-    const struct stats *s = t->s;
-    char line[512], right[160], src[264], e[256], b1[32], b2[32];
-    unsigned long el = (unsigned long)(t->elapsed_s >= 0 ? t->elapsed_s : 0);
-    int x, w, a, nq = 0;
-
-    src[0] = '\0';
-    if (t->vi->sources && t->vi->sources[0]) {
-        esc(e, sizeof e, t->vi->sources[0]);
-        snprintf(src, sizeof src, "%s%s", e, t->vi->sources[1] ? " +" : "");
-    }
-    /* the numbers first: the source name gets what is left of the line */
-    snprintf(right, sizeof right, "  %02lu:%02lu:%02lu  packets %" PRIu64 "  calls %" PRIu64,
-             el / 3600, el / 60 % 60, el % 60,
-             s->cap.packets - (t->have_base ? t->base_cap.packets : 0),
-             s->rpc.calls - (t->have_base ? t->base_rpc.calls : 0));
-    if (s->cap.kernel_drops >= 0)
-        snprintf(right + strlen(right), sizeof right - strlen(right), "  drops %" PRId64,
-                 drops(t));
-    if (t->have_base) {
-        struct tm tm;
-        if (localtime_r(&t->reset_at, &tm))
-            snprintf(right + strlen(right), sizeof right - strlen(right),
-                     "  since reset at %02d:%02d:%02d", tm.tm_hour, tm.tm_min, tm.tm_sec);
-    }
-    attron(A_BOLD);
-    mvaddstr(0, 0, "nfsscope ");
-    attroff(A_BOLD);
-    if (t->live)
-        snprintf(line, sizeof line, "%s (live)", src);
-    else if (t->speed > 0)
-        snprintf(line, sizeof line, "%s (replay x%g)", src, t->speed);
-    else
-        snprintf(line, sizeof line, "%s (replay, fastest)", src);
-    w = COLS - 9 - (int)strlen(right) - (t->paused || t->ended ? 18 : 0);
-    put_clip(0, 9, line, w > 12 ? w : 12);
-    x = getcurx(stdscr);
-    if (drops(t) > 0)
-        attron(A_BOLD); /* drops: the numbers above are missing something */
-    put_clip(0, x, right, COLS - x);
-    attroff(A_BOLD);
-    x = getcurx(stdscr);
-    if (t->paused || t->ended) {
-        attron(A_REVERSE);
-        put_clip(0, x + 2, t->paused ? " PAUSED " : " END OF CAPTURE ", COLS - x - 2);
-        attroff(A_REVERSE);
-    }
-
-    /* capture quality: anything lost or odd, in a few words */
-    mvaddstr(1, 0, "quality: ");
-    x = 9;
-    line[0] = '\0';
-    if (drops(t) > 0)
-        nq += snprintf(line + strlen(line), sizeof line - strlen(line), "%" PRId64 " kernel drops, ",
-                       drops(t)) > 0;
-    if (s->cap.truncated_packets > (t->have_base ? t->base_cap.truncated_packets : 0))
-        nq += snprintf(line + strlen(line), sizeof line - strlen(line),
-                       "%" PRIu64 " cut by snaplen, ",
-                       s->cap.truncated_packets -
-                           (t->have_base ? t->base_cap.truncated_packets : 0)) > 0;
-    for (a = 0; a < ANOM__COUNT && strlen(line) < sizeof line - 64; a++)
-        if (s->anom.n[a] > (t->have_base ? t->base_anom.n[a] : 0))
-            nq += snprintf(line + strlen(line), sizeof line - strlen(line), "%" PRIu64 " %s, ",
-                           s->anom.n[a] - (t->have_base ? t->base_anom.n[a] : 0),
-                           anomaly_key((enum anomaly)a)) > 0;
-    if (nq) {
-        line[strlen(line) - 2] = '\0';
-        attron(A_BOLD);
-        put_clip(1, x, line, COLS - x);
-        attroff(A_BOLD);
-    } else {
-        put_clip(1, x, "ok (no drops, no gaps, nothing malformed)", COLS - x);
-    }
-
-    /* sparklines: one column per second, newest on the right */
-    w = COLS - 42;
-    if (w > TUI_RING)
-        w = TUI_RING;
-    if (w >= 8) {
-        snprintf(line, sizeof line, "calls/s %7" PRIu64, ring_last(t, t->ring_calls));
-        mvaddstr(2, 0, line);
-        sparkline(t, 2, 16, w, t->ring_calls);
-        fmt_bytes(b1, sizeof b1, ring_last(t, t->ring_bytes));
-        snprintf(line, sizeof line, " max %-6" PRIu64 " %8s/s", ring_max(t, t->ring_calls, w), b1);
-        put_clip(2, 16 + w, line, COLS - 16 - w);
-        fmt_lat(b1, sizeof b1, ring_last(t, t->ring_lat), true);
-        snprintf(line, sizeof line, "lat p99 %7s", b1);
-        mvaddstr(3, 0, line);
-        sparkline(t, 3, 16, w, t->ring_lat);
-        fmt_lat(b2, sizeof b2, ring_max(t, t->ring_lat, w), true);
-        /* timeline buckets grow past a second in long runs (timeline.h) */
-        if (s->tl.interval_s > 1)
-            snprintf(line, sizeof line, " max %-6s (p99 of %" PRIu32 "s buckets)", b2,
-                     s->tl.interval_s);
-        else
-            snprintf(line, sizeof line, " max %-6s (p99/s)", b2);
-        put_clip(3, 16 + w, line, COLS - 16 - w);
-    }
-}
-
-static const char *const panel_names[TP__COUNT] = { "procedures", "clients", "servers", "files",
-                                                    "findings" };
-static const char *const ops_cols[OC__COUNT] = { "name", "calls", "calls/s", "errors", "p50",
-                                                 "p90",  "p99",   "max",     "bytes" };
-static const char *const bd_cols[BC__COUNT] = { "calls", "errors", "p50",  "p99",
-                                                "latency", "bytes", "name" };
-
-static void
-draw_tabs(struct tui_state *t, int y)
-{
-    char b[TUI_FILTER_MAX * 4 + 64];
-    int i, x = 0;
-
-    move(y, 0);
-    for (i = 0; i < TP__COUNT && x < COLS; i++) {
-        snprintf(b, sizeof b, " %d %s ", i + 1, panel_names[i]);
-        if (i == (int)t->panel)
-            attron(A_REVERSE);
-        put_clip(y, x, b, COLS - x);
-        if (i == (int)t->panel)
-            attroff(A_REVERSE);
-        x += (int)strlen(b) + 1;
-    }
-    if (t->panel != TP_FINDINGS && x < COLS) {
-        const char *col = t->panel == TP_OPS ? ops_cols[t->sort_col[TP_OPS]]
-                                             : bd_cols[t->sort_col[t->panel]];
-        snprintf(b, sizeof b, " sort: %s %s", col, t->sort_asc[t->panel] ? "(asc)" : "(desc)");
-        put_clip(y, x, b, COLS - x);
-        x = getcurx(stdscr);
-        if (t->filter[t->panel][0]) {
-            char e[TUI_FILTER_MAX * 4];
-            snprintf(b, sizeof b, "  filter: \"%s\"",
-                     esc(e, sizeof e, t->filter[t->panel]));
-            attron(A_BOLD);
-            put_clip(y, x, b, COLS - x);
-            attroff(A_BOLD);
-            x = getcurx(stdscr);
-        }
-        if (t->panel == TP_OPS && t->scope_on) {
-            snprintf(b, sizeof b, "  %s: %s", bd_dim_name(t->scope_dim), t->scope_text);
-            attron(A_BOLD);
-            put_clip(y, x, b, COLS - x);
-            attroff(A_BOLD);
-            x = getcurx(stdscr);
-        }
-        if (t->hide_zero)
-            put_clip(y, x, "  zero rows hidden", COLS - x);
-    }
-}
-
 /* ---------------------------------------------------------------- procedures */
+
+/* The columns the procedure table sorts by (procedures_cols[]). */
+enum ops_col { OC_NAME, OC_CALLS, OC_RATE, OC_ERRORS, OC_P50, OC_P90, OC_P99, OC_MAX, OC_BYTES };
 
 struct oprow {
     const struct prog_stats *ps;
@@ -366,7 +47,7 @@ scope_has(struct tui_state *t, const struct bd_table *bt, const struct bd_row *r
         snprintf(label, sizeof label, "(other)");
     else
         stats_row_label(t->s, bt->dim, r, label, sizeof label);
-    return contains(label, t->scope_filter);
+    return tui_contains(label, t->scope_filter);
 }
 
 /* The entry of `key` in a baseline row, or NULL. */
@@ -585,7 +266,7 @@ ops_rows(struct tui_state *t, struct oprow *rows, size_t cap, uint64_t *total)
             *total += o->calls;
             if (t->hide_zero && o->calls == 0)
                 continue;
-            if (!contains(o->name, t->filter[TP_OPS]))
+            if (!tui_contains(o->name, t->filter[t->panel]))
                 continue;
             n++;
         }
@@ -593,8 +274,8 @@ ops_rows(struct tui_state *t, struct oprow *rows, size_t cap, uint64_t *total)
     free(tmp);
     free(acc);
     free(max_known);
-    ops_sort_col = t->sort_col[TP_OPS];
-    ops_sort_asc = t->sort_asc[TP_OPS];
+    ops_sort_col = t->sort_col[t->panel];
+    ops_sort_asc = t->sort_asc[t->panel];
     qsort(rows, n, sizeof *rows, oprow_cmp);
     return n;
 }
@@ -624,21 +305,21 @@ draw_ops(struct tui_state *t, int y0, int height, bool draw)
              t->scope_on ? "" : "p99", "max", "bytes");
     attron(A_REVERSE);
     mvhline(y0, 0, ' ', COLS);
-    put_clip(y0, 0, line, COLS);
+    tui_put_clip(y0, 0, line, COLS);
     attroff(A_REVERSE);
-    if (t->scroll[TP_OPS] > (int)n - 1)
-        t->scroll[TP_OPS] = n ? (int)n - 1 : 0;
-    for (i = (size_t)t->scroll[TP_OPS], y = y0 + 1; i < n && y < y0 + height; i++, y++) {
+    if (t->scroll[t->panel] > (int)n - 1)
+        t->scroll[t->panel] = n ? (int)n - 1 : 0;
+    for (i = (size_t)t->scroll[t->panel], y = y0 + 1; i < n && y < y0 + height; i++, y++) {
         const struct oprow *o = &rows[i];
 
-        fmt_lat(l50, sizeof l50, o->p50, o->have_lat);
-        fmt_lat(l90, sizeof l90, o->p90, o->have_lat);
-        fmt_lat(l99, sizeof l99, o->p99, o->have_lat);
-        fmt_lat(lmax, sizeof lmax, o->max, o->have_max);
+        tui_fmt_lat(l50, sizeof l50, o->p50, o->have_lat);
+        tui_fmt_lat(l90, sizeof l90, o->p90, o->have_lat);
+        tui_fmt_lat(l99, sizeof l99, o->p99, o->have_lat);
+        tui_fmt_lat(lmax, sizeof lmax, o->max, o->have_max);
         if (t->scope_on)
             l90[0] = l99[0] = '\0';
         if (o->bytes)
-            fmt_bytes(by, sizeof by, o->bytes);
+            tui_fmt_bytes(by, sizeof by, o->bytes);
         else
             snprintf(by, sizeof by, "-");
         if (t->scope_on)
@@ -651,7 +332,7 @@ draw_ops(struct tui_state *t, int y0, int height, bool draw)
                  rate, o->errors, l50, l90, l99, lmax, by);
         if (o->errors)
             attron(A_BOLD);
-        put_clip(y, 0, line, COLS);
+        tui_put_clip(y, 0, line, COLS);
         attroff(A_BOLD);
     }
     free(rows);
@@ -659,6 +340,9 @@ draw_ops(struct tui_state *t, int y0, int height, bool draw)
 }
 
 /* ---------------------------------------------------------------- breakdowns */
+
+/* The columns a breakdown table sorts by (breakdown_cols[]). */
+enum bd_col { BC_CALLS, BC_ERRORS, BC_P50, BC_P99, BC_LAT, BC_BYTES, BC_NAME };
 
 static int bd_sort_col;
 static bool bd_sort_asc;
@@ -758,7 +442,7 @@ bd_collect(struct tui_state *t, enum bd_dim d)
                 snprintf(label, sizeof label, "(other)");
             else
                 stats_row_label(s, d, r, label, sizeof label);
-            if (!contains(label, t->filter[t->panel]))
+            if (!tui_contains(label, t->filter[t->panel]))
                 continue;
         }
         n++;
@@ -769,18 +453,18 @@ bd_collect(struct tui_state *t, enum bd_dim d)
     return n;
 }
 
-void
-tui_scope(struct tui_state *t)
+static size_t procedures_index(void);
+
+/* Enter on a client, server or file panel: the procedure table for the rows
+ * this panel's filter keeps, or for the first row shown. */
+static void
+scope_to(struct tui_state *t, const struct tui_panel *p)
 {
-    enum bd_dim d;
-    const struct bd_table *bt;
+    enum bd_dim d = p->dim;
+    const struct bd_table *bt = &t->s->bd[d];
     char label[1024], e[TUI_FILTER_MAX * 4];
     size_t n;
 
-    if (t->panel != TP_CLIENTS && t->panel != TP_SERVERS && t->panel != TP_FILES)
-        return;
-    d = panel_dim[t->panel];
-    bt = &t->s->bd[d];
     if (!t->s->bd_on || !bt->procs) {
         snprintf(t->status, sizeof t->status,
                  "no per-procedure counts for %ss (breakdowns off, or no memory)", bd_dim_name(d));
@@ -790,7 +474,7 @@ tui_scope(struct tui_state *t)
         t->scope_exact = false;
         memcpy(t->scope_filter, t->filter[t->panel], sizeof t->scope_filter);
         snprintf(t->scope_text, sizeof t->scope_text, "\"%s\"",
-                 esc(e, sizeof e, t->filter[t->panel]));
+                 tui_esc(e, sizeof e, t->filter[t->panel]));
     } else { /* the first row shown */
         const struct tui_bdrow *o;
 
@@ -812,17 +496,17 @@ tui_scope(struct tui_state *t)
     }
     t->scope_dim = d;
     t->scope_on = true;
-    t->panel = TP_OPS;
-    t->scroll[TP_OPS] = 0;
+    t->panel = procedures_index();
+    t->scroll[t->panel] = 0;
     snprintf(t->status, sizeof t->status,
              "procedures of this %s only (\\ shows all again); latency: mean and max",
              bd_dim_name(d));
 }
 
 static int
-draw_bd(struct tui_state *t, int y0, int height, bool draw)
+draw_bd(struct tui_state *t, const struct tui_panel *p, int y0, int height, bool draw)
 {
-    enum bd_dim d = panel_dim[t->panel];
+    enum bd_dim d = p->dim;
     size_t n = bd_collect(t, d), i;
     uint64_t total = 0;
     char line[256], label[1024], e[4096], l50[16], l99[16], lt[16], by[16];
@@ -836,10 +520,10 @@ draw_bd(struct tui_state *t, int y0, int height, bool draw)
              "p50", "p99", "latency", "bytes", bd_dim_name(d));
     attron(A_REVERSE);
     mvhline(y0, 0, ' ', COLS);
-    put_clip(y0, 0, line, COLS);
+    tui_put_clip(y0, 0, line, COLS);
     attroff(A_REVERSE);
     if (!t->s->bd_on) {
-        put_clip(y0 + 1, 0, "(breakdowns are off)", COLS);
+        tui_put_clip(y0 + 1, 0, "(breakdowns are off)", COLS);
         return 0;
     }
     if (t->scroll[t->panel] > (int)n - 1)
@@ -848,23 +532,23 @@ draw_bd(struct tui_state *t, int y0, int height, bool draw)
         const struct tui_bdrow *o = &t->bdrows[i];
         bool have = o->lat_count > 0;
 
-        fmt_lat(l50, sizeof l50, o->p50, have);
-        fmt_lat(l99, sizeof l99, o->p99, have);
-        fmt_lat(lt, sizeof lt, o->lat_sum, o->lat_sum > 0);
-        fmt_bytes(by, sizeof by, o->bytes);
+        tui_fmt_lat(l50, sizeof l50, o->p50, have);
+        tui_fmt_lat(l99, sizeof l99, o->p99, have);
+        tui_fmt_lat(lt, sizeof lt, o->lat_sum, o->lat_sum > 0);
+        tui_fmt_bytes(by, sizeof by, o->bytes);
         snprintf(line, sizeof line, "%10" PRIu64 " %5.1f%% %8" PRIu64 " %8s %8s %10s %9s  ",
                  o->calls, total ? 100.0 * (double)o->calls / (double)total : 0.0, o->errors,
                  l50, l99, lt, by);
         if (o->errors)
             attron(A_BOLD);
-        put_clip(y, 0, line, COLS);
+        tui_put_clip(y, 0, line, COLS);
         attroff(A_BOLD);
         if (o->r == &t->s->bd[d].other)
             snprintf(label, sizeof label, "(other)");
         else
             stats_row_label(t->s, d, o->r, label, sizeof label);
-        esc(e, sizeof e, label); /* from the wire: names, paths */
-        put_clip(y, (int)strlen(line), e, COLS - (int)strlen(line));
+        tui_esc(e, sizeof e, label); /* from the wire: names, paths */
+        tui_put_clip(y, (int)strlen(line), e, COLS - (int)strlen(line));
     }
     return (int)n;
 }
@@ -976,126 +660,173 @@ draw_findings(struct tui_state *t, int y0, int height, bool draw)
                      tm.tm_min, tm.tm_sec);
         else
             snprintf(head, sizeof head, "findings (since the start)");
-        put_clip(y0, 0, head, COLS);
+        tui_put_clip(y0, 0, head, COLS);
         attroff(A_REVERSE);
-        if (t->scroll[TP_FINDINGS] > n - 1)
-            t->scroll[TP_FINDINGS] = n > 0 ? n - 1 : 0;
-        for (i = t->scroll[TP_FINDINGS]; i < n && y0 + 1 + i - t->scroll[TP_FINDINGS] < y0 + height;
+        if (t->scroll[t->panel] > n - 1)
+            t->scroll[t->panel] = n > 0 ? n - 1 : 0;
+        for (i = t->scroll[t->panel]; i < n && y0 + 1 + i - t->scroll[t->panel] < y0 + height;
              i++)
-            put_clip(y0 + 1 + i - t->scroll[TP_FINDINGS], 1, lines[i], COLS - 1);
+            tui_put_clip(y0 + 1 + i - t->scroll[t->panel], 1, lines[i], COLS - 1);
     }
     free(buf);
     return n;
 }
 
-/* ---------------------------------------------------------------- help */
 
-/* Text at (y, x) in lines of at most `cols` columns, broken at spaces;
- * returns the next free line. ASCII only (the help is ours). */
-static int
-put_wrapped(int y, int x, const char *text, int cols, int ymax)
+/* ---------------------------------------------------------------- the panels */
+
+static void
+procedures_draw(struct tui_state *t, const struct tui_panel *p, int y0, int height)
 {
-    const char *p = text;
+    (void)p;
+    draw_ops(t, y0, height, true);
+}
 
-    if (cols < 8)
-        cols = 8;
-    while (*p && y < ymax) {
-        int n = (int)strlen(p), cut = n;
+static int
+procedures_rows(struct tui_state *t, const struct tui_panel *p)
+{
+    (void)p;
+    return draw_ops(t, 0, 0, false);
+}
 
-        if (n > cols) {
-            for (cut = cols; cut > 0 && p[cut] != ' '; cut--)
-                ;
-            if (cut == 0)
-                cut = cols;
-        }
-        mvaddnstr(y++, x, p, cut);
-        p += cut;
-        while (*p == ' ')
-            p++;
-    }
-    return y;
+/* \ clears the filter and the scope: every procedure of every client. */
+static bool
+procedures_key(struct tui_state *t, const struct tui_panel *p, enum tui_action a)
+{
+    (void)p;
+    if (a != A_CLEAR_FILTER)
+        return false;
+    t->filter[t->panel][0] = '\0';
+    t->scope_on = false;
+    return true;
 }
 
 static void
-draw_help(void)
+breakdown_draw(struct tui_state *t, const struct tui_panel *p, int y0, int height)
 {
-    const struct tui_key *k;
-    int y = 2;
-
-    attron(A_BOLD);
-    put_clip(0, 0, "nfsscope keys (any key closes this help)", COLS);
-    attroff(A_BOLD);
-    for (k = tui_keys; k->action != A_NONE && y < LINES - 1; k++) {
-        if (!k->help)
-            continue; /* an alias: its label is on the line of the key it follows */
-        put_clip(y, 2, k->label, 10);
-        y = put_wrapped(y, 14, k->help, COLS - 14, LINES - 1);
-    }
-    if (y < LINES - 1)
-        put_wrapped(y + 1, 2,
-                    "Columns: calls (first transmissions), share of calls, calls/s in the last"
-                    " second, errors (status not OK or RPC-level), latency p50/p90/p99/max, bytes"
-                    " (READ returned, WRITE sent). For one client, server or file (Enter) the"
-                    " counts are kept per row and procedure without a histogram: latency is the"
-                    " mean (in the p50 column) and the max. The latency sparkline is the p99 of"
-                    " each second's replies.",
-                    COLS - 2, LINES - 1);
+    draw_bd(t, p, y0, height, true);
 }
-
-/* ---------------------------------------------------------------- screen */
 
 static int
-panel_draw(struct tui_state *t, int y0, int height, bool draw)
+breakdown_rows(struct tui_state *t, const struct tui_panel *p)
 {
-    switch (t->panel) {
-    case TP_OPS: return draw_ops(t, y0, height, draw);
-    case TP_FINDINGS: return draw_findings(t, y0, height, draw);
-    default: return draw_bd(t, y0, height, draw);
-    }
+    return draw_bd(t, p, 0, 0, false);
 }
 
-int
-tui_panel_rows(struct tui_state *t)
+static bool
+breakdown_key(struct tui_state *t, const struct tui_panel *p, enum tui_action a)
 {
-    return panel_draw(t, 0, 0, false);
+    if (a != A_SCOPE)
+        return false;
+    scope_to(t, p);
+    return true;
 }
 
-void
-tui_draw(struct tui_state *t)
+static void
+findings_draw(struct tui_state *t, const struct tui_panel *p, int y0, int height)
 {
-    char b[256];
+    (void)p;
+    draw_findings(t, y0, height, true);
+}
 
-    erase(); /* curses sends only what changed: no flicker */
-    if (t->help) {
-        draw_help();
-        return;
-    }
-    if (LINES < 8 || COLS < 40) {
-        put_clip(0, 0, "nfsscope: terminal too small", COLS);
-        return;
-    }
-    draw_header(t);
-    draw_tabs(t, 4);
-    panel_draw(t, 5, LINES - 6, true);
-    /* bottom line: the prompt, a message, or the key hints */
-    if (t->prompting) {
-        snprintf(b, sizeof b, "filter %s: %s", panel_names[t->panel], t->prompt);
-        attron(A_REVERSE);
-        mvhline(LINES - 1, 0, ' ', COLS);
-        put_clip(LINES - 1, 0, b, COLS);
-        attroff(A_REVERSE);
-        move(LINES - 1, (int)strlen(b) < COLS ? (int)strlen(b) : COLS - 1);
-    } else if (t->status[0]) {
-        put_clip(LINES - 1, 0, t->status, COLS);
-    } else if (t->panel == TP_CLIENTS || t->panel == TP_SERVERS || t->panel == TP_FILES) {
-        put_clip(LINES - 1, 0,
-                 "h help  q quit  Tab panel  s/< sort  / filter  Enter their procedures"
-                 "  r reset  p pause",
-                 COLS);
-    } else {
-        put_clip(LINES - 1, 0,
-                 "h help  q quit  Tab panel  s/< sort  i invert  / filter  z zeros  r reset"
-                 "  p pause",
-                 COLS);
-    }
+static int
+findings_rows(struct tui_state *t, const struct tui_panel *p)
+{
+    (void)p;
+    return draw_findings(t, 0, 0, false);
+}
+
+static const char *const procedures_cols[] = { "name", "calls", "calls/s", "errors", "p50",
+                                               "p90",  "p99",   "max",     "bytes", NULL };
+static const char *const breakdown_cols[] = { "calls",   "errors", "p50",  "p99",
+                                              "latency", "bytes",  "name", NULL };
+
+static const char hints[] = "h help  q quit  Tab panel  s/< sort  i invert  / filter  z zeros"
+                            "  r reset  p pause";
+static const char breakdown_hints[] = "h help  q quit  Tab panel  s/< sort  / filter  Enter their"
+                                      " procedures  r reset  p pause";
+
+static const struct tui_panel procedures_panel = {
+    .name = "procedures",
+    .title = "procedures (nfsstat-style)",
+    .sort_cols = procedures_cols,
+    .default_sort = OC_CALLS,
+    .filter = true,
+    .scoped = true,
+    .draw = procedures_draw,
+    .rows = procedures_rows,
+    .key = procedures_key,
+    .hints = hints,
+    .help = "Columns: calls (first transmissions), share of calls, calls/s in the last"
+            " second, errors (status not OK or RPC-level), latency p50/p90/p99/max, bytes"
+            " (READ returned, WRITE sent). For one client, server or file (Enter) the"
+            " counts are kept per row and procedure without a histogram: latency is the"
+            " mean (in the p50 column) and the max. The latency sparkline is the p99 of"
+            " each second's replies.",
+};
+
+static const struct tui_panel clients_panel = {
+    .name = "clients",
+    .title = "clients",
+    .sort_cols = breakdown_cols,
+    .default_sort = BC_CALLS,
+    .filter = true,
+    .dim = BD_CLIENT,
+    .draw = breakdown_draw,
+    .rows = breakdown_rows,
+    .key = breakdown_key,
+    .hints = breakdown_hints,
+};
+
+static const struct tui_panel servers_panel = {
+    .name = "servers",
+    .title = "servers",
+    .sort_cols = breakdown_cols,
+    .default_sort = BC_CALLS,
+    .filter = true,
+    .dim = BD_SERVER,
+    .draw = breakdown_draw,
+    .rows = breakdown_rows,
+    .key = breakdown_key,
+    .hints = breakdown_hints,
+};
+
+static const struct tui_panel files_panel = {
+    .name = "files",
+    .title = "files",
+    .sort_cols = breakdown_cols,
+    .default_sort = BC_CALLS,
+    .filter = true,
+    .dim = BD_FILE,
+    .draw = breakdown_draw,
+    .rows = breakdown_rows,
+    .key = breakdown_key,
+    .hints = breakdown_hints,
+};
+
+static const struct tui_panel findings_panel = {
+    .name = "findings",
+    .title = "findings",
+    .draw = findings_draw,
+    .rows = findings_rows,
+    .hints = hints,
+};
+
+/* The tabs, in order: key 1 is the first. */
+const struct tui_panel *const tui_panels[] = {
+    &procedures_panel, &clients_panel, &servers_panel, &files_panel, &findings_panel,
+};
+const size_t tui_panel_count = sizeof tui_panels / sizeof tui_panels[0];
+_Static_assert(sizeof tui_panels / sizeof tui_panels[0] <= TUI_PANELS_MAX,
+               "a panel per digit key");
+
+static size_t
+procedures_index(void)
+{
+    size_t i;
+
+    for (i = 0; i < tui_panel_count; i++)
+        if (tui_panels[i] == &procedures_panel)
+            return i;
+    return 0;
 }

@@ -67,8 +67,8 @@ tui_state_init(struct tui_state *t, struct stats *s, const struct nfsscope_confi
     t->live = live;
     t->speed = cfg->speed;
     t->sample_sec = -1;
-    t->sort_col[TP_OPS] = OC_CALLS;
-    t->sort_col[TP_CLIENTS] = t->sort_col[TP_SERVERS] = t->sort_col[TP_FILES] = BC_CALLS;
+    for (i = 0; i < tui_panel_count; i++)
+        t->sort_col[i] = tui_panels[i]->default_sort;
     /* Per-procedure counts of client, server and file rows, for Enter on
      * their panels. Without the memory the view still runs; Enter says so. */
     if (s->bd_on)
