@@ -56,10 +56,13 @@ expect "subcommand diff" diff di
 expect "subcommand merge" merge me
 expect "--records-format value" jsonl -r x --records-format j
 expect "-o value" json -r x -o j
+expect "--reader value" libpcap -r x --reader li
 expect "--by list item" client,file --by client,fi
 expect "merge -o value" csv merge -o c
 tmp=$(mktemp -d)
-touch "$tmp/calls.csv" "$tmp/a.json"
+touch "$tmp/calls.csv" "$tmp/a.json" "$tmp/cap.pcap.zst" "$tmp/cap.txt"
+expect "-r offers compressed captures" "$tmp/cap.pcap.zst" -r "$tmp/ca"
+refuse "-r prefers captures" "$tmp/cap.txt" -r "$tmp/ca"
 expect "--records takes a file name" "$tmp/calls.csv" -r x --records "$tmp/ca"
 expect "-w takes a file name" "$tmp/calls.csv" -r x -w "$tmp/ca"
 expect "merge takes report files" "$tmp/a.json" merge "$tmp/a"
