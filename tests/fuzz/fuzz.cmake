@@ -8,7 +8,7 @@
 # with the core library instrumented for coverage.
 option(NFSSCOPE_FUZZ "Build the libFuzzer targets in tests/fuzz (clang only)" OFF)
 
-set(NFSSCOPE_FUZZ_TARGETS fuzz_pcap fuzz_stream fuzz_nfs3 fuzz_nfs4 fuzz_rpc fuzz_http)
+set(NFSSCOPE_FUZZ_TARGETS fuzz_pcap fuzz_capfile fuzz_stream fuzz_nfs3 fuzz_nfs4 fuzz_rpc fuzz_http)
 set(_fz ${CMAKE_CURRENT_LIST_DIR})
 
 foreach(t IN LISTS NFSSCOPE_FUZZ_TARGETS)
