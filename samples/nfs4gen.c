@@ -12,7 +12,8 @@
  * records the operations it sent and, from the reply, each result and its
  * status and the operations the server did not evaluate after a failure
  * (RFC 7530 section 15.2), WRITE stable_how4 and committed, READ/WRITE
- * bytes, the names answered NFS4ERR_NOENT, OPEN results by delegation type. The record is written as JSON (--expect FILE), in the shape
+ * bytes, the names answered NFS4ERR_NOENT, OPEN results by delegation type,
+ * COMPOUND calls by their list of operations. The record is written as JSON (--expect FILE), in the shape
  * samples/pynfsgen writes for NFSv4.1/4.2.
  *
  *   nfs4gen --workload v40-ops --server ADDR --export NAME --name SAMPLE
@@ -137,6 +138,11 @@ static struct {
     uint64_t stable[3], committed[3];
     uint64_t write_bytes, read_bytes;
     uint64_t deleg[3]; /* OPEN results by open_delegation_type4 */
+    int nshape; /* COMPOUND calls by their list of operations */
+    struct {
+        char ops[160];
+        uint64_t n;
+    } shape[32];
     int nnoent; /* the names answered NFS4ERR_NOENT, per operation */
     struct {
         int slot;
@@ -364,6 +370,20 @@ static void compound_async(const char *what, nfs_argop4 *ops, int nops, int want
             R.write_bytes += w->data.data_len;
         }
     }
+    char shape[160];
+    size_t k = 0;
+    for (int i = 0; i < nops; i++)
+        k += (size_t)snprintf(shape + k, sizeof shape - k, "%s%s", i ? " " : "",
+                              op_name(op_slot(c->op[i])));
+    int j = 0;
+    while (j < R.nshape && strcmp(R.shape[j].ops, shape) != 0)
+        j++;
+    if (j == R.nshape) {
+        if (R.nshape == 32)
+            die("more than 32 COMPOUND shapes");
+        snprintf(R.shape[R.nshape++].ops, sizeof R.shape[0].ops, "%s", shape);
+    }
+    R.shape[j].n++;
     if (rpc_nfs4_compound_async(rpc, compound_cb, &args, c) != 0)
         die("%s: queueing failed: %s", what, rpc_get_error(rpc));
     inflight++;
@@ -709,6 +729,11 @@ static void put_noent(FILE *f)
     fprintf(f, "%s}", R.nnoent ? "}" : "");
 }
 
+static int shape_order(const void *a, const void *b)
+{
+    return strcmp(R.shape[*(const int *)a].ops, R.shape[*(const int *)b].ops);
+}
+
 static void write_expect(void)
 {
     FILE *f = fopen(expect_path, "w");
@@ -748,7 +773,15 @@ static void write_expect(void)
             fprintf(f, "%s\"%s\": %" PRIu64, first ? "" : ", ", deleg_names[i], R.deleg[i]);
             first = 0;
         }
-    fprintf(f, "},\n    \"why_no_delegation\": {}\n  },\n");
+    fprintf(f, "},\n    \"why_no_delegation\": {},\n    \"compound_shapes\": {");
+    int sidx[32];
+    for (int i = 0; i < R.nshape; i++)
+        sidx[i] = i;
+    qsort(sidx, (size_t)R.nshape, sizeof sidx[0], shape_order);
+    for (int i = 0; i < R.nshape; i++)
+        fprintf(f, "%s\n      \"%s\": %" PRIu64, i ? "," : "", R.shape[sidx[i]].ops,
+                R.shape[sidx[i]].n);
+    fprintf(f, "\n    }\n  },\n");
     fprintf(f, "  \"nfs4_cb\": {\"calls\": 0, \"replies\": 0, \"by_proc\": {}, \"ops\": {}}\n}\n");
     if (fclose(f) != 0)
         die("%s: %s", expect_path, strerror(errno));
