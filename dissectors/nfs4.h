@@ -341,6 +341,17 @@ enum decode_rc nfs4_compound_reply(struct xdr_cur *x, const struct nfs4_tail *ta
                                    const struct nfs4_digest *d, struct nfs4_reply *r);
 enum decode_rc nfs4_cb_compound_reply(struct xdr_cur *x, const struct nfs4_digest *d,
                                       struct nfs4_reply *r);
+/* The callback program a call announces (RFC 7530 §16.1, RFC 8881 §18.33,
+ * §18.36): SETCLIENTID's cb_program, CREATE_SESSION's csa_cb_program or
+ * BACKCHANNEL_CTL's bca_cb_program, the last of them; 0 if none. The 4.0
+ * callbacks come on a connection the server opens, the 4.1 ones on the
+ * client's own (the back channel), both with this program number. */
+uint32_t nfs4_call_cb_program(const struct nfs4_call *c);
+/* The first op of the call's kind (its main operation), or NULL (no op):
+ * the one whose file handle (c->gen[op->fh_gen]) and name a per-call
+ * record shows. */
+const struct nfs4_argop *nfs4_call_main_op(const struct nfs4_call *c);
+
 /* The call's digest, for its pending-call scratch. */
 void nfs4_digest_make(const struct nfs4_call *c, struct nfs4_digest *d);
 /* The op of decoded call op i (0 <= i < d->ndecoded) as on the wire. */

@@ -303,6 +303,34 @@ nfs4_cb_compound_call(struct xdr_cur *x, struct nfs4_call *c)
     return compound_call(x, NULL, c, true);
 }
 
+uint32_t
+nfs4_call_cb_program(const struct nfs4_call *c)
+{
+    uint32_t i, prog = 0;
+
+    for (i = 0; i < c->ndecoded && !c->cb; i++) {
+        const struct nfs4_argop *a = &c->op[i];
+        if (a->op == OP_SETCLIENTID)
+            prog = a->u.cid.cb_program;
+        else if (a->op == OP_CREATE_SESSION)
+            prog = a->u.cs.cb_program;
+        else if (a->op == OP_BACKCHANNEL_CTL)
+            prog = a->u.callback_program;
+    }
+    return prog;
+}
+
+const struct nfs4_argop *
+nfs4_call_main_op(const struct nfs4_call *c)
+{
+    uint32_t i;
+
+    for (i = 0; c->kind.n && i < c->ndecoded; i++)
+        if (c->op[i].op == c->kind.op[0])
+            return &c->op[i];
+    return NULL;
+}
+
 void
 nfs4_digest_make(const struct nfs4_call *c, struct nfs4_digest *d)
 {

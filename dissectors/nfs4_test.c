@@ -358,6 +358,9 @@ test_fields(void)
     EQ(call.op[3].bitmap[0], 0x0010011a);
     EQ(call.kind.n, 1);
     EQ(call.kind.op[0], OP_WRITE);
+    CHECK(nfs4_call_main_op(&call) == &call.op[2]);
+    EQ(call.gen[nfs4_call_main_op(&call)->fh_gen].fh.len, 28); /* the WRITE's file: PUTFH's */
+    EQ(nfs4_call_cb_program(&call), 0);
     EQ(dig.stable, DATA_SYNC4);
     EQ(dig.offset, 8192);
     EQ(dig.count, 12);
@@ -468,6 +471,7 @@ test_fields(void)
     enc_args(&e, OP_SETCLIENTID);
     EQ(dec_call(e.b, e.n, NULL, false), DECODE_OK);
     EQ(call.op[0].u.cid.cb_program, 0x40000000);
+    EQ(nfs4_call_cb_program(&call), 0x40000000);
     EQ(call.op[0].u.cid.callback_ident, 1);
     CHECK(call.op[0].name.len == 3 && call.op[0].name2.len == 15);
     reply_head(&e, NFS4ERR_CLID_INUSE, "", 1);
@@ -497,7 +501,9 @@ test_fields(void)
     EQ(call.op[1].u.cs.back.maxrequestsize, 4096);
     EQ(call.op[1].u.cs.fore.maxrequests, 64);
     EQ(call.op[1].u.cs.cb_program, 0x40000000);
+    EQ(nfs4_call_cb_program(&call), 0x40000000);
     EQ(call.kind.n, 2);
+    CHECK(nfs4_call_main_op(&call) == &call.op[0]);
     reply_head(&e, 0, "", 2);
     e32(&e, OP_EXCHANGE_ID);
     e32(&e, 0);
