@@ -52,11 +52,13 @@ struct strcount {
     uint64_t n;
 };
 static struct strcount noent[256], denied[256];
-static uint64_t per_compound[NFS4_OPS_MAX + 1], deleg[8];
+static uint64_t per_compound[NFS4_OPS_MAX + 1], deleg[8], why_none[16];
+static struct strcount shapes[512];
+static unsigned nshapes;
 static unsigned nnoent, ndenied;
 
 static void
-strcount_add(struct strcount *t, unsigned *n, const char *key)
+strcount_add(struct strcount *t, unsigned *n, unsigned max, const char *key)
 {
     unsigned i;
 
@@ -64,7 +66,7 @@ strcount_add(struct strcount *t, unsigned *n, const char *key)
         if (strcmp(t[i].key, key) == 0)
             break;
     if (i == *n) {
-        if (*n == 256)
+        if (*n == max)
             return;
         snprintf(t[i].key, sizeof t[i].key, "%s", key);
         (*n)++;
@@ -246,8 +248,18 @@ handle_msg(struct conn *c, unsigned dir, const uint8_t *msg, uint32_t len)
             struct tally *tl = cb ? &cb_tally : &by_minor[call.minorversion < NMINOR ? call.minorversion : 0];
             uint32_t i;
             tl->calls++;
-            if (!cb)
+            if (!cb) {
+                char shape[96], b[32];
+                size_t used = 0;
                 per_compound[call.ndecoded]++;
+                shape[0] = '\0';
+                for (i = 0; i < call.ndecoded && used < sizeof shape; i++) {
+                    int w = snprintf(shape + used, sizeof shape - used, "%s%s", i ? " " : "",
+                                     opname(call.op[i].op, false, b, sizeof b));
+                    used += w > 0 ? (size_t)w : 0;
+                }
+                strcount_add(shapes, &nshapes, 512, shape);
+            }
             for (i = 0; i < call.ndecoded; i++) {
                 if (call.stop == NFS4_STOP_UNKNOWN && i + 1 == call.ndecoded)
                     break;
@@ -323,7 +335,7 @@ handle_msg(struct conn *c, unsigned dir, const uint8_t *msg, uint32_t len)
                  r->op == OP_CREATE)) {
                 char key[96], b[32];
                 snprintf(key, sizeof key, "%s\t%s", opname(r->op, false, b, sizeof b), p->name[i]);
-                strcount_add(noent, &nnoent, key);
+                strcount_add(noent, &nnoent, 256, key);
             }
             if (!cb && (r->op == OP_LOCK || r->op == OP_LOCKT) && r->status == 10010) {
                 static const char *const lt[] = { "0", "READ_LT", "WRITE_LT", "READW_LT",
@@ -334,10 +346,13 @@ handle_msg(struct conn *c, unsigned dir, const uint8_t *msg, uint32_t len)
                          ow, (const char *)r->u.denied.owner.p,
                          r->u.denied.locktype < 5 ? lt[r->u.denied.locktype] : "?",
                          (unsigned long long)r->offset, (unsigned long long)r->length);
-                strcount_add(denied, &ndenied, key);
+                strcount_add(denied, &ndenied, 256, key);
             }
             if (!cb && r->op == OP_OPEN && r->status == NFS4_OK && r->u.open.delegation < 8)
                 deleg[r->u.open.delegation]++;
+            if (!cb && r->op == OP_OPEN && r->status == NFS4_OK &&
+                r->u.open.delegation == OPEN_DELEGATE_NONE_EXT && r->u.open.why_none < 16)
+                why_none[r->u.open.why_none]++;
             if (!cb && r->op == OP_READ && r->status == NFS4_OK)
                 read_bytes += r->count;
             if (!cb && r->op == OP_CREATE_SESSION && r->status == NFS4_OK && nfore < 16)
@@ -583,6 +598,12 @@ main(int argc, char **argv)
     for (i = 0; i < 8; i++)
         if (deleg[i])
             printf("deleg %s %llu\n", nfs4_delegation_name(i), (unsigned long long)deleg[i]);
+    for (i = 0; i < 16; i++)
+        if (why_none[i])
+            printf("why_none %s %llu\n", nfs4_why_no_delegation_name(i) ? nfs4_why_no_delegation_name(i) : "?",
+                   (unsigned long long)why_none[i]);
+    for (i = 0; i < nshapes; i++)
+        printf("shape\t%s\t%llu\n", shapes[i].key, (unsigned long long)shapes[i].n);
     for (i = 0; i < nnoent; i++)
         printf("noent\t%s\t%llu\n", noent[i].key, (unsigned long long)noent[i].n);
     for (i = 0; i < ndenied; i++)

@@ -8,7 +8,8 @@ Per capture and minor version: COMPOUND calls, replies and statuses; per
 operation: occurrences in calls, results in replies, not evaluated, status
 of each result; the kinds (nfs.main_opcode); WRITE stable_how and committed;
 bytes written and read; SEQUENCE sessions and slots; CREATE_SESSION fore
-channels; ops per COMPOUND; OPEN delegation types; the names
+channels; ops per COMPOUND and each COMPOUND's op list; OPEN delegation
+types and why_no_delegation; the names
 LOOKUP/OPEN/REMOVE/CREATE got NFS4ERR_NOENT for and the holders of DENIED
 locks; NULL calls and replies. Also on the NFSv4 samples, against both
 tshark's truth and the generating client's record (NAME.expect.json). Each capture is decoded twice: from whole messages,
@@ -44,8 +45,12 @@ def run(driver, path, cut=None):
     out = subprocess.run(args, check=True, capture_output=True, text=True).stdout
     got = {'minor': {}, 'kind': {}, 'stable': {}, 'committed': {}, 'null': {}, 'bytes': {},
            'sessions': {}, 'fore': [], 'noent_names': {}, 'lock_denied': {}, 'per_compound': {},
-           'deleg': {}}
+           'deleg': {}, 'why_none': {}, 'shapes': {}}
     for line in out.splitlines():
+        if line.startswith('shape\t'):
+            _, shape, n = line.split('\t')
+            got['shapes'][shape] = int(n)
+            continue
         if line.startswith(('noent\t', 'denied\t')):
             what, op, key, n = line.split('\t')
             got['noent_names' if what == 'noent' else 'lock_denied'].setdefault(op, {})[key] = int(n)
@@ -61,7 +66,8 @@ def run(driver, path, cut=None):
                 m['ops'].setdefault(w[3], {'status': {}})[w[4]] = int(w[5])
             elif w[2] == 'opstatus':
                 m['ops'].setdefault(w[3], {'status': {}})['status'][w[4]] = int(w[5])
-        elif w[0] in ('kind', 'stable', 'committed', 'null', 'bytes', 'sessions', 'per_compound', 'deleg'):
+        elif w[0] in ('kind', 'stable', 'committed', 'null', 'bytes', 'sessions', 'per_compound', 'deleg',
+                      'why_none'):
             got[w[0]][w[1]] = int(w[2])
         elif w[0] == 'fore':
             got['fore'].append(dict(zip(('maxrequestsize', 'maxresponsesize', 'maxresponsesize_cached',
@@ -110,6 +116,12 @@ def compare(name, got, ref, what):
     if 'delegations_granted' in n4:
         check(got['deleg'] == n4['delegations_granted'],
               f'{name} OPEN delegations {got["deleg"]} == {n4["delegations_granted"]}')
+    if 'why_no_delegation' in n4:
+        check(got['why_none'] == n4['why_no_delegation'],
+              f'{name} why_no_delegation {got["why_none"]} == {n4["why_no_delegation"]}')
+    if 'compound_shapes' in n4:
+        check(got['shapes'] == n4['compound_shapes'],
+              f'{name} COMPOUND shapes {got["shapes"]} == {n4["compound_shapes"]}')
     for k in ('noent_names', 'lock_denied'):
         if k in n4:
             check(got[k] == n4[k], f'{name} {k} {got[k]} == {n4[k]}')
