@@ -345,19 +345,16 @@ append(char *buf, size_t bufsz, size_t *len, const void *p, size_t plen)
 static void
 append_name(char *buf, size_t bufsz, size_t *len, const uint8_t *name, size_t nlen)
 {
-    size_t i, run;
+    while (nlen) {
+        const uint8_t *nul = memchr(name, '\0', nlen);
+        size_t run = nul ? (size_t)(nul - name) : nlen;
 
-    for (i = 0; i < nlen; i += run) {
-        if (name[i] == '\0') {
-            if (*len + 3 > bufsz)
-                return;
-            append(buf, bufsz, len, "\xc0\x80", 2);
-            run = 1;
-            continue;
-        }
-        for (run = 0; i + run < nlen && name[i + run] != '\0'; run++)
-            ;
-        append(buf, bufsz, len, name + i, run);
+        append(buf, bufsz, len, name, run);
+        if (!nul || *len + 3 > bufsz)
+            return;
+        append(buf, bufsz, len, "\xc0\x80", 2);
+        name += run + 1;
+        nlen -= run + 1;
     }
 }
 
