@@ -66,8 +66,12 @@ dt_pc(struct pending_call *pc, const struct rpc_program *pg, uint32_t proc)
 static inline void
 dt_ev(struct op_event *ev)
 {
+    static struct op_dirent dirents[OP_DIRENT_MAX];
+
     memset(ev, 0, sizeof *ev);
     ev->stable = ev->committed = STABLE_NONE; /* as rpc_match does */
+    ev->dirent = dirents;
+    ev->dirent_cap = OP_DIRENT_MAX;
 }
 
 static inline enum decode_rc

@@ -276,7 +276,7 @@ dirlist(struct xdr_cur *x, struct op_event *ev, bool plus)
             ev->dir_cut = true;
             return;
         }
-        if (ev->ndirent < OP_DIRENT_MAX)
+        if (ev->ndirent < ev->dirent_cap)
             ev->dirent[ev->ndirent++] = e;
         else
             ev->dir_cut = true;

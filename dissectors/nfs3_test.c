@@ -60,8 +60,12 @@ fresh_pc(struct pending_call *pc, uint32_t proc)
 static void
 fresh_ev(struct op_event *ev)
 {
+    static struct op_dirent dirents[OP_DIRENT_MAX]; /* as the matcher's buffer */
+
     memset(ev, 0, sizeof *ev);
     ev->stable = ev->committed = STABLE_NONE; /* as rpc_match does */
+    ev->dirent = dirents;
+    ev->dirent_cap = OP_DIRENT_MAX;
 }
 
 static enum decode_rc

@@ -929,7 +929,7 @@ bool
 findings_wants(const struct op_event *ev)
 {
     return ev->pg && (ev->pg->flags & PGF_FINDINGS) && ev->kind < OPK_FILE_COUNT && ev->key &&
-           ev->outcome != OP_ORPHAN_REPLY;
+           ev->outcome != OP_ORPHAN_REPLY && ev->ndirent <= OP_DIRENT_MAX;
 }
 
 void

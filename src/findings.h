@@ -146,7 +146,8 @@ void findings_free(struct findings *f); /* NULL is a no-op */
  * (findings_worker.h). */
 void findings_record(struct findings *f, const struct op_event *ev);
 /* Is ev one findings_record analyses: a file-service operation (a kind below
- * OPK_FILE_COUNT) of a program flagged PGF_FINDINGS, not an orphan reply? */
+ * OPK_FILE_COUNT) of a program flagged PGF_FINDINGS, not an orphan reply,
+ * with at most OP_DIRENT_MAX entries? */
 bool findings_wants(const struct op_event *ev);
 
 /* A directory whose listings were followed by at least FND_FANOUT_MIN

@@ -345,8 +345,12 @@ test_fanout(void)
     uint8_t fh[20][8];
     char name[20][8];
     struct op_event ev = op(READDIRPLUS, 0, FH_D);
+    struct op_dirent dirent[1];
     unsigned i;
 
+    memset(dirent, 0, sizeof dirent);
+    ev.dirent = dirent;
+    ev.dirent_cap = 1;
     ev.attr = attr(2, 0xd1);
     ev.ndirent = 1;
     ev.dir_entries = 1;

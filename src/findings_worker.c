@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* findings_worker.c: findings_record() on a second thread (findings_worker.h).
  *
- * A record in the ring is the event's fixed part (struct op_event up to its
- * dirent[] array, borrowed pointers included but replaced on the other side),
- * the connection's flow key, then the borrowed bytes: fh, name, obj_fh, and
- * per kept directory entry its descriptor, name and handle. fh2/name2 and
- * the breakdown rows are not the findings' business and are not sent. */
+ * A record in the ring is the event (struct op_event, borrowed pointers
+ * included but replaced on the other side), the connection's flow key, then
+ * the borrowed bytes: fh, name, obj_fh, and per kept directory entry its
+ * descriptor, name and handle (READ/WRITE data is never in an event).
+ * fh2/name2 and the breakdown rows are not the findings' business and are
+ * not sent. */
 #include "findings_worker.h"
 
 #include <signal.h>
@@ -19,7 +20,7 @@
 #include "spsc.h"
 #include "stats.h"
 
-#define FIXED offsetof(struct op_event, dirent)
+#define FIXED sizeof(struct op_event)
 
 struct fw_dirent { /* a kept READDIR(PLUS) entry; name and fh bytes follow the descriptors */
     struct op_attr attr;
@@ -41,6 +42,7 @@ struct findings_worker {
     uint64_t posted, inline_n;
     struct op_event ev; /* the worker's copy of the event being recorded */
     struct flow_key key;
+    struct op_dirent dirents[OP_DIRENT_MAX]; /* its listing's entries (ev.dirent) */
 };
 
 static size_t
@@ -127,6 +129,8 @@ decode(struct findings_worker *w, const uint8_t *in)
     ev->fh = take(&p, r->fh_len);
     ev->name = take(&p, r->name_len);
     ev->obj_fh = take(&p, r->obj_len);
+    ev->dirent = w->dirents;
+    ev->dirent_cap = OP_DIRENT_MAX; /* ndirent <= OP_DIRENT_MAX: findings_wants */
     d = (const struct fw_dirent *)(in + align8((size_t)(p - in)));
     p = (const uint8_t *)(d + ev->ndirent);
     for (i = 0; i < ev->ndirent; i++) {
@@ -226,4 +230,10 @@ uint64_t
 findings_worker_inline(const struct findings_worker *w)
 {
     return w ? w->inline_n : 0;
+}
+
+size_t
+findings_worker_record_bytes(const struct op_event *ev)
+{
+    return rec_size(ev);
 }

@@ -37,5 +37,8 @@ void findings_worker_finish(struct findings_worker *w);
  * those the ones recorded on the calling thread (too large for the ring). */
 uint64_t findings_worker_posted(const struct findings_worker *w);
 uint64_t findings_worker_inline(const struct findings_worker *w);
+/* Bytes of the ring one event takes (its record: the event, the flow key,
+ * its handles, names and kept directory entries). */
+size_t findings_worker_record_bytes(const struct op_event *ev);
 
 #endif

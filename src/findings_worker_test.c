@@ -58,10 +58,13 @@ static void
 make(struct op_event *ev, unsigned i)
 {
     static const uint32_t procs[] = { 1, 1, 1, 2, 3, 3, 4, 4, 6, 7, 7, 8, 12, 14, 16, 17, 17, 21, 19 };
+    static struct op_dirent dirents[OP_DIRENT_MAX];
     uint32_t o = rnd(100);
     unsigned f = rnd(NFH), k;
 
-    memset(ev, 0, offsetof(struct op_event, dirent));
+    memset(ev, 0, sizeof *ev);
+    ev->dirent = dirents;
+    ev->dirent_cap = OP_DIRENT_MAX;
     ev->pg = rnd(50) ? &nfs3_program : &mount3_program;
     ev->prog = ev->pg->prog;
     ev->vers = 3;

@@ -3,6 +3,7 @@
 #include "rpc_match.h"
 
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "config.h"
@@ -20,12 +21,7 @@ rpc_program_find(uint32_t prog, uint32_t vers)
     return NULL;
 }
 
-/* An event's dirent[] (2.3 KB) is read only below ndirent, so it is left out
- * of the per-reply memset; it must stay the last member for that. */
-#define EV_CLEAR(ev) memset((ev), 0, offsetof(struct op_event, dirent))
-_Static_assert(offsetof(struct op_event, dirent) + sizeof(((struct op_event *)0)->dirent) ==
-                   sizeof(struct op_event),
-               "dirent[] is the last member of struct op_event");
+#define EV_CLEAR(ev) memset((ev), 0, sizeof *(ev))
 
 /* What the operation is: its program's table (op_kind.h) gives the flags,
  * the pending call the kind (the table's, or the dissector's main
@@ -119,13 +115,23 @@ rpc_match_init(struct rpc_match *m, const struct nfsscope_config *cfg, struct st
     memset(m, 0, sizeof *m);
     m->stats = stats;
     m->cfg = cfg;
-    return xid_table_init(&m->xids, cfg->max_pending, seed, call_lost, m);
+    m->dirents = calloc(OP_DIRENT_MAX, sizeof *m->dirents);
+    if (!m->dirents)
+        return -1;
+    if (xid_table_init(&m->xids, cfg->max_pending, seed, call_lost, m) != 0) {
+        free(m->dirents);
+        m->dirents = NULL;
+        return -1;
+    }
+    return 0;
 }
 
 void
 rpc_match_fini(struct rpc_match *m)
 {
     xid_table_fini(&m->xids);
+    free(m->dirents);
+    m->dirents = NULL;
 }
 
 static void
@@ -241,6 +247,8 @@ handle_reply(struct rpc_match *m, struct flow *f, unsigned dir, const struct rpc
         return;
     }
     EV_CLEAR(&ev);
+    ev.dirent = m->dirents; /* the listing's entries, if it is one */
+    ev.dirent_cap = OP_DIRENT_MAX;
     ev.stable = ev.committed = STABLE_NONE;
     ev.t_reply = msg->ts_last;
     ev.reply_len = msg->msg_len;

@@ -23,6 +23,7 @@ struct rpc_match {
     struct stats *stats; /* counted at call time; anomalies, RPC totals */
     const struct consumers *out; /* every finished call, once (set by the caller) */
     const struct nfsscope_config *cfg;
+    struct op_dirent *dirents; /* OP_DIRENT_MAX: one reply's listing entries (stats.h) */
     rpc_orphan_hook *before_orphan;
     void *hook_ctx;
 };

@@ -542,7 +542,7 @@ stats_record_by(struct stats *s, const struct op_event *ev)
     }
     if (ev->outcome == OP_REPLIED) { /* READDIRPLUS: each entry's name and handle */
         unsigned i;
-        for (i = 0; i < ev->ndirent && i < OP_DIRENT_MAX; i++)
+        for (i = 0; i < ev->ndirent; i++)
             if (ev->dirent[i].fh.len)
                 names_learn(s->names, ev->fh, ev->dirent[i].name, ev->dirent[i].fh);
     }

@@ -43,7 +43,10 @@ struct op_attr {
 
 /* One READDIR/READDIRPLUS entry found in the kept head of the reply (a
  * listing's reply keeps up to rpc_wide_max bytes: 64 KiB hold about 400
- * READDIRPLUS entries with attributes and handles). */
+ * READDIRPLUS entries with attributes and handles). Its name and handle
+ * stay where they are, in the reply's head; the descriptors of one listing
+ * go into a buffer of OP_DIRENT_MAX that the matcher allocates once
+ * (op_event.dirent), so an event stays small. */
 #define OP_DIRENT_MAX 512
 struct op_dirent {
     struct bytes name;   /* filename3 (borrowed from the head) */
@@ -57,7 +60,9 @@ struct op_dirent {
 enum { NAMES_OP_NONE = 0, NAMES_OP_RENAME, NAMES_OP_LINK, NAMES_OP_REMOVE };
 
 /* One finished operation. Filled by the RPC layer (times, outcome) and by the
- * program's dissector (status, bytes, stable_how). */
+ * program's dissector (status, bytes, stable_how). A few hundred bytes
+ * (sizes_test.c bounds it): what it borrows (handles, names, the listing's
+ * entries) it points to. */
 struct op_event {
     const struct rpc_program *pg; /* NULL: program not decoded */
     uint32_t prog, vers, proc;
@@ -105,7 +110,8 @@ struct op_event {
     bool dir_cut;            /* READDIR(PLUS) entries past the kept head or past dirent[] */
     uint32_t dir_entries;    /* READDIR(PLUS) entries decoded from the head */
     uint16_t ndirent;        /* of those, the first ones kept in dirent[] */
-    struct op_dirent dirent[OP_DIRENT_MAX];
+    uint16_t dirent_cap;     /* room in dirent[] (<= OP_DIRENT_MAX; 0: none kept) */
+    struct op_dirent *dirent; /* a bounded view: the matcher's listing buffer, borrowed */
 };
 
 #define STATS_MAX_STATUS 24 /* distinct status values tracked per procedure */

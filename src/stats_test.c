@@ -19,6 +19,7 @@ main(void)
 {
     struct stats s;
     struct op_event ev;
+    struct op_dirent dirent[2];
     struct flow_key key;
     char path[256];
 
@@ -46,6 +47,9 @@ main(void)
     ev.uid = ev.gid = UINT32_MAX;
     ev.stable = ev.committed = STABLE_NONE;
     ev.fh = B("ROOTFH");
+    memset(dirent, 0, sizeof dirent);
+    ev.dirent = dirent;
+    ev.dirent_cap = 2;
     ev.ndirent = 2;
     ev.dirent[0].name = B("a.txt");
     ev.dirent[0].fh = B("FH-A");
@@ -101,6 +105,9 @@ main(void)
 
     /* An unanswered call teaches nothing. */
     ev.outcome = OP_NO_REPLY;
+    ev.dirent = dirent;
+    ev.dirent_cap = 2;
+    ev.ndirent = 1;
     ev.dirent[0].fh = B("FH-C");
     stats_record_by(&s, &ev);
     CHECK(!names_path(s.names, B("FH-C"), path, sizeof path));

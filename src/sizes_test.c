@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* sizes_test.c: the size of every structure kept or copied per call, so
+ * that growth is deliberate: a bound below fails, and its message says
+ * what moved. The event (struct op_event) is built once per finished call
+ * and copied into the findings ring, a pending call is kept per call in
+ * flight (--max-pending of them), an answered call per answered UDP call,
+ * a directory entry's descriptor per listed entry. */
+#include <stdio.h>
+
+#include "findings_worker.h"
+#include "stats.h"
+#include "t.h"
+#include "xid_table.h"
+
+#define SHOW(what, n) printf("%-44s %6zu bytes\n", what, (size_t)(n))
+
+int
+main(void)
+{
+    struct op_event ev;
+    size_t rec;
+
+    SHOW("struct op_event", sizeof(struct op_event));
+    SHOW("struct op_dirent", sizeof(struct op_dirent));
+    SHOW("struct pending_call", sizeof(struct pending_call));
+    SHOW("struct answered_call", sizeof(struct answered_call));
+    memset(&ev, 0, sizeof ev);
+    rec = findings_worker_record_bytes(&ev);
+    SHOW("findings ring record, no borrowed bytes", rec);
+    SHOW("listing buffer (OP_DIRENT_MAX descriptors)", OP_DIRENT_MAX * sizeof(struct op_dirent));
+
+    /* A listing's entry descriptors sit in the matcher's buffer; the event
+     * points to them, so it stays a few hundred bytes. */
+    CHECK(sizeof(struct op_event) <= 512);
+    CHECK(sizeof(struct op_dirent) <= 64);
+    /* 65,536 pending calls by default: 35 MB at 528 bytes each. */
+    CHECK(sizeof(struct pending_call) <= 528);
+    CHECK(sizeof(struct answered_call) <= 56);
+    /* The ring holds about FW_RING_BYTES / this many events at least. */
+    CHECK(rec <= 640);
+    CHECK(rec >= sizeof(struct op_event)); /* the event itself is in it */
+    /* An entry adds its descriptor, name and handle to the record, nothing else. */
+    {
+        struct op_dirent d[2];
+        static const uint8_t name[] = "file-name", fh[] = "a-64-byte-handle";
+
+        memset(d, 0, sizeof d);
+        d[0].name.p = d[1].name.p = name;
+        d[0].name.len = d[1].name.len = 9;
+        d[0].fh.p = d[1].fh.p = fh;
+        d[0].fh.len = d[1].fh.len = 16;
+        ev.dirent = d;
+        ev.dirent_cap = 2;
+        ev.ndirent = 2;
+        CHECK(findings_worker_record_bytes(&ev) <= rec + 2 * (40 + 9 + 16));
+    }
+    return t_done();
+}
