@@ -28,6 +28,7 @@
     X(TCP_GAP, "tcp_gap", "holes in a TCP stream (segments lost or not captured)")                  \
     X(TCP_OOO_OVERFLOW, "tcp_ooo_overflow", "out-of-order data dropped: buffer limit reached")       \
     X(TCP_RETRANSMIT, "tcp_retransmit", "TCP segments whose bytes were already seen")               \
+    X(TCP_RECONNECT, "tcp_reconnect", "TCP connections opened again on the same addresses and ports") \
     X(FLOW_EVICTED, "flow_evicted", "connections evicted from a full flow table")                   \
     X(RPC_BAD_MARK, "rpc_bad_mark", "RPC record marks with an impossible length")                   \
     X(RPC_RESYNC, "rpc_resync", "times the RPC record stream was re-synchronised")                  \
@@ -35,6 +36,7 @@
     X(RPC_HEAD_POOL_FULL, "rpc_head_pool_full", "RPC heads cut short: head buffer pool exhausted") \
     X(RPC_MALFORMED, "rpc_malformed", "RPC messages with an invalid header")                        \
     X(RPC_TRUNCATED, "rpc_truncated", "RPC messages whose header was cut short")                    \
+    X(RPC_RECORD_CUT, "rpc_record_cut", "RPC records cut off by their connection's end (FIN, reset, reconnect)") \
     X(RPC_BAD_CRED, "rpc_bad_cred", "RPC credentials or verifiers over their limits")               \
     X(XID_EVICTED, "xid_evicted", "pending calls evicted from a full table")                        \
     X(NFS_DECODE_ERROR, "nfs_decode_error", "NFS arguments or results that could not be decoded") \

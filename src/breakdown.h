@@ -21,7 +21,7 @@
 
 enum bd_dim { BD_CLIENT, BD_SERVER, BD_PAIR, BD_EXPORT, BD_FILE, BD_USER, BD__COUNT };
 
-#define BD_KEY_MAX 72
+#define BD_KEY_MAX 128 /* the longest key: a file handle of NFS4_FHSIZE bytes (RFC 8881 §3.2) */
 
 struct bd_row {
     uint8_t key[BD_KEY_MAX];

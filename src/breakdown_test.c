@@ -130,9 +130,33 @@ test_names(void)
     CHECK(!bd_order_parse("size", &o));
 }
 
+/* File handles up to NFS4_FHSIZE (128 bytes, RFC 8881 §3.2) are keys as a
+ * whole: two that differ only in their last byte are two rows. */
+static void
+test_long_handles(void)
+{
+    struct bd_table t;
+    uint8_t a[128], b[128];
+    struct bd_row *ra, *rb;
+
+    EQ(bd_table_init(&t, BD_FILE, 8, 3), 0);
+    memset(a, 0x5c, sizeof a);
+    memcpy(b, a, sizeof b);
+    b[127] ^= 1;
+    ra = bd_table_row(&t, a, sizeof a);
+    rb = bd_table_row(&t, b, sizeof b);
+    CHECK(ra != rb);
+    EQ(ra->key_len, 128);
+    CHECK(memcmp(ra->key, a, 128) == 0 && memcmp(rb->key, b, 128) == 0);
+    CHECK(bd_table_row(&t, a, sizeof a) == ra);
+    EQ(t.count, 2);
+    bd_table_fini(&t);
+}
+
 int
 main(void)
 {
+    test_long_handles();
     test_small_table_floods();
     test_orders_and_ties();
     test_procs_follow_rows();

@@ -101,6 +101,54 @@ release(struct flow_table *t, uint32_t s)
     t->count--;
 }
 
+/* f->role: bit 0 the client's direction, bits 1-2 how it was decided. */
+enum { ROLE_NONE = 0, ROLE_FIRST_CALL = 1, ROLE_PORT = 2, ROLE_SYN = 3 };
+
+static bool
+rpc_port(uint16_t p)
+{
+    return p == 111 || p == 2049 || p == 4045 || p == 20048;
+}
+
+/* Rule 2: the end that serves a well-known port is the server. */
+static uint8_t
+port_role(const struct flow_key *k)
+{
+    if (rpc_port(k->dport) && !rpc_port(k->sport))
+        return ROLE_PORT << 1 | 0;
+    if (rpc_port(k->sport) && !rpc_port(k->dport))
+        return ROLE_PORT << 1 | 1;
+    return ROLE_NONE;
+}
+
+void
+flow_table_renew(struct flow_table *t, struct flow *f)
+{
+    f->prev_id = f->id;
+    f->id = t->next_id++;
+    f->role = ROLE_NONE;
+}
+
+unsigned
+flow_client_dir(struct flow *f, unsigned call_dir)
+{
+    if (f->role >> 1 == ROLE_NONE)
+        f->role = port_role(&f->key);
+    if (f->role >> 1 == ROLE_NONE)
+        f->role = (uint8_t)(ROLE_FIRST_CALL << 1 | (call_dir & 1));
+    return f->role & 1;
+}
+
+void
+flow_note_syn(struct flow *f, unsigned dir, bool synack)
+{
+    /* The SYN-ACK answers the opener; the opener's own SYN says more. */
+    if (!synack)
+        f->role = (uint8_t)(ROLE_SYN << 1 | (dir & 1));
+    else if (f->role >> 1 != ROLE_SYN)
+        f->role = (uint8_t)(ROLE_SYN << 1 | ((dir & 1) ^ 1));
+}
+
 struct flow *
 flow_table_get(struct flow_table *t, const struct flow_key *k, const struct timespec *now,
                unsigned *dir)

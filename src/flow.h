@@ -22,12 +22,14 @@
 
 struct flow {
     struct flow_key key; /* as first seen: direction 0 is src -> dst */
-    uint64_t id;         /* unique for the table's lifetime (XID matching key) */
+    uint64_t id;         /* the connection: unique for the table's lifetime (XID matching key) */
+    uint64_t prev_id;    /* the previous connection on the same ports, or 0 */
     uint64_t hash;
     struct timespec last_seen;
     uint32_t lru_prev, lru_next; /* slot ids, HT_NONE at the ends */
     uint8_t in_use;
     uint8_t rpc_seen;  /* a valid RPC message was decoded on this flow */
+    uint8_t role;      /* internal: who is the client, and from what (flow_client_dir) */
     struct tcp_half tcp[2];
     struct rpc_rm rm[2];
     struct bd_cache bdc; /* breakdown rows of this connection's calls */
@@ -64,6 +66,27 @@ struct flow *flow_table_get(struct flow_table *t, const struct flow_key *k,
 /* The flow of `k` (either direction) if it is in the table, else NULL; no
  * side effects (no LRU touch, nothing created). */
 struct flow *flow_table_find(const struct flow_table *t, const struct flow_key *k);
+
+/* A new connection on f's addresses and ports (TCP: a SYN after the old one
+ * ended): f gets a new id, the old one is kept as prev_id, and its role is
+ * decided afresh. */
+void flow_table_renew(struct flow_table *t, struct flow *f);
+
+/* The connection's role, RFC 5531 §9 terms: the flow direction that runs
+ * from the client (the caller of the connection's programs) to the server.
+ * Decided once per connection, by the strongest evidence seen:
+ *   1. who opened it: the sender of a SYN, the receiver of a SYN-ACK
+ *      (flow_note_syn);
+ *   2. who serves a well-known RPC port (rpcbind 111, NFS 2049, NLM 4045,
+ *      mountd 20048) when only one end does;
+ *   3. who sent the first call (call_dir, the direction of the call being
+ *      matched: it decides when nothing above did).
+ * A call travelling the other way is a callback from the server. */
+unsigned flow_client_dir(struct flow *f, unsigned call_dir);
+
+/* Direction dir of f started at a SYN (synack: a SYN-ACK) that the
+ * reassembly accepted (TCP_EV_OPEN, TCP_EV_ACCEPT). */
+void flow_note_syn(struct flow *f, unsigned dir, bool synack);
 
 /* Expire flows idle longer than idle_s at packet time `now`; at most `budget`
  * (0 = no limit). */

@@ -389,9 +389,52 @@ test_ids_foreach(void)
     flow_table_fini(&t);
 }
 
+/* Who is the client (flow_client_dir): the SYN's sender, else the end off
+ * the well-known port, else the first caller; a new connection on the same
+ * ports gets a new id, keeps the old one, and is judged afresh. */
+static void
+test_roles_renew(void)
+{
+    struct flow_table t;
+    struct flow_key k = key4(1, 2, 2049, 51000, FLOW_PROTO_TCP); /* dir 0: server -> client */
+    struct timespec now = T(1);
+    struct flow *f;
+    unsigned dir;
+    uint64_t id;
+
+    EQ(flow_table_init(&t, 16, 77, NULL, NULL), 0);
+    f = flow_table_get(&t, &k, &now, &dir);
+    EQ(flow_client_dir(f, 0), 1); /* port 2049 serves: a call from it is a callback */
+    EQ(flow_client_dir(f, 1), 1);
+    flow_note_syn(f, 0, false); /* ... unless that end opened the connection */
+    EQ(flow_client_dir(f, 1), 0);
+    flow_note_syn(f, 0, true); /* a SYN-ACK does not override the SYN */
+    EQ(flow_client_dir(f, 1), 0);
+    id = f->id;
+    flow_table_renew(&t, f);
+    CHECK(f->id != id && f->prev_id == id);
+    EQ(flow_client_dir(f, 0), 1); /* judged afresh: the port again */
+    flow_table_renew(&t, f);
+    flow_note_syn(f, 0, true); /* the SYN-ACK's sender is the server */
+    EQ(flow_client_dir(f, 0), 1);
+
+    /* no well-known port, no SYN: the first caller */
+    k = key4(1, 2, 40000, 50000, FLOW_PROTO_UDP);
+    f = flow_table_get(&t, &k, &now, &dir);
+    EQ(flow_client_dir(f, 1), 1);
+    EQ(flow_client_dir(f, 0), 1);
+    /* both ends on well-known ports: the first caller too */
+    k = key4(1, 2, 111, 2049, FLOW_PROTO_UDP);
+    f = flow_table_get(&t, &k, &now, &dir);
+    EQ(flow_client_dir(f, 0), 0);
+    EQ(flow_client_dir(f, 1), 0);
+    flow_table_fini(&t);
+}
+
 int
 main(void)
 {
+    test_roles_renew();
     test_directions();
     test_ipv4_ipv6();
     test_lru();

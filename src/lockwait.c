@@ -181,8 +181,8 @@ lockwait_record(struct lockwait *w, const struct op_event *ev)
     if (!w || !ev->nlm_has_lock || !ev->key || !ev->pg || !(ev->pg->flags & PGF_LOCK_WAITS) ||
         ev->outcome == OP_ORPHAN_REPLY)
         return;
-    caller = ev->call_dir == 0 ? ev->key->saddr : ev->key->daddr;
-    callee = ev->call_dir == 0 ? ev->key->daddr : ev->key->saddr;
+    caller = (ev->call_dir ^ ev->from_server) == 0 ? ev->key->saddr : ev->key->daddr;
+    callee = (ev->call_dir ^ ev->from_server) == 0 ? ev->key->daddr : ev->key->saddr;
     who[0] = ev->key->af;
     switch (ev->kind) {
     case OPK_LOCK: /* LOCK: nlm4_lockargs; nlm4_res (LOCK_MSG's result is a call of its own) */

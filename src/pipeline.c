@@ -98,8 +98,7 @@ wide_reply(void *vctx, void *flow, unsigned dir, uint32_t xid)
 {
     struct nfsscope_ctx *ctx = vctx;
 
-    (void)dir;
-    return rpc_match_wide_reply(&ctx->match, flow, xid);
+    return rpc_match_wide_reply(&ctx->match, flow, dir, xid);
 }
 
 static void
@@ -118,6 +117,34 @@ stream_gap(void *vctx, void *flow, unsigned dir, uint64_t nbytes, const struct t
     struct flow *f = flow;
 
     rpc_rm_gap(ctx->rm_pool, &f->rm[dir], f, dir, nbytes, ts, deliver_rpc, ctx);
+}
+
+/* What the TCP connection did (tcp_reasm.h): the SYN says who the client
+ * is, a half-sent record dies with its stream, and a new connection on the
+ * same ports is a new connection for matching (its client reconnected). */
+static void
+stream_event(void *vctx, void *flow, unsigned dir, enum tcp_event ev, const struct timespec *ts)
+{
+    struct nfsscope_ctx *ctx = vctx;
+    struct flow *f = flow;
+
+    (void)ts;
+    switch (ev) {
+    case TCP_EV_OPEN:
+    case TCP_EV_ACCEPT:
+        /* The first record is still found by the probe: a stream on any
+         * port is RPC only if its first header validates. */
+        flow_note_syn(f, dir, ev == TCP_EV_ACCEPT);
+        break;
+    case TCP_EV_END:
+        rpc_rm_end(ctx->rm_pool, &f->rm[dir]);
+        break;
+    case TCP_EV_NEW:
+        flow_table_renew(&ctx->flows, f);
+        anomaly_add(&ctx->stats.anom, ANOM_TCP_RECONNECT, 1);
+        reconnects_add(&ctx->stats.reconnects, f->key.af, dir == 0 ? f->key.saddr : f->key.daddr);
+        break;
+    }
 }
 
 /* A flow leaves the table: deliver what its streams still hold, then free. */
@@ -221,6 +248,7 @@ pipeline_init(struct nfsscope_ctx *ctx, const struct nfsscope_config *cfg)
     ctx->sink.data = stream_data;
     ctx->sink.gap = stream_gap;
     ctx->sink.ctx = ctx;
+    ctx->sink.event = stream_event;
     return 0;
 fail:
     ipfrag_free(ctx->frag);

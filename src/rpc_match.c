@@ -1,5 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* rpc_match.c: call/reply matching and dispatch to the dissectors. */
+/* rpc_match.c: call/reply matching and dispatch to the dissectors.
+ *
+ * A reply answers the pending call with its XID sent the other way on the
+ * same connection (RFC 5531 §9): calls are keyed by (connection, direction,
+ * XID), so a server's call to the client (a callback) never takes the place
+ * of a client call with the same XID. Each call is attributed by the
+ * connection's role (flow_client_dir: who opened it, who serves the
+ * well-known port, who called first), whichever way it travelled. */
 #include "rpc_match.h"
 
 #include <stddef.h>
@@ -71,6 +78,7 @@ event_who(struct op_event *ev, const struct pending_call *pc)
     ev->key = &pc->key;
     ev->xid = pc->xid;
     ev->call_dir = pc->dir;
+    ev->from_server = pc->sent_dir != pc->dir;
     ev->uid = pc->uid;
     ev->gid = pc->gid;
     ev->fh.p = pc->fh;
@@ -165,25 +173,46 @@ body_rc(enum decode_rc drc, const struct rpc_msg_view *msg)
     return drc;
 }
 
+/* Same procedure: the same call sent again. */
+static bool
+same_call(const struct pending_call *pc, const struct rpc_hdr *h)
+{
+    return pc->prog == h->prog && pc->vers == h->vers && pc->proc == h->proc;
+}
+
 static void
 handle_call(struct rpc_match *m, struct flow *f, unsigned dir, const struct rpc_msg_view *msg,
             const struct rpc_hdr *h, enum decode_rc rc)
 {
-    struct pending_call *pc = xid_table_find(&m->xids, f->id, h->xid);
-    const struct answered_call *a = pc ? NULL : xid_answered_find(&m->xids, f->id, h->xid);
+    struct pending_call *pc = xid_table_find(&m->xids, f->id, dir, h->xid);
+    const struct answered_call *a = pc ? NULL : xid_answered_find(&m->xids, f->id, dir, h->xid);
     const struct rpc_program *pg;
 
-    /* Same XID, same procedure, same connection: a retransmission, before or
-     * after the reply. Not a new call; the original keeps its time. */
-    if (pc && pc->prog == h->prog && pc->vers == h->vers && pc->proc == h->proc &&
-        pc->dir == dir) {
+    /* Same XID, same procedure, same connection and direction: a
+     * retransmission, before or after the reply. Not a new call; the
+     * original keeps its time. */
+    if (pc && same_call(pc, h)) {
         pc->retrans++;
         stats_retrans(m->stats, pc->pg, pc->proc);
         return;
     }
-    if (a && a->prog == h->prog && a->vers == h->vers && a->proc == h->proc && a->dir == dir) {
+    if (a && a->prog == h->prog && a->vers == h->vers && a->proc == h->proc) {
         stats_retrans(m->stats, a->pg, a->proc);
         return;
+    }
+    /* A client that reconnects on the same ports resends its pending calls
+     * with their XIDs (so the server's duplicate request cache knows them):
+     * the call of the previous connection, sent again, keeps its first
+     * transmission's time; it is answered on the new connection. */
+    if (!pc && !a && f->prev_id) {
+        struct pending_call *old = xid_table_find(&m->xids, f->prev_id, dir, h->xid);
+
+        if (old && same_call(old, h)) {
+            xid_table_rekey(&m->xids, old, f->id);
+            old->retrans++;
+            stats_retrans(m->stats, old->pg, old->proc);
+            return;
+        }
     }
     if (a) /* the XID was reused for another call */
         xid_answered_forget(&m->xids, a);
@@ -194,12 +223,12 @@ handle_call(struct rpc_match *m, struct flow *f, unsigned dir, const struct rpc_
     }
 
     pg = stats_program(m->stats, h->prog, h->vers);
-    pc = xid_table_add(&m->xids, f->id, h->xid, &msg->ts_last);
+    pc = xid_table_add(&m->xids, f->id, dir, h->xid, &msg->ts_last);
     pc->prog = h->prog;
     pc->vers = h->vers;
     pc->proc = h->proc;
     pc->pg = pg;
-    pc->dir = (uint8_t)dir;
+    pc->dir = (uint8_t)flow_client_dir(f, dir);
     pc->key = f->key;
     pc->call_len = msg->msg_len;
     pc->uid = h->uid;
@@ -231,18 +260,17 @@ static void
 handle_reply(struct rpc_match *m, struct flow *f, unsigned dir, const struct rpc_msg_view *msg,
              const struct rpc_hdr *h, enum decode_rc rc, bool validated)
 {
-    struct pending_call *pc = xid_table_find(&m->xids, f->id, h->xid);
-    const struct answered_call *a = pc ? NULL : xid_answered_find(&m->xids, f->id, h->xid);
+    /* The call travelled the other way. */
+    struct pending_call *pc = xid_table_find(&m->xids, f->id, dir ^ 1, h->xid);
+    const struct answered_call *a = pc ? NULL : xid_answered_find(&m->xids, f->id, dir ^ 1, h->xid);
     struct op_event ev;
 
     if (!pc && !a && f->key.proto == FLOW_PROTO_UDP && m->before_orphan) {
         m->before_orphan(m->hook_ctx, f, dir, h->xid);
-        pc = xid_table_find(&m->xids, f->id, h->xid);
-        a = pc ? NULL : xid_answered_find(&m->xids, f->id, h->xid);
+        pc = xid_table_find(&m->xids, f->id, dir ^ 1, h->xid);
+        a = pc ? NULL : xid_answered_find(&m->xids, f->id, dir ^ 1, h->xid);
     }
-    if (pc && pc->dir == dir)
-        pc = NULL; /* a "reply" travelling the way its call did is not its reply */
-    if (a && a->dir != dir) { /* a second reply to an answered call (UDP) */
+    if (a) { /* a second reply to an answered call (UDP) */
         m->stats->rpc.duplicate_replies++;
         return;
     }
@@ -336,8 +364,8 @@ rpc_match_message(struct rpc_match *m, struct flow *f, unsigned dir,
         f->rpc_seen = 1;
         handle_call(m, f, dir, msg, &h, rc);
     } else {
-        if (udp && !validated && !xid_table_find(&m->xids, f->id, h.xid) &&
-            !xid_answered_find(&m->xids, f->id, h.xid))
+        if (udp && !validated && !xid_table_find(&m->xids, f->id, dir ^ 1, h.xid) &&
+            !xid_answered_find(&m->xids, f->id, dir ^ 1, h.xid))
             return; /* not RPC */
         if (rc != DECODE_OK)
             anomaly_add(&m->stats->anom, ANOM_RPC_TRUNCATED, 1);
@@ -347,9 +375,9 @@ rpc_match_message(struct rpc_match *m, struct flow *f, unsigned dir,
 }
 
 bool
-rpc_match_wide_reply(struct rpc_match *m, struct flow *f, uint32_t xid)
+rpc_match_wide_reply(struct rpc_match *m, struct flow *f, unsigned reply_dir, uint32_t xid)
 {
-    const struct pending_call *pc = xid_table_find(&m->xids, f->id, xid);
+    const struct pending_call *pc = xid_table_find(&m->xids, f->id, reply_dir ^ 1, xid);
 
     return pc && pc->state == PC_PENDING && pc->pg && !pc->gss_wrapped && pc->proc < 64 &&
            (pc->pg->wide_replies >> pc->proc & 1);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* rpc_match.h: RPC messages to finished operations: parse the header, match
- * replies to calls by (connection, XID), run the program's dissector, and
- * hand each finished call to the consumers (consumer.h) (RFC 5531 §9). */
+ * replies to calls by (connection, direction, XID), run the program's
+ * dissector, and hand each finished call to the consumers (consumer.h)
+ * (RFC 5531 §9). */
 #ifndef NFSSCOPE_RPC_MATCH_H
 #define NFSSCOPE_RPC_MATCH_H
 
@@ -41,9 +42,10 @@ void rpc_match_message(struct rpc_match *m, struct flow *f, unsigned dir,
 /* Periodic expiry at packet time (bounded work). */
 void rpc_match_expire(struct rpc_match *m, const struct timespec *now);
 
-/* Does the reply `xid` on flow f answer a pending call whose program wants
- * its replies kept wide (rpc_program.wide_replies)? For rpc_rm. */
-bool rpc_match_wide_reply(struct rpc_match *m, struct flow *f, uint32_t xid);
+/* Does the reply `xid`, travelling in direction reply_dir of flow f, answer a
+ * pending call whose program wants its replies kept wide
+ * (rpc_program.wide_replies)? For rpc_rm. */
+bool rpc_match_wide_reply(struct rpc_match *m, struct flow *f, unsigned reply_dir, uint32_t xid);
 
 /* End of input: every call still waiting becomes unanswered. */
 void rpc_match_flush(struct rpc_match *m);

@@ -613,6 +613,137 @@ test_write(void)
     teardown();
 }
 
+/* A connection from 10.0.0.1:port_c to 10.0.0.2:port_s (direction 0). */
+static void
+tcp_key(struct flow *f, uint16_t port_c, uint16_t port_s)
+{
+    static const uint8_t c[4] = { 10, 0, 0, 1 }, sv[4] = { 10, 0, 0, 2 };
+
+    memset(&f->key, 0, sizeof f->key);
+    memcpy(f->key.saddr, c, 4);
+    memcpy(f->key.daddr, sv, 4);
+    f->key.sport = port_c;
+    f->key.dport = port_s;
+    f->key.af = FLOW_AF_INET;
+    f->key.proto = FLOW_PROTO_TCP;
+}
+
+/* The only row of a breakdown table is 10.0.0.last_octet (key: af, IPv4
+ * address) with `calls` calls. */
+static bool
+only_row(enum bd_dim d, uint8_t last_octet, uint64_t calls)
+{
+    const struct bd_row *r[4];
+    size_t n = bd_table_top(&st.bd[d], BD_BY_CALLS, r, 4);
+
+    return n == 1 && r[0]->key_len == 5 && r[0]->key[0] == FLOW_AF_INET && r[0]->key[1] == 10 &&
+           r[0]->key[4] == last_octet && r[0]->calls == calls;
+}
+
+/* The server calls the client on the client's connection (a callback, RFC
+ * 8881 §2.10.3.1) with the XID of a pending client call: neither takes the
+ * other's place, each reply finds its own call, and both are attributed to
+ * the connection's client and server, whichever way the call went. */
+static void
+test_callback_same_xid(void)
+{
+    uint8_t cb_call[sizeof other_call], cb_reply[sizeof other_reply];
+    const struct pending_call *pc;
+
+    /* the callback: another program, the XID of getattr_call */
+    memcpy(cb_call, other_call, sizeof cb_call);
+    memcpy(cb_call, getattr_call, 4);
+    memcpy(cb_reply, other_reply, sizeof cb_reply);
+    memcpy(cb_reply, getattr_call, 4);
+    for (int syn = 0; syn < 2; syn++) {
+        setup();
+        EQ(stats_breakdowns_init(&st, 16, 64, 7), 0);
+        if (syn) { /* no well-known port: the SYN says who the client is */
+            tcp_key(&fa, 40000, 50000);
+            flow_note_syn(&fa, 0, false);
+        } else { /* no SYN seen: the end on port 2049 is the server */
+            tcp_key(&fa, 800, 2049);
+        }
+        FEED(&fa, 0, getattr_call, 0, 0);
+        FEED(&fa, 1, cb_call, 1000000, 1000000); /* same XID, the other way */
+        EQ(st.rpc.calls, 2);
+        EQ(st.rpc.retransmissions, 0);
+        pc = xid_table_find(&m.xids, fa.id, 1, 0x01000001);
+        CHECK(pc != NULL && pc->prog == 400000 && pc->dir == 0 && pc->sent_dir == 1);
+        pc = xid_table_find(&m.xids, fa.id, 0, 0x01000001);
+        CHECK(pc != NULL && pc->prog == 100003 && pc->dir == 0 && pc->sent_dir == 0);
+        FEED(&fa, 0, cb_reply, 2000000, 2000000);      /* the client answers the callback */
+        FEED(&fa, 1, getattr_reply, 3000000, 3000000); /* the server answers the call */
+        EQ(st.rpc.replies, 2);
+        EQ(st.rpc.orphan_replies, 0);
+        EQ(nfs->procs[P_GETATTR].replies, 1);
+        EQ(nfs->procs[P_GETATTR].latency.max, 3000);
+        rpc_match_flush(&m);
+        EQ(st.rpc.unanswered_calls, 0);
+        CHECK(only_row(BD_CLIENT, 1, 2)); /* 10.0.0.1 made both calls' connection */
+        CHECK(only_row(BD_SERVER, 2, 2));
+        teardown();
+    }
+
+    /* nothing but the first call to go by: its sender is the client */
+    setup();
+    EQ(stats_breakdowns_init(&st, 16, 64, 7), 0);
+    tcp_key(&fa, 40000, 50000);
+    FEED(&fa, 1, getattr_call, 0, 0);
+    FEED(&fa, 0, cb_call, 0, 0);
+    FEED(&fa, 0, getattr_reply, 1000, 1000);
+    FEED(&fa, 1, cb_reply, 1000, 1000);
+    EQ(st.rpc.replies, 2);
+    EQ(st.rpc.orphan_replies, 0);
+    CHECK(only_row(BD_CLIENT, 2, 2));
+    teardown();
+}
+
+/* A client that reconnects on the same ports and resends a pending call
+ * with its XID: a retransmission across the reconnect, timed from the first
+ * transmission; a call of the old connection not resent is not answered by
+ * a reply on the new one (an orphan), and ends unanswered. */
+static void
+test_reconnect(void)
+{
+    setup();
+    tcp_key(&fa, 800, 2049);
+    FEED(&fa, 0, getattr_call, 0, 0);
+    FEED(&fa, 0, lookup_call, 0, 0);
+    fa.prev_id = fa.id; /* flow_table_renew */
+    fa.id = 9;
+    FEED(&fa, 0, getattr_call, 1000000000, 1000000000); /* resent at +1 s */
+    EQ(st.rpc.calls, 2);
+    EQ(st.rpc.retransmissions, 1);
+    FEED(&fa, 1, getattr_reply, 1500000000, 1500000000);
+    EQ(st.rpc.replies, 1);
+    EQ(nfs->procs[P_GETATTR].latency.max, 1500000);
+    FEED(&fa, 1, lookup_reply_noent, 1600000000, 1600000000);
+    EQ(st.rpc.orphan_replies, 1);
+    rpc_match_flush(&m);
+    EQ(st.rpc.unanswered_calls, 1);
+    EQ(nfs->procs[P_LOOKUP].calls, 1);
+    EQ(nfs->procs[P_LOOKUP].replies, 0);
+    teardown();
+
+    /* another procedure under the old XID is a new call, not a resend */
+    setup();
+    tcp_key(&fa, 800, 2049);
+    FEED(&fa, 0, getattr_call, 0, 0);
+    fa.prev_id = fa.id;
+    fa.id = 9;
+    {
+        uint8_t c[sizeof lookup_call];
+
+        memcpy(c, lookup_call, sizeof c);
+        memcpy(c, getattr_call, 4);
+        FEED(&fa, 0, c, 1000, 1000);
+    }
+    EQ(st.rpc.calls, 2);
+    EQ(st.rpc.retransmissions, 0);
+    teardown();
+}
+
 int
 main(void)
 {
@@ -625,5 +756,7 @@ main(void)
     test_unknown_program();
     test_truncated_call();
     test_write();
+    test_callback_same_xid();
+    test_reconnect();
     return t_done();
 }

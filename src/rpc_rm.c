@@ -8,14 +8,17 @@
  *
  * Per direction, a small state machine:
  *  1. PROBE (a zeroed rpc_rm, or after loss): slide one byte at a time until a
- *     4-byte mark with a plausible length (RM_PROBE_MIN..max_msg_len) is
- *     followed by bytes that cfg->probe accepts. The probe is given at least
- *     min(len, RM_PROBE_BODY) bytes; a candidate closer than that to the end of
- *     a chunk is carried over (at most RM_CARRY_MAX bytes, kept in a head
- *     slot) and probed again when the next chunk arrives.
+ *     4-byte mark is followed by a message that cfg->probe accepts. Fragments
+ *     may have any length (RFC 5531 §11 sets no minimum), so when the first
+ *     fragment is shorter than RM_PROBE_BODY the candidate's next marks are
+ *     followed (at most RM_PROBE_BODY fragments) and the message bytes joined
+ *     for the probe. The probe is given at least min(len, RM_PROBE_BODY)
+ *     message bytes; a candidate closer than the stream bytes that takes to
+ *     the end of a chunk is carried over (at most RM_CARRY_MAX bytes, kept in
+ *     a head slot) and probed again when the next chunk arrives.
  *  2. MARK: collect the 4 mark bytes (they may be split across chunks) and
- *     check them: a first fragment shorter than RM_MIN_FIRST or a message
- *     longer than max_msg_len is a bad mark -> PROBE.
+ *     check them: a message longer than max_msg_len, or a whole message
+ *     shorter than RM_MIN_MSG, is a bad mark -> PROBE.
  *  3. FRAG: consume fragment bytes. The first head_max bytes of the message are
  *     kept: as a view into the chunk while the message lies in one chunk (zero
  *     copy), otherwise copied into a slot of the shared head pool. The rest is
@@ -33,10 +36,12 @@
 #include <string.h>
 
 #define RM_PROBE_MIN  20u /* shortest RPC message: a rejected AUTH_ERROR reply (RFC 5531 §9) */
-#define RM_PROBE_BODY 24u /* bytes after the mark the probe is guaranteed to see: a
+#define RM_PROBE_BODY 24u /* message bytes the probe is guaranteed to see: a
                             * call's xid..proc, a reply's header (RFC 5531 §9) */
-#define RM_CARRY_MAX  (4u + RM_PROBE_BODY - 1u) /* bytes carried across chunks */
-#define RM_MIN_FIRST  8u  /* a first fragment must hold xid and msg_type */
+/* Stream bytes those may take: one-byte fragments, each behind its mark. */
+#define RM_PROBE_SPAN (5u * RM_PROBE_BODY)
+#define RM_CARRY_MAX  (RM_PROBE_SPAN - 1u) /* bytes carried across chunks */
+#define RM_MIN_MSG    8u  /* a whole message holds at least xid and msg_type */
 
 enum { ST_PROBE = 0, ST_MARK, ST_FRAG };
 
@@ -251,6 +256,64 @@ be32(const uint8_t *p)
 
 enum scan_rc { SCAN_NONE, SCAN_FOUND, SCAN_NEED };
 
+/* Does a record start at q[0..avail)? The probe sees the message's first
+ * bytes: those of the first fragment as far as the chunk holds them (as
+ * before any fragment was shorter than RM_PROBE_BODY), or, for a shorter
+ * first fragment, the first RM_PROBE_BODY message bytes joined across the
+ * fragments that follow. SCAN_NEED: avail is too short to decide. */
+static enum scan_rc
+candidate(const struct rpc_rm_pool *pool, const uint8_t *q, size_t avail)
+{
+    uint8_t msg[RM_PROBE_BODY];
+    size_t off = 0, have = 0;
+    uint64_t total = 0;
+    uint32_t m, len;
+
+    if (avail < 4)
+        return SCAN_NEED;
+    m = be32(q);
+    len = m & 0x7fffffffu;
+    if (len >= RM_PROBE_MIN) { /* the common case: one fragment holds the header */
+        size_t n = avail - 4 < len ? avail - 4 : len;
+
+        if (len > pool->max_msg_len)
+            return SCAN_NONE;
+        if (n < (len < RM_PROBE_BODY ? len : RM_PROBE_BODY))
+            return SCAN_NEED;
+        return !pool->probe || pool->probe(q + 4, n, len) ? SCAN_FOUND : SCAN_NONE;
+    }
+    if (len == 0 || (m & 0x80000000u))
+        return SCAN_NONE; /* empty first fragment, or a whole record too short for RPC */
+    for (unsigned nfrag = 0; nfrag < RM_PROBE_BODY; nfrag++) {
+        size_t take;
+
+        if (avail - off < 4)
+            return SCAN_NEED;
+        m = be32(q + off);
+        len = m & 0x7fffffffu;
+        total += len;
+        if (total > pool->max_msg_len)
+            return SCAN_NONE;
+        off += 4;
+        take = RM_PROBE_BODY - have < len ? RM_PROBE_BODY - have : len;
+        if (avail - off < take)
+            return SCAN_NEED;
+        memcpy(msg + have, q + off, take);
+        have += take;
+        off += take;
+        if (m & 0x80000000u) { /* the last fragment: the message length is known */
+            if (total < RM_PROBE_MIN)
+                return SCAN_NONE;
+            return !pool->probe || pool->probe(msg, have, (uint32_t)total) ? SCAN_FOUND
+                                                                          : SCAN_NONE;
+        }
+        if (have == RM_PROBE_BODY) /* more fragments follow: the length is not known */
+            return !pool->probe || pool->probe(msg, have, pool->max_msg_len) ? SCAN_FOUND
+                                                                            : SCAN_NONE;
+    }
+    return SCAN_NONE; /* RM_PROBE_BODY fragments without RM_PROBE_BODY bytes */
+}
+
 /* Step 1: find a record start among the first `limit` positions of q[0..n).
  * *at is the candidate (FOUND) or the first position that needs more bytes
  * than q holds to be decided (NEED; then n - *at <= RM_CARRY_MAX). */
@@ -258,25 +321,12 @@ static enum scan_rc
 scan(const struct rpc_rm_pool *pool, const uint8_t *q, size_t n, size_t limit, size_t *at)
 {
     for (size_t i = 0; i < limit; i++) {
-        size_t avail = n - i, need;
-        uint32_t len;
+        enum scan_rc rc = candidate(pool, q + i, n - i);
 
-        if (avail < 4) {
-            *at = i;
-            return SCAN_NEED;
-        }
-        len = be32(q + i) & 0x7fffffffu;
-        if (len < RM_PROBE_MIN || len > pool->max_msg_len)
+        if (rc == SCAN_NONE)
             continue;
-        need = 4 + (len < RM_PROBE_BODY ? len : RM_PROBE_BODY);
-        if (avail < need) {
-            *at = i;
-            return SCAN_NEED;
-        }
-        if (!pool->probe || pool->probe(q + i + 4, avail - 4 < len ? avail - 4 : len, len)) {
-            *at = i;
-            return SCAN_FOUND;
-        }
+        *at = i;
+        return rc;
     }
     return SCAN_NONE;
 }
@@ -302,7 +352,7 @@ carry(struct feed *f, const uint8_t *q, size_t n, const struct timespec *ts)
 
     if (n == 0)
         return;
-    if (f->pool->head_max < RM_CARRY_MAX || !slot_get(f->pool, rm)) {
+    if (n > f->pool->head_max || !slot_get(f->pool, rm)) {
         skipped(f, n);
         return;
     }
@@ -366,7 +416,11 @@ run(struct feed *f, const uint8_t *p, size_t n, const struct timespec *ts)
             rm->mark_have = 0;
             m = be32(rm->mark);
             len = m & 0x7fffffffu;
-            if ((first && len < RM_MIN_FIRST) || len > f->pool->max_msg_len - rm->msg_len) {
+            /* Any fragment length is legal (RFC 5531 §11), but a whole
+             * record without room for xid and msg_type means the marks are
+             * not where we think. */
+            if (len > f->pool->max_msg_len - rm->msg_len ||
+                ((m & 0x80000000u) && (first ? 0 : rm->msg_len) + len < RM_MIN_MSG)) {
                 anomaly_add(f->pool->an, ANOM_RPC_BAD_MARK, 1);
                 lose(f);
                 break;
@@ -532,6 +586,17 @@ rpc_rm_release(struct rpc_rm_pool *pool, struct rpc_rm *rm)
     }
     memset(rm, 0, sizeof *rm);
     rm->head_slot = RPC_RM_NONE;
+}
+
+void
+rpc_rm_end(struct rpc_rm_pool *pool, struct rpc_rm *rm)
+{
+    if (pool && rm->state != ST_PROBE && ((rm->flags & F_IN_MSG) || rm->mark_have)) {
+        anomaly_add(pool->an, ANOM_RPC_RECORD_CUT, 1);
+        slot_put(pool, rm);
+        rm->flags &= (uint8_t)~F_IN_MSG;
+    }
+    rpc_rm_release(pool, rm);
 }
 
 struct rpc_rm_pool *

@@ -41,9 +41,12 @@ typedef void rpc_msg_fn(void *ctx, void *flow, unsigned dir, const struct rpc_ms
  * like the start of an RPC message of length msg_len? Accepts only headers that
  * validate (RFC 5531 §9: rpcvers 2 for calls, sane reply_stat for replies).
  * n may be short: return false when there are too few bytes to tell.
- * rpc_rm guarantees n >= min(msg_len, 28) (28 = a call header through the
- * credential flavor), carrying up to 31 bytes across chunks to do so; it
- * only asks for 20 <= msg_len <= max_msg_len. NULL accepts any such mark. */
+ * rpc_rm guarantees n >= min(msg_len, 24) (a call's xid..proc), carrying
+ * bytes across chunks to do so; it only asks for 20 <= msg_len <= max_msg_len.
+ * A message whose first fragment is shorter than 20 bytes is probed with its
+ * first 24 bytes joined across its fragments; when its last fragment is not
+ * among them, its length is not known and msg_len is max_msg_len. NULL
+ * accepts any such mark. */
 typedef bool rpc_probe_fn(const uint8_t *p, size_t n, uint32_t msg_len);
 
 /* Should the reply `xid` (flow, dir as delivered) keep a wide head? */
@@ -53,7 +56,7 @@ struct rpc_rm_config {
     size_t head_max;       /* bytes of each message kept; 0: 1024 (max 65535) */
     size_t pool_heads;     /* head buffers shared by all directions (messages split across chunks);
                             * 0: 4096. A direction holds at most one slot at a time: while a
-                            * message spans chunks, or (in probe mode) for <= 31 carried bytes */
+                            * message spans chunks, or (in probe mode) for <= 119 carried bytes */
     uint32_t max_msg_len;  /* largest plausible message; 0: 16 MiB; larger marks force resync */
     rpc_probe_fn *probe;
     /* Wide heads: a reply longer than head_max whose call asked for one (a
@@ -92,8 +95,9 @@ void rpc_rm_pool_free(struct rpc_rm_pool *pool);
 /* Feed in-order stream bytes. Delivers 0..n messages through `deliver`, each
  * when its last byte arrives (ts_last = ts; ts_first = ts of the chunk with its
  * first byte). In sync the cost is O(records in the chunk); bodies past head_max
- * are skipped without copying. Bad marks (first fragment < 8 bytes, message >
- * max_msg_len) count rpc_bad_mark and resync. In probe mode bytes skipped count
+ * are skipped without copying. Fragments may have any length (RFC 5531 §11);
+ * a bad mark (a message > max_msg_len, or a whole message < 8 bytes: no
+ * room for xid and msg_type) counts rpc_bad_mark and resyncs. In probe mode bytes skipped count
  * rpc_skipped_bytes, and finding a record after loss or skipped bytes counts
  * rpc_resync (a clean start at a record boundary does not). */
 void rpc_rm_feed(struct rpc_rm_pool *pool, struct rpc_rm *rm, void *flow, unsigned dir,
@@ -114,5 +118,10 @@ bool rpc_rm_synced(const struct rpc_rm *rm);
  * carried probe bytes as rpc_skipped_bytes), its slot freed, state reset to
  * zero (probe mode). */
 void rpc_rm_release(struct rpc_rm_pool *pool, struct rpc_rm *rm);
+
+/* The stream's connection ended (FIN, reset, a new connection on the same
+ * ports): a record half sent is discarded and counted (rpc_record_cut);
+ * then as rpc_rm_release. */
+void rpc_rm_end(struct rpc_rm_pool *pool, struct rpc_rm *rm);
 
 #endif

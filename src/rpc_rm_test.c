@@ -468,7 +468,8 @@ test_bad_marks(void)
     EQ(an.n[ANOM_RPC_RESYNC], 1);
     EQ(an.n[ANOM_RPC_SKIPPED_BYTES], 20);
 
-    /* a first fragment too short to hold xid and msg_type */
+    /* a whole record of 4 bytes: no room for xid and msg_type (a first
+     * fragment that small is legal only when more fragments follow) */
     fresh(1024, 8);
     n = record(buf, 30, 0x93, 0);
     put32(buf + n, 0x80000004u);
@@ -551,7 +552,7 @@ s_gap(void *ctx, void *flow, unsigned dir, uint64_t n, const struct timespec *ts
 static void
 tpush(struct tcp_half *h, uint32_t seq, const uint8_t *p, size_t cap, size_t wire, long t)
 {
-    static const struct stream_sink out = { s_data, s_gap, NULL };
+    static const struct stream_sink out = { s_data, s_gap, NULL, NULL };
     struct l4_seg s;
     struct timespec ts = T(t);
 
@@ -779,6 +780,94 @@ test_wide_heads(void)
     EQ(an.n[ANOM_RPC_HEAD_POOL_FULL], 0);
 }
 
+/* A message of len bytes split into fragments of `fl` bytes (the last one
+ * shorter), each behind its mark. Returns bytes written. */
+static size_t
+frag_record(uint8_t *p, uint32_t len, uint32_t fl, uint32_t xid, uint32_t type)
+{
+    uint8_t msg[512];
+    size_t n = 0;
+
+    body(msg, len, xid, type);
+    for (uint32_t off = 0; off < len; off += fl) {
+        uint32_t k = len - off < fl ? len - off : fl;
+
+        put32(p + n, (off + k == len ? 0x80000000u : 0) | k);
+        memcpy(p + n + 4, msg + off, k);
+        n += 4 + k;
+    }
+    return n;
+}
+
+/* Fragments of 1, 4 and 8 bytes are legal (RFC 5531 §11): found by the
+ * probe at the start of a stream and after a resync. */
+static void
+test_tiny_fragments(void)
+{
+    static const uint32_t sizes[] = { 1, 4, 8 };
+    uint8_t buf[4096], msg[64];
+
+    for (unsigned k = 0; k < 3; k++) {
+        { /* at the start of a stream */
+            size_t n = 0;
+
+            fresh(1024, 8);
+            n += frag_record(buf + n, 40, sizes[k], 0x51, 0);
+            n += frag_record(buf + n, 28, sizes[k], 0x52, 1);
+            n += record(buf + n, 30, 0x53, 0);
+            feed(buf, n, 1);
+            EQ(G.n, 3);
+            EQ(G.m[0].msg_len, 40);
+            body(msg, 40, 0x51, 0);
+            CHECK(G.m[0].head_len == 40 && memcmp(G.m[0].head, msg, 40) == 0);
+            EQ(G.m[1].msg_len, 28);
+            EQ(G.m[1].head[3], 0x52);
+            EQ(G.m[2].head[3], 0x53);
+            EQ(an.n[ANOM_RPC_RESYNC] + an.n[ANOM_RPC_BAD_MARK] + an.n[ANOM_RPC_SKIPPED_BYTES], 0);
+            CHECK(rpc_rm_synced(&rm));
+        }
+        /* after a resync: junk, then tiny fragments, fed one byte at a time
+         * (every candidate is carried across chunks) */
+        {
+            size_t n = 0;
+
+            fresh(1024, 8);
+            memset(buf, 0xee, 10);
+            n = 10;
+            n += frag_record(buf + n, 40, sizes[k], 0x61, 0);
+            n += frag_record(buf + n, 24, sizes[k], 0x62, 1);
+            for (size_t i = 0; i < n; i++)
+                feed(buf + i, 1, (long)i);
+            EQ(G.n, 2);
+            EQ(G.m[0].msg_len, 40);
+            body(msg, 40, 0x61, 0);
+            CHECK(memcmp(G.m[0].head, msg, 40) == 0);
+            EQ(G.m[1].head[3], 0x62);
+            EQ(an.n[ANOM_RPC_SKIPPED_BYTES], 10);
+            EQ(an.n[ANOM_RPC_RESYNC], 1);
+            /* and after a gap that hides a mark */
+            gap(3, 1000);
+            n = frag_record(buf, 40, sizes[k], 0x63, 0);
+            feed(buf, n, 1001);
+            EQ(G.n, 3);
+            EQ(G.m[2].head[3], 0x63);
+            EQ(an.n[ANOM_RPC_RESYNC], 2);
+        }
+    }
+    /* a small first fragment whose joined bytes the probe refuses: not a record */
+    {
+        size_t n;
+
+        fresh(1024, 8);
+        n = frag_record(buf, 40, 4, 0x71, 7); /* msg_type 7 */
+        feed(buf, n, 1);
+        EQ(G.n, 0);
+        CHECK(an.n[ANOM_RPC_SKIPPED_BYTES] < n); /* the tail is kept: it might start a mark */
+        rpc_rm_release(pool, &rm);
+        EQ(an.n[ANOM_RPC_SKIPPED_BYTES], n);
+    }
+}
+
 int
 main(void)
 {
@@ -792,6 +881,7 @@ main(void)
     test_gap_over_mark();
     test_junk_and_midrecord();
     test_bad_marks();
+    test_tiny_fragments();
     test_pool_full();
     test_pipeline();
     test_fuzz();

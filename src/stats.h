@@ -19,6 +19,7 @@
 #include "dissector.h"
 #include "breakdown.h"
 #include "histo.h"
+#include "reconnects.h"
 #include "names.h"
 #include "timeline.h"
 
@@ -84,7 +85,8 @@ struct op_event {
     uint32_t xid;               /* the call's XID (--records) */
     /* Who and what. */
     const struct flow_key *key; /* the connection, NULL for orphans */
-    uint8_t call_dir;           /* 0: key's source sent the call (is the client) */
+    uint8_t call_dir;           /* 0: key's source is the client (the connection's role) */
+    bool from_server;           /* the call travelled server -> client (a callback) */
     bool obj_is_export;         /* obj_fh is the root of the export named by `name` (MNT) */
     uint32_t uid, gid;          /* AUTH_SYS credentials, else UINT32_MAX */
     struct bytes fh;            /* the handle the call acted on (from the call) */
@@ -206,6 +208,7 @@ struct stats {
     uint64_t dir_replies, dir_cut;
     struct rpc_totals rpc;
     struct anomalies anom;
+    struct reconnects reconnects; /* TCP connections opened again, per client */
     size_t nprogs;
     struct prog_stats *progs; /* one per rpc_programs[] entry, same order */
     /* Who and what; absent (bd_on false, names NULL) unless

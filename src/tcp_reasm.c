@@ -13,8 +13,9 @@
  * tail of a snaplen-truncated segment) that is delivered as a gap.
  *
  * push(segment), for direction d:
- *  1. SYN: next_seq = ISN + 1 (a SYN far from the current stream restarts it;
- *     one near it is dropped with its data, as the receiver would).
+ *  1. SYN: next_seq = ISN + 1. A SYN that opens a new connection on the same
+ *     ports (see tcp_reasm.h) ends both directions first; one carrying data
+ *     near the current stream is dropped with it, as the receiver would.
  *  2. The first data segment of a connection seen mid-stream sets next_seq.
  *  3. seq <= next_seq: deliver the bytes past next_seq from the packet, then a
  *     gap for the uncaptured tail (caplen < wirelen); fully-old segments are
@@ -22,8 +23,10 @@
  *  4. seq > next_seq: copy the new (not yet buffered) bytes into chunks. If the
  *     direction's limit or the pool would be exceeded, skip ahead instead:
  *     gap up to the first buffered byte (or this segment), deliver, retry.
- *  5. FIN / RST: flush (gaps for holes, deliver everything buffered); an
- *     RST's own data is not stream data.
+ *  5. FIN: flush (gaps for holes, deliver everything buffered), end the
+ *     direction. RST (in sequence): flush and end both directions, and
+ *     forget them, so data after it starts a new stream; an RST's own data
+ *     is not stream data.
  *  6. (Done first, as step 0.) The segment's ACK covers the other
  *     direction. Loss rule: if the peer
  *     acknowledges past next_seq,
@@ -304,6 +307,42 @@ ack_check(struct tcp_reasm *r, struct tcp_half *o, void *flow, unsigned odir, ui
     }
 }
 
+static void
+emit_event(const struct stream_sink *out, void *flow, unsigned dir, enum tcp_event ev,
+           const struct timespec *ts)
+{
+    if (out && out->event)
+        out->event(out->ctx, flow, dir, ev, ts);
+}
+
+/* Direction dir starts at its SYN (a SYN-ACK: synack), sequence number isn. */
+static void
+start_syn(struct tcp_half *h, void *flow, unsigned dir, uint32_t isn, bool synack,
+          const struct timespec *ts, const struct stream_sink *out)
+{
+    h->next_seq = isn + 1;
+    h->isn = isn;
+    h->has_isn = 1;
+    h->started = 1;
+    h->reset = 0;
+    h->fin = 0;
+    emit_event(out, flow, dir, synack ? TCP_EV_ACCEPT : TCP_EV_OPEN, ts);
+}
+
+/* The connection is over: deliver what both directions hold, end them and
+ * start afresh (a later segment is never taken for an old one). */
+static void
+end_conn(struct tcp_reasm *r, struct tcp_half half[2], void *flow, const struct timespec *ts,
+         const struct stream_sink *out)
+{
+    for (unsigned d = 0; d < 2; d++) {
+        tcp_reasm_flush(r, &half[d], flow, d, ts, out);
+        if (half[d].started && !half[d].fin)
+            emit_event(out, flow, d, TCP_EV_END, ts);
+        tcp_reasm_release(r, &half[d]);
+    }
+}
+
 struct tcp_reasm *
 tcp_reasm_new(const struct tcp_reasm_config *cfg, struct anomalies *an)
 {
@@ -379,28 +418,37 @@ tcp_reasm_push(struct tcp_reasm *r, struct tcp_half half[2], void *flow, unsigne
 
     /* 1. SYN: the stream starts at ISN + 1 (the SYN takes one sequence number). */
     if (fl & TCPF_SYN) {
+        struct tcp_half *o = &half[(dir & 1) ^ 1];
         uint32_t isn1 = s + 1;
+        bool synack = (fl & TCPF_ACK) != 0;
 
-        if (!h->started) {
-            h->next_seq = isn1;
-            h->started = 1;
-        } else if (isn1 != h->next_seq) {
+        if (!h->started && !h->reset && (synack || (!o->started && !o->reset))) {
+            /* A fresh flow, or the handshake's answer to the opener's SYN. */
+            start_syn(h, flow, dir & 1, s, synack, ts, out);
+        } else if (h->started && !h->reset && !h->fin && !o->fin && h->has_isn &&
+                   s == h->isn && h->next_seq == isn1) {
+            /* The same SYN again, before any data: retransmitted. */
+        } else {
             uint32_t d = seq_lt(isn1, h->next_seq) ? h->next_seq - isn1 : isn1 - h->next_seq;
 
-            /* Near the stream: a SYN retransmitted or captured late; ignore.
-             * Far away (or after FIN): the port pair was reused; restart. */
-            if (h->fin || d > r->half_max_bytes) {
-                tcp_reasm_flush(r, h, flow, dir & 1, ts, out);
-                tcp_reasm_release(r, h);
-                h->next_seq = isn1;
-                h->started = 1;
-            } else {
-                /* A SYN inside a synchronised stream: the receiver answers
-                 * with a challenge ACK and drops it, data included (RFC 9293
-                 * §3.10.7.4, RFC 5961 §4), so its bytes are not stream bytes. */
+            if (h->started && !h->reset && !h->fin && !o->fin && !(h->has_isn && s == h->isn) &&
+                d <= r->half_max_bytes && wirelen > 0) {
+                /* A SYN with data inside a synchronised stream: a corrupt
+                 * segment. The receiver answers with a challenge ACK and
+                 * drops it, data included (RFC 9293 §3.10.7.4, RFC 5961 §4),
+                 * so its bytes are not stream bytes. A bare SYN there is a
+                 * client that lost its connection and opens a new one from
+                 * the same port (it answers the challenge ACK with an RST
+                 * and sends the SYN again): a new connection. */
                 anomaly_add(r->an, ANOM_TCP_MALFORMED, 1);
                 return;
             }
+            /* The old connection is over (FIN, RST, its ISN replayed after
+             * data, or a new ISN): a new one on the same ports. Its opener
+             * sent the SYN; a SYN-ACK answers one the capture missed. */
+            end_conn(r, half, flow, ts, out);
+            emit_event(out, flow, synack ? (dir & 1) ^ 1 : dir & 1, TCP_EV_NEW, ts);
+            start_syn(h, flow, dir & 1, s, synack, ts, out);
         }
         s = isn1;
     }
@@ -408,6 +456,13 @@ tcp_reasm_push(struct tcp_reasm *r, struct tcp_half half[2], void *flow, unsigne
     /* 2. Mid-stream start: the first data segment defines the stream. Data
      *    on an RST is diagnostic text, not stream bytes (RFC 9293 §3.5.3). */
     if (wirelen > 0 && !(fl & TCPF_RST)) {
+        if (h->tomb && !seq_lt(h->next_seq, s + wirelen) &&
+            h->next_seq - s <= r->half_max_bytes) {
+            /* After a reset: a late copy of the old stream's bytes. */
+            anomaly_add(r->an, ANOM_TCP_RETRANSMIT, 1);
+            return;
+        }
+        h->tomb = 0;
         if (!h->started) {
             h->next_seq = s;
             h->started = 1;
@@ -415,20 +470,36 @@ tcp_reasm_push(struct tcp_reasm *r, struct tcp_half half[2], void *flow, unsigne
         push_data(r, h, flow, dir & 1, s, p, caplen, wirelen, ts, out); /* 3, 4 */
     }
 
-    /* 5. FIN / RST: nothing more will come; deliver what is buffered. */
-    if (fl & (TCPF_FIN | TCPF_RST)) {
-        if (h->started) {
-            uint32_t fin_seq = s + wirelen;
+    /* 5. FIN: nothing more will come this way; deliver what is buffered. */
+    if ((fl & TCPF_FIN) && !(fl & TCPF_RST) && h->started) {
+        uint32_t fin_seq = s + wirelen;
 
-            tcp_reasm_flush(r, h, flow, dir & 1, ts, out);
-            if ((fl & TCPF_FIN) && !seq_lt(fin_seq, h->next_seq)) {
-                if (seq_lt(h->next_seq, fin_seq)) { /* bytes before the FIN never came */
-                    anomaly_add(r->an, ANOM_TCP_GAP, 1);
-                    skip_to(r, h, flow, dir & 1, fin_seq, ts, out);
-                }
-                h->next_seq = fin_seq + 1; /* the FIN takes one sequence number */
-                h->fin = 1;
+        tcp_reasm_flush(r, h, flow, dir & 1, ts, out);
+        if (!seq_lt(fin_seq, h->next_seq)) {
+            if (seq_lt(h->next_seq, fin_seq)) { /* bytes before the FIN never came */
+                anomaly_add(r->an, ANOM_TCP_GAP, 1);
+                skip_to(r, h, flow, dir & 1, fin_seq, ts, out);
             }
+            h->next_seq = fin_seq + 1; /* the FIN takes one sequence number */
+            if (!h->fin)
+                emit_event(out, flow, dir & 1, TCP_EV_END, ts);
+            h->fin = 1;
+        }
+    }
+
+    /* RST: the connection is over, both ways, when its sequence number is
+     * the next expected (or ahead: bytes before it were not captured). One
+     * behind is ignored, as the receiver would (RFC 5961 §3.2). */
+    if ((fl & TCPF_RST) &&
+        (!h->started || (!seq_lt(s, h->next_seq) && s - h->next_seq <= r->half_max_bytes))) {
+        uint32_t end[2] = { half[0].next_seq, half[1].next_seq };
+        uint8_t was[2] = { half[0].started, half[1].started };
+
+        end_conn(r, half, flow, ts, out);
+        for (unsigned d = 0; d < 2; d++) {
+            half[d].reset = 1;
+            half[d].tomb = was[d];
+            half[d].next_seq = end[d];
         }
     }
 }

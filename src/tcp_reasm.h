@@ -18,14 +18,30 @@
 #include "bytes.h"
 #include "decode_ip.h"
 
+/* What the connection did (RFC 9293 §3.5, §3.10.7):
+ *  TCP_EV_OPEN   direction dir's stream starts at ISN + 1 after its SYN:
+ *                its sender opened the connection (the client); its first
+ *                byte begins whatever the layer above frames;
+ *  TCP_EV_ACCEPT the same after a SYN-ACK: its sender accepted (the server);
+ *  TCP_EV_END    direction dir's stream is over (its FIN, a reset, or a new
+ *                connection on the same ports): no more of its bytes follow;
+ *  TCP_EV_NEW    a new connection on the flow's addresses and ports, opened
+ *                from direction dir (the sender of the SYN). It follows the
+ *                END of both directions of the old one, and precedes the
+ *                OPEN or ACCEPT of the new one's first direction. */
+enum tcp_event { TCP_EV_OPEN, TCP_EV_ACCEPT, TCP_EV_END, TCP_EV_NEW };
+
 /* In-order bytes out; holes reported as gaps. `flow` is the caller's opaque
  * connection pointer, passed through. Chunks are borrowed (valid only during
- * the call). A gap of n bytes means n stream bytes will never be delivered. */
+ * the call). A gap of n bytes means n stream bytes will never be delivered.
+ * `event` may be NULL. */
 struct stream_sink {
     void (*data)(void *ctx, void *flow, unsigned dir, struct bytes chunk,
                  const struct timespec *ts);
     void (*gap)(void *ctx, void *flow, unsigned dir, uint64_t nbytes, const struct timespec *ts);
     void *ctx;
+    void (*event)(void *ctx, void *flow, unsigned dir, enum tcp_event ev,
+                  const struct timespec *ts);
 };
 
 /* One direction of one connection. Embedded in the flow entry; zero-initialise
@@ -34,9 +50,13 @@ struct tcp_half {
     uint32_t next_seq;  /* next stream byte expected */
     uint32_t ooo_first; /* pool index of the first buffered chunk; valid only if ooo_count > 0 */
     uint32_t ooo_bytes; /* bytes buffered for this direction */
+    uint32_t isn;       /* the SYN's sequence number; valid only if has_isn */
     uint16_t ooo_count; /* pool chunks held (1 KiB each, or a known-lost hole) */
     uint8_t started; /* next_seq is valid */
     uint8_t fin;     /* FIN seen */
+    uint8_t has_isn; /* the stream started at a SYN */
+    uint8_t reset;   /* the connection was reset: what follows is a new stream */
+    uint8_t tomb;    /* reset, not started: next_seq is where the old stream ended */
 };
 
 #define TCP_NONE UINT32_MAX
@@ -71,9 +91,20 @@ void tcp_reasm_free(struct tcp_reasm *r); /* NULL is a no-op */
  *  - ACK past next_seq with data buffered: gap up to min(ack, first buffered
  *    byte); with nothing buffered: gap only if ack leads by > per_half_max
  *    (a smaller lead may be the capture reordering directions);
- *  - FIN / RST flush (a FIN after missing bytes declares them lost);
- *  - a SYN far from the current stream (or after FIN) restarts the half:
- *    old data is flushed first, no gap separates the two streams.
+ *  - FIN flushes (a FIN after missing bytes declares them lost) and ends the
+ *    direction (TCP_EV_END);
+ *  - RST at or ahead of next_seq ends the connection: both directions are
+ *    flushed and ended, and data after it starts a new stream (a segment
+ *    wholly before where the old stream ended is a late copy of an old one,
+ *    counted tcp_retransmit); an RST behind next_seq is ignored, as the
+ *    receiver would (RFC 5961 §3.2);
+ *  - a SYN with a new ISN (or the old ISN after data: a replay) opens a new
+ *    connection on the same ports (TCP_EV_NEW; both directions flushed and
+ *    ended first); a retransmitted SYN is ignored, and one carrying data
+ *    within per_half_max of a live stream is a corrupt segment, dropped
+ *    with its data (RFC 9293 §3.10.7.4, RFC 5961 §4);
+ *  - a direction that starts at a SYN reports TCP_EV_OPEN (TCP_EV_ACCEPT for
+ *    a SYN-ACK).
  * Every gap is reported through out->gap, which may be called for the OTHER
  * direction (dir ^ 1) when this segment's ACK reveals loss there. */
 void tcp_reasm_push(struct tcp_reasm *r, struct tcp_half half[2], void *flow, unsigned dir,

@@ -57,7 +57,25 @@ rec_gap(void *ctx, void *flow, unsigned dir, uint64_t n, const struct timespec *
 }
 
 static struct rec R[2];
-static struct stream_sink sink[2] = { { rec_data, rec_gap, &R[0] }, { rec_data, rec_gap, &R[1] } };
+static struct stream_sink sink[2] = { { rec_data, rec_gap, &R[0], NULL },
+                                      { rec_data, rec_gap, &R[1], NULL } };
+
+/* Connection events, in order: "O0" direction 0 opened (SYN), "A1"
+ * direction 1 accepted (SYN-ACK), "E1" end of direction 1, "N0" a new
+ * connection opened from direction 0. */
+static char EV[256];
+
+static void
+ev_any(void *ctx, void *flow, unsigned dir, enum tcp_event e, const struct timespec *ts)
+{
+    size_t l = strlen(EV);
+
+    (void)ctx;
+    (void)flow;
+    (void)ts;
+    if (l + 4 < sizeof EV)
+        snprintf(EV + l, sizeof EV - l, "%c%u ", "OAEN"[e], dir);
+}
 
 /* The sink for direction d records into R[d]. */
 static void
@@ -74,7 +92,7 @@ gap_any(void *ctx, void *flow, unsigned dir, uint64_t n, const struct timespec *
     rec_gap(&R[dir], flow, dir, n, ts);
 }
 
-static const struct stream_sink both = { data_any, gap_any, NULL };
+static const struct stream_sink both = { data_any, gap_any, NULL, ev_any };
 
 static struct l4_seg
 seg(uint32_t seq, uint32_t ack, uint8_t flags, const void *p, size_t caplen, uint32_t wirelen)
@@ -102,6 +120,7 @@ static void
 reset(void)
 {
     memset(R, 0, sizeof R);
+    EV[0] = 0;
 }
 
 static struct anomalies an;
@@ -373,13 +392,127 @@ test_syn_reuse(void)
 {
     fresh(1 << 16, 1 << 14);
     push(0, 10, 0, TCPF_SYN, NULL, 1);
-    push(0, 11, 0, TCPF_ACK, "ab", 1);
     push(0, 10, 0, TCPF_SYN, NULL, 2); /* retransmitted SYN: ignored */
+    push(0, 11, 0, TCPF_ACK, "ab", 1);
     push(0, 13, 0, TCPF_ACK, "cd", 2);
     CHECK(out_is(0, "abcd"));
     push(0, 0x80000000u, 0, TCPF_SYN, NULL, 3); /* new connection, same ports */
     push(0, 0x80000001u, 0, TCPF_ACK, "ef", 4);
     CHECK(out_is(0, "abcdef"));
+}
+
+/* A connection's life: SYN, SYN-ACK, FIN and RST start and end streams. */
+static void
+test_lifecycle(void)
+{
+    /* handshake, data, FIN both ways, then the same ports again (a client
+     * that keeps its port across reconnects): a new connection */
+    fresh(1 << 16, 1 << 14);
+    push(0, 1000, 0, TCPF_SYN, NULL, 1);
+    push(1, 5000, 1001, TCPF_SYN | TCPF_ACK, NULL, 1);
+    push(0, 1001, 5001, TCPF_ACK, "ab", 1);
+    push(1, 5001, 1003, TCPF_ACK, "xy", 1);
+    push(0, 1003, 5003, TCPF_ACK | TCPF_FIN, NULL, 2);
+    push(1, 5003, 1004, TCPF_ACK | TCPF_FIN, NULL, 2);
+    CHECK(strcmp(EV, "O0 A1 E0 E1 ") == 0);
+    EV[0] = 0;
+    push(0, 1000 + 7, 0, TCPF_SYN, NULL, 3); /* near the old stream, after FIN: new */
+    push(1, 9000, 1008, TCPF_SYN | TCPF_ACK, NULL, 3);
+    push(0, 1008, 9001, TCPF_ACK, "cd", 3);
+    push(1, 9001, 1010, TCPF_ACK, "zw", 3);
+    CHECK(strcmp(EV, "N0 O0 A1 ") == 0);
+    CHECK(out_is(0, "abcd") && out_is(1, "xyzw"));
+    EQ(an.n[ANOM_TCP_RETRANSMIT] + an.n[ANOM_TCP_GAP] + an.n[ANOM_TCP_MALFORMED], 0);
+
+    /* no FIN: a SYN with a new ISN far from the stream is a new connection;
+     * the old one's buffered bytes are delivered first */
+    fresh(1 << 16, 1 << 14);
+    push(0, 1000, 0, TCPF_SYN, NULL, 1);
+    push(0, 1001, 0, TCPF_ACK, "ab", 1);
+    push(0, 1005, 0, TCPF_ACK, "ef", 1); /* buffered: 1003..1004 missing */
+    push(1, 5000, 1001, TCPF_SYN | TCPF_ACK, NULL, 1);
+    EV[0] = 0;
+    push(0, 0x70000000u, 0, TCPF_SYN, NULL, 2);
+    CHECK(strcmp(EV, "E0 E1 N0 O0 ") == 0);
+    push(0, 0x70000001u, 0, TCPF_ACK, "gh", 2);
+    CHECK(out_is(0, "ab##efgh"));
+    EQ(tcp_reasm_buffered(r), 0);
+
+    /* the same ISN again after data (a capture replayed): a new connection */
+    fresh(1 << 16, 1 << 14);
+    push(0, 1000, 0, TCPF_SYN, NULL, 1);
+    push(0, 1001, 0, TCPF_ACK, "ab", 1);
+    push(0, 1000, 0, TCPF_SYN, NULL, 2);
+    push(0, 1001, 0, TCPF_ACK, "ab", 2);
+    CHECK(out_is(0, "abab"));
+    CHECK(strcmp(EV, "O0 E0 N0 O0 ") == 0);
+    EQ(an.n[ANOM_TCP_RETRANSMIT], 0);
+
+    /* a SYN-ACK with a new ISN whose SYN was not captured: new, opened by
+     * the other side */
+    fresh(1 << 16, 1 << 14);
+    push(0, 1000, 0, TCPF_SYN, NULL, 1);
+    push(1, 5000, 1001, TCPF_SYN | TCPF_ACK, NULL, 1);
+    push(1, 5001, 1001, TCPF_ACK, "xy", 1);
+    EV[0] = 0;
+    push(1, 0x60000000u, 77, TCPF_SYN | TCPF_ACK, NULL, 2);
+    CHECK(strcmp(EV, "E0 E1 N0 A1 ") == 0);
+
+    /* RST in the middle: both directions end; data after it (its SYN not
+     * captured) is a new stream, not compared with the old one's next byte,
+     * unless it lies wholly before where the old stream ended */
+    fresh(1 << 16, 1 << 14);
+    push(0, 1000, 0, TCPF_SYN, NULL, 1);
+    push(0, 1001, 0, TCPF_ACK, "abcd", 1);
+    push(0, 1005, 0, TCPF_RST, NULL, 2);
+    CHECK(strcmp(EV, "O0 E0 ") == 0);
+    CHECK(!hh[0].started && hh[0].reset && hh[1].reset);
+    push(0, 1001, 0, TCPF_ACK, "abcd", 3); /* a late copy of the old bytes */
+    EQ(an.n[ANOM_TCP_RETRANSMIT], 1);
+    push(0, 0x30000000u, 0, TCPF_ACK, "wxyz", 3); /* the next connection's */
+    push(0, 0x30000004u, 0, TCPF_ACK, "12", 3);
+    CHECK(out_is(0, "abcdwxyz12"));
+    EQ(an.n[ANOM_TCP_RETRANSMIT], 1);
+    /* and a SYN after the reset is a new connection, whatever its ISN */
+    EV[0] = 0;
+    push(0, 1004, 0, TCPF_SYN, NULL, 4);
+    CHECK(strcmp(EV, "E0 N0 O0 ") == 0);
+
+    /* an RST behind the stream is not the receiver's: ignored (RFC 5961 §3.2) */
+    fresh(1 << 16, 1 << 14);
+    push(0, 1000, 0, TCPF_SYN, NULL, 1);
+    push(0, 1001, 0, TCPF_ACK, "abcd", 1);
+    push(0, 1002, 0, TCPF_RST | TCPF_ACK, "zz", 2);
+    push(0, 1005, 0, TCPF_ACK, "ef", 3);
+    CHECK(out_is(0, "abcdef"));
+    CHECK(strcmp(EV, "O0 ") == 0);
+    /* nor one far ahead */
+    push(0, 0x40001000u, 0, TCPF_RST, NULL, 4);
+    CHECK(strcmp(EV, "O0 ") == 0);
+
+    /* a SYN with data near a live stream, with another ISN, is dropped
+     * with its data (RFC 5961 §4); a retransmitted SYN before data is ignored */
+    fresh(1 << 16, 1 << 14);
+    push(0, 1000, 0, TCPF_SYN, NULL, 1);
+    push(0, 1000, 0, TCPF_SYN, NULL, 1);
+    push(0, 1001, 0, TCPF_ACK, "abcd", 1);
+    push(0, 1003, 0, TCPF_SYN, "zz", 2);
+    push(0, 1005, 0, TCPF_ACK, "ef", 3);
+    CHECK(out_is(0, "abcdef"));
+    CHECK(strcmp(EV, "O0 ") == 0);
+    EQ(an.n[ANOM_TCP_MALFORMED], 1);
+    /* a bare SYN there is a client opening a new connection from its port */
+    push(0, 1010, 0, TCPF_SYN, NULL, 4);
+    push(0, 1011, 0, TCPF_ACK, "gh", 4);
+    CHECK(out_is(0, "abcdefgh"));
+    CHECK(strcmp(EV, "O0 E0 N0 O0 ") == 0);
+
+    /* a client SYN after only the server's data was seen (the capture began
+     * mid-connection): the old connection is over */
+    fresh(1 << 16, 1 << 14);
+    push(1, 5001, 0, TCPF_ACK, "xy", 1);
+    push(0, 1000, 0, TCPF_SYN, NULL, 2);
+    CHECK(strcmp(EV, "E1 N0 O0 ") == 0);
 }
 
 /* Random segmentation, duplication, reordering, loss and truncation of a known
@@ -479,6 +612,7 @@ main(void)
     test_pool_exhausted();
     test_fin_rst_flush();
     test_syn_reuse();
+    test_lifecycle();
     test_fuzz();
     tcp_reasm_free(r);
     tcp_reasm_free(NULL);

@@ -6,9 +6,9 @@
 #include <string.h>
 
 static uint64_t
-key_hash(const struct xid_table *t, uint64_t flow_id, uint32_t xid)
+key_hash(const struct xid_table *t, uint64_t flow_id, unsigned dir, uint32_t xid)
 {
-    return hash_u64x2(flow_id, xid, t->seed);
+    return hash_u64x2(flow_id, (uint64_t)(dir & 1) << 32 | xid, t->seed);
 }
 
 int
@@ -52,13 +52,14 @@ slot_of(const struct xid_table *t, const struct pending_call *pc)
 }
 
 struct pending_call *
-xid_table_find(struct xid_table *t, uint64_t flow_id, uint32_t xid)
+xid_table_find(struct xid_table *t, uint64_t flow_id, unsigned sent_dir, uint32_t xid)
 {
-    uint64_t h = key_hash(t, flow_id, xid);
+    uint64_t h = key_hash(t, flow_id, sent_dir, xid);
     uint32_t pos, s;
 
     for (s = hashtab_first(&t->idx, h, &pos); s != HT_NONE; s = hashtab_next(&t->idx, h, &pos))
-        if (t->slab[s].flow_id == flow_id && t->slab[s].xid == xid)
+        if (t->slab[s].flow_id == flow_id && t->slab[s].xid == xid &&
+            t->slab[s].sent_dir == (sent_dir & 1))
             return &t->slab[s];
     return NULL;
 }
@@ -68,7 +69,7 @@ xid_table_remove(struct xid_table *t, struct pending_call *pc)
 {
     uint32_t s = slot_of(t, pc);
 
-    hashtab_remove(&t->idx, key_hash(t, pc->flow_id, pc->xid), s);
+    hashtab_remove(&t->idx, key_hash(t, pc->flow_id, pc->sent_dir, pc->xid), s);
     if (pc->seq_prev != HT_NONE)
         t->slab[pc->seq_prev].seq_next = pc->seq_next;
     else
@@ -91,8 +92,19 @@ drop(struct xid_table *t, struct pending_call *pc, bool evicted)
     xid_table_remove(t, pc);
 }
 
+void
+xid_table_rekey(struct xid_table *t, struct pending_call *pc, uint64_t flow_id)
+{
+    uint32_t s = slot_of(t, pc);
+
+    hashtab_remove(&t->idx, key_hash(t, pc->flow_id, pc->sent_dir, pc->xid), s);
+    pc->flow_id = flow_id;
+    hashtab_insert(&t->idx, key_hash(t, pc->flow_id, pc->sent_dir, pc->xid), s);
+}
+
 struct pending_call *
-xid_table_add(struct xid_table *t, uint64_t flow_id, uint32_t xid, const struct timespec *now)
+xid_table_add(struct xid_table *t, uint64_t flow_id, unsigned sent_dir, uint32_t xid,
+              const struct timespec *now)
 {
     struct pending_call *pc;
     uint32_t s;
@@ -113,6 +125,8 @@ xid_table_add(struct xid_table *t, uint64_t flow_id, uint32_t xid, const struct 
     memset(pc, 0, sizeof *pc);
     pc->flow_id = flow_id;
     pc->xid = xid;
+    pc->sent_dir = (uint8_t)(sent_dir & 1);
+    pc->dir = pc->sent_dir;
     pc->t_call = *now;
     pc->state = PC_PENDING;
     pc->uid = pc->gid = UINT32_MAX;
@@ -123,7 +137,7 @@ xid_table_add(struct xid_table *t, uint64_t flow_id, uint32_t xid, const struct 
     else
         t->old_head = s;
     t->old_tail = s;
-    hashtab_insert(&t->idx, key_hash(t, flow_id, xid), s);
+    hashtab_insert(&t->idx, key_hash(t, flow_id, pc->sent_dir, xid), s);
     t->count++;
     return pc;
 }
@@ -131,14 +145,15 @@ xid_table_add(struct xid_table *t, uint64_t flow_id, uint32_t xid, const struct 
 /* ---- answered calls ----------------------------------------------------------- */
 
 const struct answered_call *
-xid_answered_find(struct xid_table *t, uint64_t flow_id, uint32_t xid)
+xid_answered_find(struct xid_table *t, uint64_t flow_id, unsigned sent_dir, uint32_t xid)
 {
-    uint64_t h = key_hash(t, flow_id, xid);
+    uint64_t h = key_hash(t, flow_id, sent_dir, xid);
     uint32_t pos, s;
 
     for (s = hashtab_first(&t->ans_idx, h, &pos); s != HT_NONE;
          s = hashtab_next(&t->ans_idx, h, &pos))
-        if (t->ans[s].flow_id == flow_id && t->ans[s].xid == xid)
+        if (t->ans[s].flow_id == flow_id && t->ans[s].xid == xid &&
+            t->ans[s].sent_dir == (sent_dir & 1))
             return &t->ans[s];
     return NULL;
 }
@@ -150,7 +165,8 @@ xid_answered_forget(struct xid_table *t, const struct answered_call *a)
 
     if (!e->live)
         return;
-    hashtab_remove(&t->ans_idx, key_hash(t, e->flow_id, e->xid), (uint32_t)(e - t->ans));
+    hashtab_remove(&t->ans_idx, key_hash(t, e->flow_id, e->sent_dir, e->xid),
+                   (uint32_t)(e - t->ans));
     e->live = 0;
 }
 
@@ -180,10 +196,10 @@ xid_table_answer(struct xid_table *t, struct pending_call *pc, const struct time
     a->prog = pc->prog;
     a->vers = pc->vers;
     a->proc = pc->proc;
-    a->dir = pc->dir;
+    a->sent_dir = pc->sent_dir;
     a->live = 1;
     t->ans_count++;
-    hashtab_insert(&t->ans_idx, key_hash(t, a->flow_id, a->xid), (uint32_t)s);
+    hashtab_insert(&t->ans_idx, key_hash(t, a->flow_id, a->sent_dir, a->xid), (uint32_t)s);
     xid_table_remove(t, pc);
 }
 

@@ -1,15 +1,19 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* xid_table.h: calls waiting for their reply, keyed by (flow id, XID).
+/* xid_table.h: calls waiting for their reply, keyed by (flow id, direction
+ * the call was sent in, XID).
  *
  * RFC 5531 §9: a reply carries its call's XID; XIDs are only unique per
  * client transport endpoint, so the key includes the connection (for UDP the
- * address/port pair). Fixed capacity; entries kept in arrival order so the
+ * address/port pair) and the direction: a call from the server to the client
+ * (an NLM GRANTED callback, an NFSv4.1 back-channel call, RFC 8881 §2.10.3.1)
+ * draws its XIDs from the server's own sequence, so it may carry the XID of
+ * a pending client call and must not replace it. Fixed capacity; entries kept in arrival order so the
  * oldest is evicted when full and calls older than the timeout expire, both
  * by packet time with a per-call budget. Answered UDP calls are remembered a
  * short while, so that retransmitted calls and duplicate replies after a
  * reply are recognised instead of being counted as new calls or orphans:
  * apart from the pending calls, in a ring in answer order of as many entries,
- * each a few dozen bytes (a pending call carries its arguments: 544), so they
+ * each a few dozen bytes (a pending call carries its arguments: 592), so they
  * neither hold a pending call's memory nor push pending calls out. */
 #ifndef NFSSCOPE_XID_TABLE_H
 #define NFSSCOPE_XID_TABLE_H
@@ -25,7 +29,7 @@
 struct rpc_program;
 
 #define PC_PRIV_SIZE 32
-#define PC_FH_MAX 64    /* NFS3_FHSIZE (RFC 1813 §2.4); larger handles are not kept */
+#define PC_FH_MAX 128   /* NFS4_FHSIZE (RFC 8881 §3.2); NFSv3's is 64 (RFC 1813 §2.4) */
 #define PC_NAME_MAX 255 /* longest name kept for learning paths */
 #define PC_BD_DIMS 6    /* = BD__COUNT (breakdown.h) */
 
@@ -40,7 +44,9 @@ struct pending_call {
     uint32_t call_len;
     uint32_t uid, gid;            /* AUTH_SYS, else UINT32_MAX */
     uint16_t retrans;
-    uint8_t dir;                  /* flow direction the call travelled in */
+    uint8_t dir;                  /* flow direction from the client to the server: the
+                                   * connection's role, the same for calls both ways */
+    uint8_t sent_dir;             /* flow direction the call travelled in (the key) */
     uint8_t state;                /* enum pc_state */
     uint8_t gss_wrapped;          /* arguments are GSS-wrapped, not decoded */
     uint8_t stable;               /* set by the dissector: WRITE stable_how, or STABLE_NONE */
@@ -69,7 +75,7 @@ struct answered_call {
     const struct rpc_program *pg;
     struct timespec t_answer; /* when the reply was seen */
     uint32_t xid, prog, vers, proc;
-    uint8_t dir;              /* flow direction the call travelled in */
+    uint8_t sent_dir;         /* flow direction the call travelled in */
     uint8_t live;             /* 0: forgotten (its XID was reused), slot not yet reclaimed */
 };
 
@@ -95,17 +101,24 @@ struct xid_table {
 int xid_table_init(struct xid_table *t, size_t cap, uint64_t seed, xid_lost_fn *on_lost, void *ctx);
 void xid_table_fini(struct xid_table *t);
 
-/* The pending call for (flow_id, xid), or NULL. */
-struct pending_call *xid_table_find(struct xid_table *t, uint64_t flow_id, uint32_t xid);
-/* The answered call remembered for (flow_id, xid), or NULL. */
-const struct answered_call *xid_answered_find(struct xid_table *t, uint64_t flow_id, uint32_t xid);
+/* The pending call for (flow_id, sent_dir, xid), or NULL. sent_dir: the flow
+ * direction the call travelled in (a reply travels the other way). */
+struct pending_call *xid_table_find(struct xid_table *t, uint64_t flow_id, unsigned sent_dir,
+                                    uint32_t xid);
+/* The answered call remembered for (flow_id, sent_dir, xid), or NULL. */
+const struct answered_call *xid_answered_find(struct xid_table *t, uint64_t flow_id,
+                                              unsigned sent_dir, uint32_t xid);
 /* Forget an answered call (its XID was reused for another call). */
 void xid_answered_forget(struct xid_table *t, const struct answered_call *a);
 
 /* A new pending entry (zeroed but for the key). When full the oldest entry is
  * evicted first: reported through on_lost if still pending. Never NULL. */
-struct pending_call *xid_table_add(struct xid_table *t, uint64_t flow_id, uint32_t xid,
-                                   const struct timespec *now);
+struct pending_call *xid_table_add(struct xid_table *t, uint64_t flow_id, unsigned sent_dir,
+                                   uint32_t xid, const struct timespec *now);
+
+/* pc moves to another connection: the call was sent again, with its XID, on
+ * a new connection between the same ports (a client reconnecting). */
+void xid_table_rekey(struct xid_table *t, struct pending_call *pc, uint64_t flow_id);
 
 /* pc was answered at `now`: it leaves the pending calls and is remembered
  * as answered until answered_keep_s has passed (the oldest answered call

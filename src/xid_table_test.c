@@ -50,8 +50,8 @@ test_basic(void)
 
     memset(&L, 0, sizeof L);
     EQ(xid_table_init(&t, 16, 42, on_lost, &L), 0);
-    CHECK(xid_table_find(&t, 1, 100) == NULL);
-    pc = xid_table_add(&t, 1, 100, &now);
+    CHECK(xid_table_find(&t, 1, 0, 100) == NULL);
+    pc = xid_table_add(&t, 1, 0, 100, &now);
     CHECK(pc != NULL);
     EQ(t.count, 1);
     EQ(pc->flow_id, 1);
@@ -61,43 +61,42 @@ test_basic(void)
     EQ(pc->gid, UINT32_MAX);
     EQ(pc->t_call.tv_sec, 5);
     EQ(pc->t_call.tv_nsec, 250);
-    CHECK(xid_table_find(&t, 1, 100) == pc);
-    CHECK(xid_table_find(&t, 2, 100) == NULL); /* same XID, other flow */
-    CHECK(xid_table_find(&t, 1, 101) == NULL);
+    CHECK(xid_table_find(&t, 1, 0, 100) == pc);
+    CHECK(xid_table_find(&t, 2, 0, 100) == NULL); /* same XID, other flow */
+    CHECK(xid_table_find(&t, 1, 0, 101) == NULL);
 
-    pc2 = xid_table_add(&t, 2, 100, &now); /* same XID on another flow */
+    pc2 = xid_table_add(&t, 2, 0, 100, &now); /* same XID on another flow */
     CHECK(pc2 != pc);
-    CHECK(xid_table_find(&t, 2, 100) == pc2);
-    CHECK(xid_table_find(&t, 1, 100) == pc);
+    CHECK(xid_table_find(&t, 2, 0, 100) == pc2);
+    CHECK(xid_table_find(&t, 1, 0, 100) == pc);
     EQ(t.count, 2);
 
     now = T(7);
     pc->prog = 100003;
     pc->proc = 6;
-    pc->dir = 1;
     xid_table_answer(&t, pc, &now); /* leaves the pending calls ... */
-    CHECK(xid_table_find(&t, 1, 100) == NULL);
+    CHECK(xid_table_find(&t, 1, 0, 100) == NULL);
     EQ(t.count, 1);
     EQ(t.ans_count, 1);
     { /* ... and is remembered as answered */
-        const struct answered_call *a = xid_answered_find(&t, 1, 100);
+        const struct answered_call *a = xid_answered_find(&t, 1, 0, 100);
         CHECK(a != NULL);
         if (a) {
             EQ(a->t_answer.tv_sec, 7);
             EQ(a->prog, 100003);
             EQ(a->proc, 6);
-            EQ(a->dir, 1);
+            EQ(a->sent_dir, 0);
         }
-        CHECK(xid_answered_find(&t, 2, 100) == NULL); /* pc2 is pending, not answered */
+        CHECK(xid_answered_find(&t, 2, 0, 100) == NULL); /* pc2 is pending, not answered */
         xid_answered_forget(&t, a);
-        CHECK(xid_answered_find(&t, 1, 100) == NULL);
+        CHECK(xid_answered_find(&t, 1, 0, 100) == NULL);
         xid_answered_forget(&t, a); /* twice: a no-op */
     }
-    CHECK(xid_table_find(&t, 2, 100) == pc2);
+    CHECK(xid_table_find(&t, 2, 0, 100) == pc2);
     EQ(t.count, 1);
     xid_table_remove(&t, pc2);
     EQ(t.count, 0);
-    CHECK(xid_table_find(&t, 2, 100) == NULL);
+    CHECK(xid_table_find(&t, 2, 0, 100) == NULL);
     EQ(L.n, 0); /* removal is not loss */
     xid_table_fini(&t);
 
@@ -115,12 +114,12 @@ test_evict(void)
     EQ(xid_table_init(&t, 16, 7, on_lost, &L), 0);
     for (i = 0; i < 16; i++) {
         now = T((long)i);
-        xid_table_add(&t, 9, i, &now);
+        xid_table_add(&t, 9, 0, i, &now);
     }
     EQ(t.count, 16);
     EQ(L.n, 0);
     now = T(16);
-    CHECK(xid_table_add(&t, 9, 16, &now) != NULL); /* the 17th */
+    CHECK(xid_table_add(&t, 9, 0, 16, &now) != NULL); /* the 17th */
     EQ(t.count, 16);
     EQ(L.n, 1);
     EQ(L.e[0].xid, 0); /* the oldest */
@@ -128,9 +127,9 @@ test_evict(void)
     CHECK(L.e[0].evicted);
     EQ(L.e[0].state, PC_PENDING);
     EQ(t.evicted, 1);
-    CHECK(xid_table_find(&t, 9, 0) == NULL);
-    CHECK(xid_table_find(&t, 9, 1) != NULL);
-    CHECK(xid_table_find(&t, 9, 16) != NULL);
+    CHECK(xid_table_find(&t, 9, 0, 0) == NULL);
+    CHECK(xid_table_find(&t, 9, 0, 1) != NULL);
+    CHECK(xid_table_find(&t, 9, 0, 16) != NULL);
     xid_table_fini(&t);
 
     /* answered calls free their pending slot and never push a pending call out */
@@ -138,18 +137,18 @@ test_evict(void)
     EQ(xid_table_init(&t, 16, 7, on_lost, &L), 0);
     for (i = 0; i < 16; i++) {
         now = T((long)i);
-        xid_table_add(&t, 9, i, &now);
+        xid_table_add(&t, 9, 0, i, &now);
     }
-    xid_table_answer(&t, xid_table_find(&t, 9, 0), &now);
-    xid_table_answer(&t, xid_table_find(&t, 9, 1), &now);
-    xid_table_add(&t, 9, 100, &now);
-    xid_table_add(&t, 9, 101, &now);
+    xid_table_answer(&t, xid_table_find(&t, 9, 0, 0), &now);
+    xid_table_answer(&t, xid_table_find(&t, 9, 0, 1), &now);
+    xid_table_add(&t, 9, 0, 100, &now);
+    xid_table_add(&t, 9, 0, 101, &now);
     EQ(L.n, 0);
     EQ(t.evicted, 0);
-    CHECK(xid_table_find(&t, 9, 0) == NULL);
-    CHECK(xid_answered_find(&t, 9, 0) != NULL);
-    CHECK(xid_answered_find(&t, 9, 1) != NULL);
-    xid_table_add(&t, 9, 102, &now); /* now the oldest (xid 2) is pending */
+    CHECK(xid_table_find(&t, 9, 0, 0) == NULL);
+    CHECK(xid_answered_find(&t, 9, 0, 0) != NULL);
+    CHECK(xid_answered_find(&t, 9, 0, 1) != NULL);
+    xid_table_add(&t, 9, 0, 102, &now); /* now the oldest (xid 2) is pending */
     EQ(L.n, 1);
     EQ(L.e[0].xid, 2);
     CHECK(L.e[0].evicted);
@@ -162,26 +161,26 @@ test_evict(void)
     EQ(xid_table_init(&t, 16, 7, on_lost, &L), 0);
     for (i = 0; i < 17; i++) {
         now = T((long)i);
-        xid_table_answer(&t, xid_table_add(&t, 5, i, &now), &now);
+        xid_table_answer(&t, xid_table_add(&t, 5, 0, i, &now), &now);
     }
     EQ(t.ans_count, 16);
     EQ(t.count, 0);
     EQ(L.n, 0);
     EQ(t.evicted, 0);
-    CHECK(xid_answered_find(&t, 5, 0) == NULL);
+    CHECK(xid_answered_find(&t, 5, 0, 0) == NULL);
     for (i = 1; i < 17; i++)
-        CHECK(xid_answered_find(&t, 5, i) != NULL);
+        CHECK(xid_answered_find(&t, 5, 0, i) != NULL);
     xid_table_fini(&t);
 
     /* a removed entry frees its slot: no eviction */
     memset(&L, 0, sizeof L);
     EQ(xid_table_init(&t, 16, 7, on_lost, &L), 0);
     for (i = 0; i < 16; i++)
-        xid_table_add(&t, 9, i, &now);
-    xid_table_remove(&t, xid_table_find(&t, 9, 5));
-    xid_table_add(&t, 9, 200, &now);
+        xid_table_add(&t, 9, 0, i, &now);
+    xid_table_remove(&t, xid_table_find(&t, 9, 0, 5));
+    xid_table_add(&t, 9, 0, 200, &now);
     EQ(L.n, 0);
-    CHECK(xid_table_find(&t, 9, 0) != NULL);
+    CHECK(xid_table_find(&t, 9, 0, 0) != NULL);
     xid_table_fini(&t);
 }
 
@@ -195,13 +194,13 @@ test_expire(void)
     memset(&L, 0, sizeof L);
     EQ(xid_table_init(&t, 16, 3, on_lost, &L), 0);
     now = T(0);
-    xid_table_add(&t, 1, 1, &now);
+    xid_table_add(&t, 1, 0, 1, &now);
     now = T(10);
-    xid_table_add(&t, 1, 2, &now);
+    xid_table_add(&t, 1, 0, 2, &now);
     now = T(20);
-    xid_table_add(&t, 1, 3, &now);
+    xid_table_add(&t, 1, 0, 3, &now);
     now = T(12);
-    xid_table_answer(&t, xid_table_find(&t, 1, 2), &now);
+    xid_table_answer(&t, xid_table_find(&t, 1, 0, 2), &now);
 
     /* timeout 20, answered kept 5 */
     now = T(25);
@@ -210,16 +209,16 @@ test_expire(void)
     EQ(L.e[0].xid, 1); /* 25 s old */
     CHECK(!L.e[0].evicted);
     EQ(t.expired, 1);
-    CHECK(xid_table_find(&t, 1, 1) == NULL);
-    CHECK(xid_answered_find(&t, 1, 2) == NULL); /* answered 13 s ago: dropped silently */
+    CHECK(xid_table_find(&t, 1, 0, 1) == NULL);
+    CHECK(xid_answered_find(&t, 1, 0, 2) == NULL); /* answered 13 s ago: dropped silently */
     EQ(t.ans_count, 0);
-    CHECK(xid_table_find(&t, 1, 3) != NULL); /* 5 s old */
+    CHECK(xid_table_find(&t, 1, 0, 3) != NULL); /* 5 s old */
     EQ(t.count, 1);
 
     now = T(40); /* exactly 20 s: still waiting */
     xid_table_expire(&t, &now, 20, 5, 0);
     EQ(L.n, 1);
-    CHECK(xid_table_find(&t, 1, 3) != NULL);
+    CHECK(xid_table_find(&t, 1, 0, 3) != NULL);
     now = T(41);
     xid_table_expire(&t, &now, 20, 5, 0);
     EQ(L.n, 2);
@@ -229,22 +228,22 @@ test_expire(void)
 
     /* an answered entry is kept for answered_keep_s */
     now = T(100);
-    xid_table_add(&t, 1, 4, &now);
+    xid_table_add(&t, 1, 0, 4, &now);
     now = T(101);
-    xid_table_answer(&t, xid_table_find(&t, 1, 4), &now);
+    xid_table_answer(&t, xid_table_find(&t, 1, 0, 4), &now);
     now = T(106);
     xid_table_expire(&t, &now, 20, 5, 0);
-    CHECK(xid_answered_find(&t, 1, 4) != NULL);
-    CHECK(xid_table_find(&t, 1, 4) == NULL);
+    CHECK(xid_answered_find(&t, 1, 0, 4) != NULL);
+    CHECK(xid_table_find(&t, 1, 0, 4) == NULL);
     now = T(107);
     xid_table_expire(&t, &now, 20, 5, 0);
-    CHECK(xid_answered_find(&t, 1, 4) == NULL);
+    CHECK(xid_answered_find(&t, 1, 0, 4) == NULL);
     EQ(L.n, 2); /* never reported */
 
     /* budget: at most 2 entries looked at */
     for (i = 0; i < 5; i++) {
         now = T(200);
-        xid_table_add(&t, 2, i, &now);
+        xid_table_add(&t, 2, 0, i, &now);
     }
     now = T(300);
     xid_table_expire(&t, &now, 20, 5, 2);
@@ -268,9 +267,9 @@ test_flush(void)
     memset(&L, 0, sizeof L);
     EQ(xid_table_init(&t, 16, 3, on_lost, &L), 0);
     for (i = 0; i < 7; i++)
-        xid_table_add(&t, 3, i, &now);
-    xid_table_answer(&t, xid_table_find(&t, 3, 2), &now);
-    xid_table_answer(&t, xid_table_find(&t, 3, 5), &now);
+        xid_table_add(&t, 3, 0, i, &now);
+    xid_table_answer(&t, xid_table_find(&t, 3, 0, 2), &now);
+    xid_table_answer(&t, xid_table_find(&t, 3, 0, 5), &now);
     xid_table_flush(&t);
     EQ(t.count, 0);
     EQ(L.n, 5);
@@ -282,13 +281,13 @@ test_flush(void)
     CHECK(seen[0] == 1 && seen[1] == 1 && seen[3] == 1 && seen[4] == 1 && seen[6] == 1);
     CHECK(seen[2] == 0 && seen[5] == 0);
     for (i = 0; i < 7; i++)
-        CHECK(xid_table_find(&t, 3, i) == NULL && xid_answered_find(&t, 3, i) == NULL);
+        CHECK(xid_table_find(&t, 3, 0, i) == NULL && xid_answered_find(&t, 3, 0, i) == NULL);
     EQ(t.ans_count, 0);
     xid_table_flush(&t); /* nothing left: nothing reported */
     EQ(L.n, 5);
     /* usable after a flush, to full capacity */
     for (i = 0; i < 16; i++)
-        xid_table_add(&t, 4, i, &now);
+        xid_table_add(&t, 4, 0, i, &now);
     EQ(t.count, 16);
     EQ(L.n, 5);
     xid_table_fini(&t);
@@ -405,7 +404,7 @@ same(struct xid_table *t, const struct ref *r)
         return false;
     for (i = 0; i < r->n; i++) {
         const struct ref_ent *e = &r->e[i];
-        struct pending_call *pc = xid_table_find(t, e->flow_id, e->xid);
+        struct pending_call *pc = xid_table_find(t, e->flow_id, 0, e->xid);
         if (!pc || pc->state != PC_PENDING || pc->t_call.tv_sec != e->t_call)
             return false;
         if (s == HT_NONE || &t->slab[s] != pc)
@@ -418,7 +417,7 @@ same(struct xid_table *t, const struct ref *r)
         if (a->live != e->live || (e->live && (a->flow_id != e->flow_id || a->xid != e->xid ||
                                                a->t_answer.tv_sec != e->t_answer)))
             return false;
-        if (e->live && xid_answered_find(t, e->flow_id, e->xid) != a)
+        if (e->live && xid_answered_find(t, e->flow_id, 0, e->xid) != a)
             return false;
     }
     return s == HT_NONE;
@@ -443,8 +442,8 @@ test_random(long step)
         uint32_t xid = rnd(48);
         uint32_t what = rnd(1000);
         int i = ref_find(&R, f, xid), j = ref_afind(&R, f, xid);
-        struct pending_call *pc = xid_table_find(&t, f, xid);
-        const struct answered_call *a = xid_answered_find(&t, f, xid);
+        struct pending_call *pc = xid_table_find(&t, f, 0, xid);
+        const struct answered_call *a = xid_answered_find(&t, f, 0, xid);
         struct timespec ts = T(now);
 
         if ((i >= 0) != (pc != NULL) || (j >= 0) != (a != NULL))
@@ -464,7 +463,7 @@ test_random(long step)
                 evicts_seen++;
                 ref_del(&R, 0);
             }
-            pc = xid_table_add(&t, f, xid, &ts);
+            pc = xid_table_add(&t, f, 0, xid, &ts);
             pc->proc = xid; /* scribble on the payload */
             R.e[R.n].flow_id = f;
             R.e[R.n].xid = xid;
@@ -563,9 +562,43 @@ test_random(long step)
     xid_table_fini(&t);
 }
 
+/* Direction is part of the key (RFC 5531 §9: XIDs are the caller's): a call
+ * each way with one XID on one connection are two pending calls; a file
+ * handle of NFS4_FHSIZE bytes fits a pending call whole; a call moved to a
+ * new connection (a client reconnecting) is found there only. */
+static void
+test_directions_handles_rekey(void)
+{
+    struct xid_table t;
+    struct pending_call *c0, *c1;
+    struct timespec now = T(1);
+
+    EQ(xid_table_init(&t, 8, 11, NULL, NULL), 0);
+    c0 = xid_table_add(&t, 4, 0, 77, &now);
+    c1 = xid_table_add(&t, 4, 1, 77, &now);
+    CHECK(c0 != c1);
+    EQ(t.count, 2);
+    CHECK(xid_table_find(&t, 4, 0, 77) == c0 && xid_table_find(&t, 4, 1, 77) == c1);
+    EQ(c0->sent_dir, 0);
+    EQ(c1->sent_dir, 1);
+    EQ(sizeof c0->fh, 128);
+    memset(c1->fh, 0xab, sizeof c1->fh);
+    c1->fh_len = (uint8_t)sizeof c1->fh;
+    xid_table_answer(&t, c1, &now);
+    CHECK(xid_table_find(&t, 4, 1, 77) == NULL && xid_table_find(&t, 4, 0, 77) == c0);
+    CHECK(xid_answered_find(&t, 4, 1, 77) != NULL && xid_answered_find(&t, 4, 0, 77) == NULL);
+    xid_table_rekey(&t, c0, 5);
+    CHECK(xid_table_find(&t, 4, 0, 77) == NULL && xid_table_find(&t, 5, 0, 77) == c0);
+    EQ(c0->flow_id, 5);
+    xid_table_remove(&t, c0);
+    EQ(t.count, 0);
+    xid_table_fini(&t);
+}
+
 int
 main(void)
 {
+    test_directions_handles_rekey();
     test_basic();
     test_evict();
     test_expire();

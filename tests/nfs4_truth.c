@@ -527,7 +527,7 @@ main(int argc, char **argv)
     static const char *const sname[] = { "UNSTABLE4", "DATA_SYNC4", "FILE_SYNC4" };
     char err[PCAP_ERRBUF_SIZE];
     struct tcp_reasm_config tc = { 8u << 20, 1u << 20 };
-    struct stream_sink sink = { sink_data, sink_gap, NULL };
+    struct stream_sink sink = { sink_data, sink_gap, NULL, NULL };
     struct pcap_pkthdr *ph;
     const u_char *pkt;
     pcap_t *pc;

@@ -38,6 +38,12 @@ add_test(NAME e2e_derived COMMAND Python3::Interpreter ${CMAKE_SOURCE_DIR}/tests
          $<TARGET_FILE:nfsscope> ${CMAKE_SOURCE_DIR}/samples ${CMAKE_BINARY_DIR}/derived_work)
 set_tests_properties(e2e_derived PROPERTIES TIMEOUT 600)
 
+# Reconnects on the same ports, record fragments of every size, server-to-
+# client calls: captures built at test time into reconnect_work.
+add_test(NAME e2e_reconnect COMMAND Python3::Interpreter ${CMAKE_SOURCE_DIR}/tests/e2e_reconnect.py
+         $<TARGET_FILE:nfsscope> ${CMAKE_SOURCE_DIR}/samples ${CMAKE_BINARY_DIR}/reconnect_work)
+set_tests_properties(e2e_reconnect PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
+
 add_test(NAME e2e_breakdowns COMMAND Python3::Interpreter ${CMAKE_SOURCE_DIR}/tests/e2e_breakdowns.py
          $<TARGET_FILE:nfsscope> ${CMAKE_SOURCE_DIR}/samples)
 set_tests_properties(e2e_breakdowns PROPERTIES TIMEOUT 600)

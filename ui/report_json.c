@@ -466,6 +466,28 @@ timeline(struct json_w *w, const struct stats *s)
     json_close(w);
 }
 
+/* TCP connections opened again on the same ports, per client (the opener). */
+static void
+reconnects(struct json_w *w, const struct reconnects *r)
+{
+    const struct reconnect_client *top[RECONNECT_CLIENTS];
+    size_t n = reconnects_top(r, top, RECONNECT_CLIENTS);
+    char a[64];
+
+    json_key(w, "reconnects");
+    json_obj(w);
+    json_kv_u64(w, "total", r->total);
+    json_key(w, "clients");
+    json_obj(w);
+    for (size_t i = 0; i < n; i++) {
+        reconnect_client_addr(top[i], a, sizeof a);
+        json_kv_u64(w, a, top[i]->count);
+    }
+    json_close(w);
+    json_kv_u64(w, "other_clients", r->other);
+    json_close(w);
+}
+
 static int
 write_report(FILE *out, const struct stats *s, const struct view_info *vi,
              const struct timespec *now, bool pretty)
@@ -488,6 +510,7 @@ write_report(FILE *out, const struct stats *s, const struct view_info *vi,
     breakdowns(&w, s, vi);
     if (pretty) /* the per-line live output stays small */
         timeline(&w, s);
+    reconnects(&w, &s->reconnects);
     json_key(&w, "anomalies");
     json_obj(&w);
     for (a = 0; a < ANOM__COUNT; a++)

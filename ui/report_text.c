@@ -329,6 +329,22 @@ footer(FILE *out, const struct stats *s)
     if (r->unknown_program_calls)
         fprintf(out, ", %" PRIu64 " calls to other programs", r->unknown_program_calls);
     fputc('\n', out);
+    if (s->reconnects.total) {
+        const struct reconnect_client *top[RECONNECT_CLIENTS];
+        size_t n = reconnects_top(&s->reconnects, top, 8);
+        char who[64];
+
+        fprintf(out, "reconnects: %" PRIu64 " (", s->reconnects.total);
+        for (size_t i = 0; i < n; i++) {
+            reconnect_client_addr(top[i], who, sizeof who);
+            fprintf(out, "%s%s %" PRIu64, i ? ", " : "", who, top[i]->count);
+        }
+        if (s->reconnects.n > n)
+            fprintf(out, ", %u more clients", (unsigned)(s->reconnects.n - n));
+        if (s->reconnects.other)
+            fprintf(out, ", %" PRIu64 " by other clients", s->reconnects.other);
+        fputs(")\n", out);
+    }
 
     for (a = 0; a < ANOM__COUNT; a++)
         if (s->anom.n[a])
