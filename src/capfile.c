@@ -27,7 +27,7 @@
 #define CIN_SIZE (256u << 10)  /* compressed input, per read */
 #define READ_MIN (64u << 10)   /* compact the buffer when less room is left */
 #define BUF_MAX (CAPFILE_BLOCK_MAX + (64u << 10))
-#define XZ_MEMLIMIT (256u << 20)
+#define XZ_MEMLIMIT (128u << 20) /* xz -9 needs 65 MiB */
 
 /* pcap (libpcap's savefile format, pcap-savefile(5)) */
 #define PCAP_MAGIC 0xa1b2c3d4u      /* microseconds */
@@ -319,7 +319,7 @@ static ssize_t
 dec_step(struct capfile *f, uint8_t *dst, size_t n)
 {
     size_t in = f->cin_len - f->cin_pos, left = in, out = n;
-    const char *why = NULL;
+    const char *why = NULL, *limit = NULL;
 
     switch (f->comp) {
     case C_GZIP: {
@@ -364,7 +364,7 @@ dec_step(struct capfile *f, uint8_t *dst, size_t n)
         if (rc == LZMA_STREAM_END)
             f->member_end = true;
         else if (rc == LZMA_MEMLIMIT_ERROR)
-            why = "needs more than 256 MiB of memory to decompress";
+            limit = "the file needs more than 128 MiB of memory to decompress";
         else if (rc != LZMA_OK && rc != LZMA_BUF_ERROR)
             why = rc == LZMA_FORMAT_ERROR || rc == LZMA_DATA_ERROR ? "data error" : "decoder error";
         break;
@@ -389,6 +389,10 @@ dec_step(struct capfile *f, uint8_t *dst, size_t n)
         break;
     }
     f->cin_pos += in - left;
+    if (limit) {
+        warn_set(f, "%s: %s", comp_name(f->comp), limit);
+        return -1;
+    }
     if (why) {
         warn_set(f, "%s data damaged after %llu bytes of capture: %s", comp_name(f->comp),
                  (unsigned long long)(f->dec_total + (n - out)), why);
