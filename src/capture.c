@@ -4,11 +4,18 @@
  * merge, k = number of files). Files are read by src/capfile.c, where every
  * packet carries its own interface's link type, and the BPF filter runs with
  * pcap_offline_filter(), compiled once per link type met; or, with --reader
- * libpcap, by pcap_fopen_offline() with the filter set on the handle. A live
+ * libpcap, by pcap_fopen_offline(), filtered the same way. A live
  * interface is read through poll() on its selectable descriptor, in blocks
  * the kernel hands over when full or 100 ms old (TPACKET_V3, as tcpdump
  * reads), so periodic reports, the --duration deadline and the stop flag are
- * served on time. */
+ * served on time.
+ *
+ * Every packet carries its frame number, 1-based, as Wireshark counts them:
+ * the packets read, in the order fed, so a file's own numbers, and for
+ * several files the numbers of their merge in time order (as `mergecap -w`
+ * merges them). So that packets the BPF filter drops still count, files are
+ * filtered here, per packet, by either reader; live, the kernel filters and
+ * the number counts the packets captured. */
 #include "capture.h"
 
 #include <errno.h>
@@ -35,8 +42,9 @@ struct source {
     int cut, cut_counted; /* the file stopped inside a record (file_truncated) */
     int nano; /* timestamps in nanoseconds (files always; live when supported) */
     char *iobuf; /* files: the stdio buffer, freed after pcap_close */
-    const struct bpf_program *prog; /* builtin reader: the filter for prog_dlt */
+    const struct bpf_program *prog; /* files: the filter for prog_dlt */
     int prog_dlt;
+    int next_match;      /* files: the next packet passes the filter */
 };
 
 #define FILE_READ_BUF (256u << 10) /* per -r file: 256 KiB reads instead of 4 KiB */
@@ -55,6 +63,7 @@ struct capture {
     int live;
     int nonblock; /* live: handle switched to non-blocking */
     int snaplen;
+    uint64_t frames; /* packets read so far: the frame number of the last */
     char warning[PCAP_ERRBUF_SIZE + 64]; /* pcap_activate's warning, if any */
     const char *filter;
     struct dlt_filter filt[FILTER_DLTS];
@@ -292,10 +301,17 @@ open_libpcap(struct capture *c, struct source *s, const char *path, char *err, s
         return 1;
     }
     s->nano = 1;
-    s->dlt = pcap_datalink(s->p);
+    s->dlt = s->prog_dlt = pcap_datalink(s->p);
     st = check_link(s, err, errlen);
-    if (st == 0)
-        st = apply_filter(s, c->filter, err, errlen);
+    if (st == 0 && c->filter) { /* per packet, not on the handle: see the top */
+        char fe[PCAP_ERRBUF_SIZE + 512];
+
+        s->prog = filter_for(c, s->dlt, pcap_snapshot(s->p), c->nfilt == 0, fe, sizeof fe);
+        if (!s->prog) {
+            snprintf(err, errlen, "%s", fe);
+            st = 2;
+        }
+    }
     return st;
 }
 
@@ -374,6 +390,20 @@ count_cut(struct capture *c, struct source *s)
     }
 }
 
+/* Does the packet just read into s->next pass the filter? */
+static int
+next_matches(const struct source *s)
+{
+    struct pcap_pkthdr h;
+
+    if (!s->prog)
+        return 1;
+    memset(&h, 0, sizeof h);
+    h.caplen = s->next.caplen;
+    h.len = s->next.wirelen;
+    return pcap_offline_filter(s->prog, &h, s->next.data) != 0;
+}
+
 static int
 advance_builtin(struct capture *c, struct source *s)
 {
@@ -399,20 +429,12 @@ advance_builtin(struct capture *c, struct source *s)
             s->done = 1;
             return 0;
         }
-        if (s->prog) {
-            struct pcap_pkthdr h;
-
-            memset(&h, 0, sizeof h);
-            h.caplen = p.caplen;
-            h.len = p.wirelen;
-            if (!pcap_offline_filter(s->prog, &h, p.data))
-                continue;
-        }
         s->next.ts = p.ts;
         s->next.data = p.data;
         s->next.caplen = p.caplen;
         s->next.wirelen = p.wirelen;
         s->next.dlt = p.dlt;
+        s->next_match = next_matches(s);
         return 1;
     }
 }
@@ -441,6 +463,7 @@ advance(struct capture *c, struct source *s)
         s->next.caplen = h->caplen;
         s->next.wirelen = h->len;
         s->next.dlt = s->dlt;
+        s->next_match = next_matches(s);
         return 1;
     }
     if (r == PCAP_ERROR) {
@@ -462,10 +485,18 @@ advance(struct capture *c, struct source *s)
     return 0;
 }
 
-static void
-feed(struct nfsscope_ctx *ctx, const struct source *s)
+/* The merge's next packet, from `best`: counted as a frame, fed to the
+ * pipeline unless the filter drops it, then the source reads on. 1 if fed. */
+static int
+take(struct capture *c, struct nfsscope_ctx *ctx, struct source *best)
 {
-    pipeline_packet(ctx, &s->next);
+    int fed = best->next_match;
+
+    best->next.frame = ++c->frames;
+    if (fed)
+        pipeline_packet(ctx, &best->next);
+    advance(c, best);
+    return fed;
 }
 
 static int
@@ -490,6 +521,7 @@ ts_sec(const struct timespec *t)
 }
 
 struct dispatch_arg {
+    struct capture *c;
     struct nfsscope_ctx *ctx;
     struct source *s;
 };
@@ -506,6 +538,7 @@ on_packet(u_char *user, const struct pcap_pkthdr *h, const u_char *bytes)
     p.caplen = h->caplen;
     p.wirelen = h->len;
     p.dlt = a->s->dlt;
+    p.frame = ++a->c->frames;
     pipeline_packet(a->ctx, &p);
 }
 
@@ -563,7 +596,7 @@ run_live(struct capture *c, struct nfsscope_ctx *ctx, const struct capture_run_o
          size_t errlen)
 {
     struct source *s = &c->src[0];
-    struct dispatch_arg a = { ctx, s };
+    struct dispatch_arg a = { c, ctx, s };
     int fd = pcap_get_selectable_fd(s->p);
     double t0 = mono_now(), next_tick = t0 + o->interval_s;
     uint64_t n = 0;
@@ -699,9 +732,7 @@ run_files_io(struct capture *c, struct nfsscope_ctx *ctx, const struct capture_r
             if (due > mono_now())
                 continue;
         }
-        feed(ctx, best);
-        n++;
-        advance(c, best);
+        n += (unsigned)take(c, ctx, best);
         if (c->fatal[0]) {
             snprintf(err, errlen, "%s", c->fatal);
             return 1;
@@ -734,9 +765,7 @@ capture_run(struct capture *c, struct nfsscope_ctx *ctx, const struct capture_ru
             if (t - first >= o->duration_s)
                 break;
         }
-        feed(ctx, best);
-        n++;
-        advance(c, best);
+        n += (unsigned)take(c, ctx, best);
         if (c->fatal[0]) {
             snprintf(err, errlen, "%s", c->fatal);
             return 1;
@@ -772,7 +801,7 @@ capture_poll(struct capture *c, struct nfsscope_ctx *ctx, int max, const struct 
     int n = 0;
 
     if (c->live) {
-        struct dispatch_arg a = { ctx, &c->src[0] };
+        struct dispatch_arg a = { c, ctx, &c->src[0] };
         int r;
 
         /* Without a selectable descriptor the handle stays blocking and the
@@ -795,9 +824,7 @@ capture_poll(struct capture *c, struct nfsscope_ctx *ctx, int max, const struct 
             return n > 0 ? n : CAPTURE_EOF;
         if (until && earlier(until, &best->next.ts))
             break;
-        feed(ctx, best);
-        n++;
-        advance(c, best);
+        n += (unsigned)take(c, ctx, best);
         if (c->fatal[0]) {
             snprintf(err, errlen, "%s", c->fatal);
             return CAPTURE_ERR;

@@ -101,12 +101,16 @@ wide_reply(void *vctx, void *flow, unsigned dir, uint32_t xid)
     return rpc_match_wide_reply(&ctx->match, flow, dir, xid);
 }
 
+/* Stream bytes of the packet being read complete their messages in its frame;
+ * bytes delivered for another stream (held data flushed past a hole, or at
+ * the end, or of an evicted flow) were carried by frames not kept. */
 static void
 stream_data(void *vctx, void *flow, unsigned dir, struct bytes chunk, const struct timespec *ts)
 {
     struct nfsscope_ctx *ctx = vctx;
     struct flow *f = flow;
 
+    ctx->match.frame = flow == ctx->pkt_flow && dir == ctx->pkt_dir ? ctx->pkt_frame : 0;
     rpc_rm_feed(ctx->rm_pool, &f->rm[dir], f, dir, chunk, ts, deliver_rpc, ctx);
 }
 
@@ -116,6 +120,7 @@ stream_gap(void *vctx, void *flow, unsigned dir, uint64_t nbytes, const struct t
     struct nfsscope_ctx *ctx = vctx;
     struct flow *f = flow;
 
+    ctx->match.frame = flow == ctx->pkt_flow && dir == ctx->pkt_dir ? ctx->pkt_frame : 0;
     rpc_rm_gap(ctx->rm_pool, &f->rm[dir], f, dir, nbytes, ts, deliver_rpc, ctx);
 }
 
@@ -163,8 +168,10 @@ flow_evicted(void *vctx, struct flow *f)
     }
 }
 
+/* A datagram; `frame` completed it (0: not known). */
 static struct flow *
-udp_message(struct nfsscope_ctx *ctx, const struct l4_seg *seg, const struct timespec *ts)
+udp_message(struct nfsscope_ctx *ctx, const struct l4_seg *seg, const struct timespec *ts,
+            uint64_t frame)
 {
     struct rpc_msg_view m;
     unsigned dir;
@@ -175,6 +182,7 @@ udp_message(struct nfsscope_ctx *ctx, const struct l4_seg *seg, const struct tim
     m.msg_len = seg->payload_wirelen;
     m.head_partial = seg->payload.len < seg->payload_wirelen;
     m.ts_first = m.ts_last = *ts;
+    ctx->match.frame = frame;
     rpc_match_message(&ctx->match, f, dir, &m, true);
     return f;
 }
@@ -186,8 +194,8 @@ frag_lost(void *vctx, const struct l4_seg *seg, const struct timespec *ts)
 {
     struct nfsscope_ctx *ctx = vctx;
 
-    if (seg->key.proto == FLOW_PROTO_UDP)
-        (void)udp_message(ctx, seg, ts);
+    if (seg->key.proto == FLOW_PROTO_UDP) /* the first fragment's frame is not kept */
+        (void)udp_message(ctx, seg, ts, 0);
 }
 
 /* A UDP reply with no call: the call may sit in an incomplete datagram going
@@ -419,9 +427,13 @@ pipeline_packet(struct nfsscope_ctx *ctx, const struct pkt *p)
         if (seg.key.proto == FLOW_PROTO_TCP) {
             unsigned dir;
             f = flow_table_get(&ctx->flows, &seg.key, &ts, &dir);
+            ctx->pkt_flow = f;
+            ctx->pkt_dir = dir;
+            ctx->pkt_frame = p->frame;
             tcp_reasm_push(ctx->tcp, f->tcp, f, dir, &seg, &ts, &ctx->sink);
+            ctx->pkt_flow = NULL;
         } else if (seg.key.proto == FLOW_PROTO_UDP) {
-            f = udp_message(ctx, &seg, &ts);
+            f = udp_message(ctx, &seg, &ts, p->frame);
         }
     }
     if (ctx->wpcap)

@@ -29,8 +29,11 @@
 #include "tcp_reasm.h"
 #include "wpcap.h"
 
-/* One captured frame; `data` is borrowed for the duration of the call. */
+/* One captured frame; `data` is borrowed for the duration of the call.
+ * `frame`: its number in the input, 1-based, as Wireshark counts frames
+ * (capture.c); 0: not known. */
 struct pkt {
+    uint64_t frame;
     struct timespec ts;
     const uint8_t *data;
     uint32_t caplen, wirelen;
@@ -55,6 +58,11 @@ struct nfsscope_ctx {
     struct records *records;       /* records.h: --records, owned by the caller */
     struct lockwait *lockwait;     /* lockwait.h: NLM v4 lock waits */
     struct consumers out;          /* the list, in the order above (top of the file) */
+    /* The TCP stream of the packet being read and its frame: messages its
+     * bytes complete get that frame number (pipeline.c stream_data). */
+    const struct flow *pkt_flow;
+    unsigned pkt_dir;
+    uint64_t pkt_frame;
 };
 
 /* 0, or -1 when memory for the configured tables cannot be had. */

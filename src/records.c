@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "community_id.h"
 #include "csv_field.h"
 #include "json.h"
 #include "stats.h"
@@ -18,7 +19,9 @@
 
 #define REC_PATH_MAX 4096                       /* names_path() result */
 #define REC_ESC_MAX (4 * REC_PATH_MAX + 1)      /* term_escape worst case */
-#define REC_LINE_MAX (2 * REC_ESC_MAX + 1024)   /* CSV quoting doubles at most */
+#define REC_NAME_MAX 255                        /* a name kept by the call (PC_NAME_MAX) */
+#define REC_NAME_ESC_MAX (4 * REC_NAME_MAX + 1)
+#define REC_LINE_MAX (2 * REC_ESC_MAX + 2 * REC_NAME_ESC_MAX + 1024) /* CSV quoting doubles */
 #define REC_FILEBUF (1u << 16)
 
 struct records {
@@ -29,6 +32,7 @@ struct records {
     size_t len;                 /* bytes used in line */
     char path[REC_PATH_MAX];
     char esc[REC_ESC_MAX];
+    char name_esc[REC_NAME_ESC_MAX];
     char line[REC_LINE_MAX];
 };
 
@@ -114,11 +118,12 @@ rec_field(struct records *r, const char *s, bool wire)
 struct rec {
     char time[48], client[INET6_ADDRSTRLEN], server[INET6_ADDRSTRLEN];
     const char *transport, *prog_name, *proc, *stable, *status, *outcome;
-    char procbuf[24], statusbuf[40], fh[2 * 64 + 1];
-    uint16_t cport, sport;
+    char procbuf[24], statusbuf[40], fh[2 * 64 + 1], community_id[COMMUNITY_ID_LEN];
+    uint16_t cport, sport, retrans;
     bool has_key, has_uid, has_gid, has_path, has_offset, has_count, has_latency, has_reply;
     uint32_t xid, prog, vers, uid, gid, call_len, reply_len;
-    uint64_t offset, count, latency;
+    uint64_t offset, count, latency, call_frame, reply_frame; /* frames: 0 unknown */
+    struct bytes name; /* raw, from the call */
     int64_t time_ns;
 };
 
@@ -150,7 +155,19 @@ fill(struct records *r, const struct stats *s, const struct op_event *ev, struct
         c->cport = ev->call_dir ? k->dport : k->sport;
         c->sport = ev->call_dir ? k->sport : k->dport;
         c->transport = k->proto == FLOW_PROTO_UDP ? "udp" : "tcp";
+        community_id_v1(k, 0, c->community_id);
     }
+    c->retrans = ev->retrans;
+    c->call_frame = ev->call_frame;
+    c->reply_frame = ev->outcome == OP_NO_REPLY ? 0 : ev->reply_frame;
+    /* The name the call gave: LOOKUP, CREATE, MKDIR, SYMLINK, MKNOD, REMOVE,
+     * RMDIR, RENAME (the old name) in its directory; LINK the new link's;
+     * MNT the export path. The call keeps a name's first 255 bytes. */
+    c->name = ev->name.len ? ev->name : ev->name2;
+    if (c->name.len > REC_NAME_MAX)
+        c->name.len = REC_NAME_MAX;
+    if (c->name.len)
+        term_escape(r->name_esc, sizeof r->name_esc, c->name.p, c->name.len);
     c->xid = ev->xid;
     c->prog = ev->prog;
     c->vers = ev->vers;
@@ -243,8 +260,14 @@ write_csv(struct records *r, const struct rec *c)
         rec_field(r, r->esc, true);
     putf(r, ",%s,%s,%s,", OPT_U(c->has_offset, num[2]), OPT_U(c->has_count, num[3]), c->stable);
     rec_field(r, c->status, false);
-    putf(r, ",%s,%" PRIu32 ",%s,%s\r\n", OPT_U(c->has_latency, num[4]), c->call_len,
-         OPT_U(c->has_reply, num[5]), c->outcome);
+    snprintf(num[6], 24, "%" PRIu64, c->call_frame);
+    snprintf(num[7], 24, "%" PRIu64, c->reply_frame);
+    putf(r, ",%s,%" PRIu32 ",%s,%s,%u,%s,%s,", OPT_U(c->has_latency, num[4]), c->call_len,
+         OPT_U(c->has_reply, num[5]), c->outcome, (unsigned)c->retrans,
+         OPT_U(c->call_frame != 0, num[6]), OPT_U(c->reply_frame != 0, num[7]));
+    if (c->name.len)
+        rec_field(r, r->name_esc, true);
+    putf(r, ",%s\r\n", c->community_id);
     fwrite(r->line, 1, r->len, r->fp);
 }
 
@@ -303,6 +326,15 @@ write_jsonl(struct records *r, const struct rec *c)
     json_kv_u64(&w, "call_bytes", c->call_len);
     kv_u64_or_null(&w, "reply_bytes", c->has_reply, c->reply_len);
     json_kv_str(&w, "outcome", c->outcome);
+    json_kv_u64(&w, "retransmissions", c->retrans);
+    kv_u64_or_null(&w, "call_frame", c->call_frame != 0, c->call_frame);
+    kv_u64_or_null(&w, "reply_frame", c->reply_frame != 0, c->reply_frame);
+    json_key(&w, "name");
+    if (c->name.len) /* raw bytes, as path */
+        json_strn(&w, c->name.p, c->name.len);
+    else
+        json_null(&w);
+    kv_str_or_null(&w, "community_id", c->has_key, c->community_id);
     json_close(&w);
     fputc('\n', r->fp); /* not json_end(): that flushes every line */
 }

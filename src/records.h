@@ -7,7 +7,7 @@
  * (no call in the capture) are not records: they are counted in the report's
  * rpc.orphan_replies. So the number of records is rpc.calls (every first
  * transmission ends as matched or unanswered exactly once). Wire strings
- * (paths) are made terminal-safe (term_escape.h) and then CSV-quoted, or
+ * (paths, names) are made terminal-safe (term_escape.h) and then CSV-quoted, or
  * JSON-escaped. Columns: RECORDS_COLUMNS below. */
 #ifndef NFSSCOPE_RECORDS_H
 #define NFSSCOPE_RECORDS_H
@@ -23,7 +23,7 @@ enum records_format { RECORDS_CSV, RECORDS_JSONL };
 #define RECORDS_COLUMNS                                                                     \
     "time,client,server,client_port,server_port,transport,xid,program,program_name,version," \
     "procedure,uid,gid,fh,path,offset,count,stable_how,status,latency_us,call_bytes,"       \
-    "reply_bytes,outcome"
+    "reply_bytes,outcome,retransmissions,call_frame,reply_frame,name,community_id"
 
 /* "csv" or "jsonl" into *f; false if neither. */
 int records_format_parse(const char *name, enum records_format *f);

@@ -77,6 +77,8 @@ event_who(struct op_event *ev, const struct pending_call *pc)
 {
     ev->key = &pc->key;
     ev->xid = pc->xid;
+    ev->retrans = pc->retrans;
+    ev->call_frame = pc->frame;
     ev->call_dir = pc->dir;
     ev->from_server = pc->sent_dir != pc->dir;
     ev->uid = pc->uid;
@@ -231,6 +233,7 @@ handle_call(struct rpc_match *m, struct flow *f, unsigned dir, const struct rpc_
     pc->dir = (uint8_t)flow_client_dir(f, dir);
     pc->key = f->key;
     pc->call_len = msg->msg_len;
+    pc->frame = m->frame;
     pc->uid = h->uid;
     pc->gid = h->gid;
     pc->gss_wrapped = h->gss_wrapped;
@@ -279,6 +282,7 @@ handle_reply(struct rpc_match *m, struct flow *f, unsigned dir, const struct rpc
     ev.dirent_cap = OP_DIRENT_MAX;
     ev.stable = ev.committed = STABLE_NONE;
     ev.t_reply = msg->ts_last;
+    ev.reply_frame = m->frame;
     ev.reply_len = msg->msg_len;
     if (!pc) {
         if (!validated) {

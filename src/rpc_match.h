@@ -27,6 +27,7 @@ struct rpc_match {
     struct op_dirent *dirents; /* OP_DIRENT_MAX: one reply's listing entries (stats.h) */
     rpc_orphan_hook *before_orphan;
     void *hook_ctx;
+    uint64_t frame; /* the frame that completes the messages now delivered (0: unknown) */
 };
 
 int rpc_match_init(struct rpc_match *m, const struct nfsscope_config *cfg, struct stats *stats,

@@ -83,6 +83,8 @@ struct op_event {
     uint64_t write_bytes; /* WRITE call count (data sent) */
     uint32_t call_len, reply_len;
     uint32_t xid;               /* the call's XID (--records) */
+    uint16_t retrans;           /* the call's retransmissions before this event */
+    uint64_t call_frame, reply_frame; /* frames that completed call and reply (0: unknown) */
     /* Who and what. */
     const struct flow_key *key; /* the connection, NULL for orphans */
     uint8_t call_dir;           /* 0: key's source is the client (the connection's role) */

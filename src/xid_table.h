@@ -41,6 +41,7 @@ struct pending_call {
     uint32_t xid, prog, vers, proc;
     const struct rpc_program *pg; /* NULL: program not decoded, still matched */
     struct timespec t_call;       /* packet that completed the call message */
+    uint64_t frame;               /* and its frame number (struct pkt), 0: unknown */
     uint32_t call_len;
     uint32_t uid, gid;            /* AUTH_SYS, else UINT32_MAX */
     uint16_t retrans;

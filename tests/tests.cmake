@@ -140,6 +140,13 @@ set_tests_properties(e2e_records PROPERTIES TIMEOUT 300)
 add_test(NAME e2e_records_duckdb COMMAND Python3::Interpreter ${CMAKE_SOURCE_DIR}/tests/e2e_records.py
          --duckdb $<TARGET_FILE:nfsscope> ${CMAKE_SOURCE_DIR}/samples ${CMAKE_BINARY_DIR}/records_work)
 set_tests_properties(e2e_records_duckdb PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
+# The records' columns that point back at the wire: community_id against
+# hashlib, call_frame/reply_frame/name/retransmissions against tshark, on
+# every sample and public capture; doc/records.sql loaded into sqlite3.
+add_test(NAME e2e_records_wire COMMAND Python3::Interpreter
+         ${CMAKE_SOURCE_DIR}/tests/e2e_records_wire.py $<TARGET_FILE:nfsscope>
+         ${CMAKE_SOURCE_DIR}/samples ${NFSSCOPE_PCAPS} ${CMAKE_BINARY_DIR}/records_wire_work)
+set_tests_properties(e2e_records_wire PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 900)
 
 # Hostile and broken input: captures built at test time
 # (tests/pcapsyn.py); exit codes and one-line errors for unreadable files,

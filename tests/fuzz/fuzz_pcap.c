@@ -100,6 +100,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 anomaly_add(&ctx.stats.anom, ANOM_FILE_TRUNCATED, 1);
             break;
         }
+        pk.frame = n;
         pk.ts.tv_sec = hdr->ts.tv_sec;
         pk.ts.tv_nsec = hdr->ts.tv_usec; /* nanoseconds: NANO precision */
         pk.data = pdata;

@@ -130,6 +130,7 @@ send_frame(struct stream_fuzz *sf, const struct frame *f)
 {
     struct pkt p;
 
+    p.frame = 0; /* not from a file */
     p.ts = sf->ts;
     p.data = f->buf;
     p.caplen = f->caplen;
