@@ -14,6 +14,7 @@
 #include "breakdown.h"
 #include "capture.h"
 #include "cli.h"
+#include "iflist.h"
 #include "metrics.h"
 #include "term_escape.h"
 #include "tui.h"
@@ -29,11 +30,18 @@ static const char usage_text[] =
     "                     how files are read: builtin (default; each pcapng\n"
     "                     interface with its own link type, compressed files) or\n"
     "                     libpcap (uncompressed, one link type per file)\n"
+    "  FILE               a lone capture file name first, without -r or -i: read it\n"
+    "                     (it must end in .pcap, .pcapng or .cap, optionally .gz,\n"
+    "                     .zst, .xz or .bz2)\n"
     "  -i IFACE           capture live from IFACE ('any' allowed)\n"
+    "  -D                 list the interfaces -i can open, as tcpdump -D\n"
     "  -c COUNT           stop after COUNT packets\n"
     "  --duration SECONDS stop after SECONDS (live: wall clock; files: packet time)\n"
     "  BPF expression     a libpcap filter, as in tcpdump (default: none; NFS is\n"
     "                     recognised by validating RPC headers, not by port)\n"
+    "  -F FILE            read the BPF expression from FILE (as tcpdump; '#' starts\n"
+    "                     a comment); not with an expression on the command line\n"
+    "  -n                 accepted, as in tcpdump: nfsscope never resolves names\n"
     "Live capture (as in tcpdump)\n"
     "  -s SNAPLEN         bytes kept per packet (default 262144)\n"
     "  -B KIB             kernel capture buffer in KiB (default: 32768)\n"
@@ -43,6 +51,9 @@ static const char usage_text[] =
     "                     (-Z root keeps root)\n"
     "Output\n"
     "  -o text|json|csv   report format on standard output (default: text)\n"
+    "  -q, -v             text report: -q the short form (header, procedure tables,\n"
+    "                     capture quality); -v every breakdown too (as --by with\n"
+    "                     all six dimensions, unless --by says which)\n"
     "  --tui, --no-tui    the interactive view (default for -i on a terminal); with\n"
     "                     -r it replays the file; the final report follows on exit\n"
     "  --speed X          replay speed of -r in the view or with --metrics: 1 = the\n"
@@ -295,13 +306,90 @@ static const struct option longopts[] = {
     { "reader", required_argument, NULL, OPT_READER },
     { NULL, 0, NULL, 0 },
 };
-static const char shortopts[] = "r:i:o:c:hs:B:pZ:w:";
+static const char shortopts[] = "r:i:o:c:hs:B:pZ:w:DF:nqv";
+
+/* -F FILE: the BPF expression, as tcpdump reads it: the whole file, each '#'
+ * to the end of its line a comment. An unreadable file is exit 1. */
+#define FILTER_FILE_MAX (64u << 10)
+static char *
+read_filter_file(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    char *buf, *p;
+    size_t n;
+    bool comment = false;
+
+    if (!f) {
+        cli_say("-F: cannot open %s: %s", path, strerror(errno));
+        exit(1);
+    }
+    buf = malloc(FILTER_FILE_MAX + 1);
+    if (!buf) {
+        fputs("nfsscope: out of memory\n", stderr);
+        exit(1);
+    }
+    n = fread(buf, 1, FILTER_FILE_MAX + 1, f);
+    if (ferror(f)) {
+        cli_say("-F: cannot read %s: %s", path, strerror(errno));
+        exit(1);
+    }
+    fclose(f);
+    if (n > FILTER_FILE_MAX)
+        cli_usage_error("-F: %s is longer than %u bytes", path, FILTER_FILE_MAX);
+    buf[n] = '\0';
+    for (p = buf; p < buf + n; p++) { /* comments and control bytes become spaces */
+        if (*p == '#')
+            comment = true;
+        else if (*p == '\n')
+            comment = false;
+        if (comment || (unsigned char)*p < 0x20)
+            *p = ' ';
+    }
+    if (memchr(buf, '\0', n))
+        cli_usage_error("-F: %s holds a NUL byte", path);
+    { /* one space between words, none around: the report shows the expression */
+        char *w = buf;
+
+        for (p = buf; *p; p++)
+            if (*p != ' ' || (w > buf && w[-1] != ' '))
+                *w++ = *p;
+        while (w > buf && w[-1] == ' ')
+            w--;
+        *w = '\0';
+    }
+    if (!buf[0]) { /* only comments: no filter */
+        free(buf);
+        return NULL;
+    }
+    return buf;
+}
+
+/* A capture file's name, as the lone first argument may give it. */
+static bool
+capture_name(const char *a)
+{
+    static const char *const ext[] = { ".pcap", ".pcapng", ".cap" };
+    static const char *const comp[] = { "", ".gz", ".zst", ".xz", ".bz2" };
+    size_t n = strlen(a), i, j;
+
+    for (i = 0; i < sizeof ext / sizeof ext[0]; i++)
+        for (j = 0; j < sizeof comp / sizeof comp[0]; j++) {
+            size_t k = strlen(ext[i]) + strlen(comp[j]);
+
+            if (n > k && strncmp(a + n - k, ext[i], strlen(ext[i])) == 0 &&
+                strcmp(a + n - strlen(comp[j]), comp[j]) == 0)
+                return true;
+        }
+    return false;
+}
 
 bool
 cli_parse(int argc, char **argv, struct cli *c)
 {
     struct nfsscope_config *cfg = &c->cfg;
     char err[512] = "";
+    const char *filter_file = NULL;
+    bool quiet = false, verbose = false;
     int opt;
 
     memset(c, 0, sizeof *c);
@@ -420,6 +508,26 @@ cli_parse(int argc, char **argv, struct cli *c)
         case OPT_SPEED:
             cfg->speed = parse_seconds("--speed", optarg, 0);
             break;
+        case 'D': {
+            char e[512];
+
+            if (iflist_print(stdout, e, sizeof e) != 0) {
+                cli_say("%s", e);
+                exit(1);
+            }
+            return false;
+        }
+        case 'F':
+            filter_file = optarg;
+            break;
+        case 'n': /* tcpdump's "don't resolve": nfsscope never resolves names */
+            break;
+        case 'q':
+            quiet = true;
+            break;
+        case 'v':
+            verbose = true;
+            break;
         case 'h':
             fputs(usage_text, stdout);
             return false;
@@ -438,6 +546,27 @@ cli_parse(int argc, char **argv, struct cli *c)
     if (getenv("NFSSCOPE_HASH_SEED"))
         cfg->hash_seed = parse_count("NFSSCOPE_HASH_SEED", getenv("NFSSCOPE_HASH_SEED"), 1,
                                      UINT64_MAX);
+    /* A lone capture file name first (tcpdump has no such thing): without -r
+     * and -i, a first argument that names a capture file by its suffix is
+     * read as -r; with -r or -i, such an argument naming an existing file is
+     * ambiguous (a file, or a filter?) and refused. */
+    if (optind < argc && capture_name(argv[optind])) {
+        if (!cfg->nfiles && !cfg->iface)
+            cfg->files[cfg->nfiles++] = argv[optind++];
+        else if (access(argv[optind], F_OK) == 0)
+            cli_usage_error("\"%s\" is a capture file but -r or -i is given: add -r before it,"
+                            " or quote it as part of the filter",
+                            argv[optind]);
+    }
+    if (quiet && verbose)
+        cli_usage_error("-q and -v cannot be used together");
+    cfg->detail = quiet ? -1 : verbose ? 1 : 0;
+    if (verbose && !cfg->by_mask)
+        cfg->by_mask = (1u << BD__COUNT) - 1;
+    if (filter_file && optind < argc)
+        cli_usage_error("-F: not with a BPF expression on the command line (\"%s\"): use one"
+                        " or the other",
+                        argv[optind]);
     if (cfg->nfiles && cfg->iface)
         cli_usage_error("-r and -i cannot be used together");
     if (!cfg->nfiles && !cfg->iface)
@@ -453,7 +582,7 @@ cli_parse(int argc, char **argv, struct cli *c)
                                   isatty(STDIN_FILENO) && isatty(STDOUT_FILENO));
     if (c->use_tui && !tui_usable(err, sizeof err))
         cli_usage_error("--tui: %s", err);
-    c->filter = join_args(argc - optind, argv + optind);
+    c->filter = filter_file ? read_filter_file(filter_file) : join_args(argc - optind, argv + optind);
     cfg->filter = c->filter;
     return true;
 }

@@ -146,6 +146,7 @@ run_open(struct run *r, const struct cli *c)
     r->vi.top_n = cfg->top_n;
     r->vi.by_mask = cfg->by_mask;
     r->vi.order = cfg->order;
+    r->vi.detail = cfg->detail;
     if (pipeline_init(&r->ctx, cfg) != 0) {
         snprintf(r->err, sizeof r->err, "out of memory for the configured tables (lower"
                                          " --max-flows or --max-pending)");

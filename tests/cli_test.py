@@ -4,13 +4,15 @@
 
 Exit codes and one-line messages; -r - (standard input); several -r files
 analysed as one capture in timestamp order; pcapng; nanosecond pcap; BPF
-expressions; -c; -o csv. Inputs are written here from a public capture
+expressions; -c; -o csv; tcpdump's -D, -n, -F, -q/-v and a bare capture file
+name. Inputs are written here from a public capture
 (split, re-stamped), so nothing is committed.
 
 usage: cli_test.py NFSSCOPE PCAP_DIR WORKDIR
 """
 import json
 import os
+import shutil
 import struct
 import subprocess
 import sys
@@ -172,6 +174,47 @@ def main():
     open(cut, "wb").write(open(src, "rb").read()[:-30])
     crep = report(["-r", cut])
     check(crep["anomalies"]["file_truncated"] == 1, "truncated file counted")
+
+    # tcpdump habits. -D: the interfaces, as tcpdump -D prints them.
+    p = run(["-D"])
+    check(p.returncode == 0 and p.stdout.startswith(b"1.") and p.stderr == b"",
+          f"-D lists interfaces: {p.returncode} {p.stdout[:80]!r}")
+    if shutil.which("tcpdump"):
+        t = subprocess.run(["tcpdump", "-D"], capture_output=True, timeout=30)
+        check(t.returncode != 0 or t.stdout == p.stdout,
+              f"-D prints what tcpdump -D prints: {p.stdout!r} vs {t.stdout!r}")
+    # -n: accepted, changes nothing (nothing is ever resolved).
+    check(report(["-n", "-r", src]) == base, "-n: the same report")
+    # -F FILE: the expression from a file, comments dropped; not with one on
+    # the command line (2); an unreadable file (1).
+    bpf = os.path.join(work, "filter.bpf")
+    with open(bpf, "w") as f:
+        f.write("# NFS only\nport 2049 # the server\n")
+    check(report(["-r", src, "-F", bpf]) == report(["-r", src, "port", "2049"]),
+          "-F FILE: the same report as the expression on the command line")
+    one_line_error(run(["-r", src, "-F", bpf, "tcp"]), 2, ["-F"])
+    one_line_error(run(["-r", src, "-F", os.path.join(work, "no-such.bpf")]), 1, ["-F"])
+    with open(bpf, "w") as f:
+        f.write("port nonsense\n")
+    one_line_error(run(["-r", src, "-F", bpf]), 2, ["bad filter"])
+    # -q / -v: the short form, every breakdown; not both.
+    full, short, verbose = run(["-r", src]), run(["-q", "-r", src]), run(["-v", "-r", src])
+    check(short.returncode == 0 and len(short.stdout) < len(full.stdout) and
+          b"capture quality" in short.stdout and b"getattr" in short.stdout and
+          b"\nfindings" not in short.stdout,
+          "-q: the short form (tables and capture quality)")
+    check(verbose.returncode == 0 and all(
+        ("by calls: " + d).encode() in verbose.stdout
+        for d in ("client", "server", "pair", "export", "file", "user")),
+        "-v: every breakdown")
+    one_line_error(run(["-q", "-v", "-r", src]), 2, ["-q", "-v"])
+    # A lone capture file name: read as -r; missing (1); beside -r (2).
+    check(report([src]) == base, "a bare capture file name is read as -r")
+    check(report([src, "port", "2049"]) == report(["-r", src, "port", "2049"]),
+          "a bare capture file name, then a BPF expression")
+    one_line_error(run([os.path.join(work, "no-such.pcap")]), 1, ["no-such.pcap"])
+    one_line_error(run(["-r", src, src]), 2, ["capture file", "-r"])
+    one_line_error(run([os.path.join(work, "filter.bpf")]), 2, ["no input"])
 
     print(f"{passed} passed, {failed} failed")
     return checks.status(failed)

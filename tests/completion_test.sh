@@ -66,6 +66,12 @@ refuse "-r prefers captures" "$tmp/cap.txt" -r "$tmp/ca"
 expect "--records takes a file name" "$tmp/calls.csv" -r x --records "$tmp/ca"
 expect "-w takes a file name" "$tmp/calls.csv" -r x -w "$tmp/ca"
 expect "merge takes report files" "$tmp/a.json" merge "$tmp/a"
+expect "-F takes a file name" "$tmp/calls.csv" -r x -F "$tmp/ca"
+expect "a first argument may be a capture file" "$tmp/cap.pcap.zst" "$tmp/ca"
+refuse "not once -r is given" "$tmp/cap.pcap.zst" -r x "$tmp/ca"
+for o in -D -F -n -q -v; do
+    expect "short option $o" "$o" -
+done
 refuse "a number option offers nothing" "--top" --top ""
 rm -rf "$tmp"
 echo "$fails failed"

@@ -480,9 +480,11 @@ text_report(FILE *out, const struct stats *s, const struct view_info *vi)
     header(out, s, vi);
     for (i = 0; i < s->nprogs; i++)
         program(out, vi, &s->progs[i]);
-    throughput(out, s);
-    breakdowns(out, s, vi);
-    findings_text(out, s, vi ? vi->findings : NULL); /* ui/report_findings.c */
+    if (!vi || vi->detail >= 0) { /* -q: the short form, without these */
+        throughput(out, s);
+        breakdowns(out, s, vi);
+        findings_text(out, s, vi ? vi->findings : NULL); /* ui/report_findings.c */
+    }
     footer(out, s);
     if (fflush(out) != 0 || ferror(out))
         return -1;

@@ -20,6 +20,7 @@ struct view_info {           /* what the report says about its input */
     unsigned top_n;             /* rows per breakdown (0: the default, 10) */
     unsigned by_mask;           /* breakdowns in the text report: 1 << enum bd_dim */
     int order;                  /* enum bd_order of the top-N lists */
+    int detail;                 /* text: -1 the short form (-q), 0 default, 1 -v */
     /* The analyses run beside the stats (pipeline.h); NULL: off. */
     const struct findings *findings; /* findings.h */
     const struct lockwait *lockwait; /* lockwait.h: NLM v4 lock waits */
