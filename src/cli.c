@@ -98,7 +98,7 @@ static const char usage_text[] =
     "  nfsscope diff [-o text|json] A B\n"
     "                     compare two captures or saved JSON reports (-o json):\n"
     "                     calls, latency, WRITE stable_how and findings, with the change\n"
-    "  nfsscope merge [-o json|text|csv] A.json B.json ...\n"
+    "  nfsscope merge [-o text|json|csv] A.json B.json ...\n"
     "                     combine saved JSON reports exactly (counts and histograms add)\n"
     "Other\n"
     "  -h, --help         this help\n"

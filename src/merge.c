@@ -62,7 +62,7 @@ struct mnode {
 };
 
 static const char merge_usage[] =
-    "usage: nfsscope merge [-o json|text|csv] A.json B.json ...\n"
+    "usage: nfsscope merge [-o text|json|csv] A.json B.json ...\n"
     "  A.json ...: saved JSON reports (nfsscope -o json); - is standard input\n";
 
 /* ---- reading ------------------------------------------------------------ */
@@ -663,12 +663,14 @@ csv_num(FILE *out, const struct mnode *m)
         fputc(',', out);
 }
 
-static const char *const op_cols[] = { "calls", "replies", "errors", "unanswered",
-                                       "retransmissions", "bytes" };
+/* The columns of the report's CSV (ui/report_csv.c), in its order. */
+static const char *const op_cols[] = { "calls", "replies", "errors", "retransmissions",
+                                       "unanswered", "bytes" };
 static const char *const lat_cols[] = { "count", "min", "mean", "p50", "p90", "p99", "max" };
 #define NCOLS(a) (sizeof(a) / sizeof(a)[0])
 
-/* Per program and procedure with calls: one table (text) or rows (CSV). */
+/* Per program and procedure: the text table (procedures with calls), or the
+ * CSV rows of the report's CSV (every procedure, zero rows too). */
 static void
 emit_table(FILE *out, const struct mnode *root, bool csv)
 {
@@ -681,7 +683,7 @@ emit_table(FILE *out, const struct mnode *root, bool csv)
         for (i = 0; i < NCOLS(op_cols); i++)
             fprintf(out, ",%s", op_cols[i]);
         for (i = 0; i < NCOLS(lat_cols); i++)
-            fprintf(out, i == 0 ? ",latency_%s" : ",latency_%s_us", lat_cols[i]);
+            fprintf(out, i == 0 ? ",lat_%s" : ",lat_%s_us", lat_cols[i]);
         fputs("\r\n", out);
     } else {
         const struct mnode *cap = child(root, "capture"), *rpc = child(root, "rpc");
@@ -705,8 +707,8 @@ emit_table(FILE *out, const struct mnode *root, bool csv)
         for (op = ops->first; op; op = op->next) {
             const struct mnode *lat = child(op, "latency_us");
 
-            if (!get_u(child(op, "calls")) && !get_u(child(op, "replies")))
-                continue;
+            if (!csv && !get_u(child(op, "calls")) && !get_u(child(op, "replies")))
+                continue; /* CSV, as the report's: every procedure, zero rows too */
             if (csv) {
                 term_escape(esc, sizeof esc, (const uint8_t *)pg->key, strlen(pg->key));
                 fprintf(out, "%s,", esc);
@@ -872,7 +874,7 @@ merge_main(int argc, char **argv)
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
-    const char *fmt = "json";
+    const char *fmt = "text"; /* as the report's */
     struct mnode *acc = NULL;
     char err[2048];
     int opt, i, rc = 0;

@@ -217,15 +217,21 @@ def main():
         ra, rb = json.load(open(ja)), json.load(open(jb))
         check(ra["rpc"]["calls"] > 0 and rb["rpc"]["calls"] > 0,
               "%s: both halves have calls (%d, %d)" % (s, ra["rpc"]["calls"], rb["rpc"]["calls"]))
-        merged = json.loads(run([nfsscope, "merge", ja, jb]))
+        merged = json.loads(run([nfsscope, "merge", "-o", "json", ja, jb]))
         compare(s, whole, merged)
         merged3 = json.loads(run([nfsscope, "merge", "-o", "json", jb, ja]))
         compare(s + " (B A)", whole, merged3)
-        one = json.loads(run([nfsscope, "merge", ja]))
+        one = json.loads(run([nfsscope, "merge", "-o", "json", ja]))
         ra.pop("findings", None)
         check(one == ra, "%s: merge of one report is that report" % s)
         text = run([nfsscope, "merge", "-o", "text", ja, jb]).decode()
         check("getattr" in text or "lookup" in text, "%s: text output names procedures" % s)
+        check(run([nfsscope, "merge", ja, jb]).decode() == text,
+              "%s: text is the default, as for the report" % s)
+        # one report merged: the report's own CSV, header and rows
+        check(run([nfsscope, "merge", "-o", "csv", ja]) ==
+              run([nfsscope, "-o", "csv", "-r", pa]),
+              "%s: merge -o csv of one report = that capture's -o csv" % s)
         rows = list(csv.reader(io.StringIO(run([nfsscope, "merge", "-o", "csv", ja, jb]).decode(),
                                            newline=""), strict=True))
         check(rows and all(len(r) == len(rows[0]) for r in rows), "%s: csv widths" % s)
