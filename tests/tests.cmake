@@ -226,3 +226,11 @@ set_tests_properties(e2e_readers PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 900)
 add_test(NAME nfs4_tshark COMMAND Python3::Interpreter ${CMAKE_SOURCE_DIR}/tests/nfs4_tshark_test.py
          $<TARGET_FILE:nfs4_test> ${CMAKE_BINARY_DIR}/nfs4_tshark_work)
 set_tests_properties(nfs4_tshark PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 120)
+
+# The report contract (doc/contract.md): every JSON report of every sample
+# and public capture, merge's and diff's, validates against
+# doc/nfsscope-report.schema.json; mutated reports must not.
+add_test(NAME e2e_schema COMMAND Python3::Interpreter ${CMAKE_SOURCE_DIR}/tests/e2e_schema.py
+         $<TARGET_FILE:nfsscope> ${CMAKE_SOURCE_DIR}/samples ${NFSSCOPE_PCAPS}
+         ${CMAKE_BINARY_DIR}/schema_work ${CMAKE_SOURCE_DIR}/doc/nfsscope-report.schema.json)
+set_tests_properties(e2e_schema PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
