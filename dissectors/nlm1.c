@@ -12,22 +12,7 @@
 #define NLM1_NPROCS 16
 
 static const struct rpc_op nlm1_procs[NLM1_NPROCS] = {
-    { "null", OPK_NULL, 0 },
-    { "test", OPK_LOCK_TEST, OPF_FH },
-    { "lock", OPK_LOCK, OPF_FH },
-    { "cancel", OPK_LOCK_CANCEL, OPF_FH },
-    { "unlock", OPK_UNLOCK, OPF_FH },
-    { "granted", OPK_LOCK_GRANTED, OPF_FH | OPF_CALLBACK },
-    { "test_msg", OPK_LOCK_TEST, OPF_FH | OPF_MSG },
-    { "lock_msg", OPK_LOCK, OPF_FH | OPF_MSG },
-    { "cancel_msg", OPK_LOCK_CANCEL, OPF_FH | OPF_MSG },
-    { "unlock_msg", OPK_UNLOCK, OPF_FH | OPF_MSG },
-    { "granted_msg", OPK_LOCK_GRANTED, OPF_FH | OPF_MSG | OPF_CALLBACK },
-    { "test_res", OPK_LOCK_RESULT, OPF_MSG | OPF_CALLBACK },
-    { "lock_res", OPK_LOCK_RESULT, OPF_MSG | OPF_CALLBACK },
-    { "cancel_res", OPK_LOCK_RESULT, OPF_MSG | OPF_CALLBACK },
-    { "unlock_res", OPK_LOCK_RESULT, OPF_MSG | OPF_CALLBACK },
-    { "granted_res", OPK_LOCK_RESULT, OPF_MSG },
+    NLM_OPS_V1,
 };
 
 /* XNFS 10.1 nlm_stats; 5 (deadlock) is an extension some servers send. */

@@ -12,30 +12,8 @@
 #define NLM3_NPROCS 24
 
 static const struct rpc_op nlm3_procs[NLM3_NPROCS] = {
-    { "null", OPK_NULL, 0 },
-    { "test", OPK_LOCK_TEST, OPF_FH },
-    { "lock", OPK_LOCK, OPF_FH },
-    { "cancel", OPK_LOCK_CANCEL, OPF_FH },
-    { "unlock", OPK_UNLOCK, OPF_FH },
-    { "granted", OPK_LOCK_GRANTED, OPF_FH | OPF_CALLBACK },
-    { "test_msg", OPK_LOCK_TEST, OPF_FH | OPF_MSG },
-    { "lock_msg", OPK_LOCK, OPF_FH | OPF_MSG },
-    { "cancel_msg", OPK_LOCK_CANCEL, OPF_FH | OPF_MSG },
-    { "unlock_msg", OPK_UNLOCK, OPF_FH | OPF_MSG },
-    { "granted_msg", OPK_LOCK_GRANTED, OPF_FH | OPF_MSG | OPF_CALLBACK },
-    { "test_res", OPK_LOCK_RESULT, OPF_MSG | OPF_CALLBACK },
-    { "lock_res", OPK_LOCK_RESULT, OPF_MSG | OPF_CALLBACK },
-    { "cancel_res", OPK_LOCK_RESULT, OPF_MSG | OPF_CALLBACK },
-    { "unlock_res", OPK_LOCK_RESULT, OPF_MSG | OPF_CALLBACK },
-    { "granted_res", OPK_LOCK_RESULT, OPF_MSG },
-    { NULL, OPK_OTHER, 0 },
-    { NULL, OPK_OTHER, 0 },
-    { NULL, OPK_OTHER, 0 },
-    { NULL, OPK_OTHER, 0 }, /* 16-19: not assigned (reported as procN) */
-    { "share", OPK_SHARE, OPF_FH },
-    { "unshare", OPK_UNSHARE, OPF_FH },
-    { "nm_lock", OPK_LOCK, OPF_FH },
-    { "free_all", OPK_FREE_ALL, 0 },
+    NLM_OPS_V1,
+    NLM_OPS_V3,
 };
 
 /* XNFS 10.1 nlm_stats; 5 (deadlock) is an extension some servers send. */

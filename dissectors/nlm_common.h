@@ -23,6 +23,36 @@
 #include "xdr_cur.h"
 #include "xid_table.h"
 
+/* The operation table rows every NLM version shares: procedures 0-15 of
+ * version 1 (XNFS 3W chapter 10), and 16-23 that versions 3 and 4 add
+ * (SHARE, UNSHARE, NM_LOCK, FREE_ALL; chapter 11). */
+#define NLM_OPS_V1 \
+    { "null", OPK_NULL, 0 }, \
+    { "test", OPK_LOCK_TEST, OPF_FH }, \
+    { "lock", OPK_LOCK, OPF_FH }, \
+    { "cancel", OPK_LOCK_CANCEL, OPF_FH }, \
+    { "unlock", OPK_UNLOCK, OPF_FH }, \
+    { "granted", OPK_LOCK_GRANTED, OPF_FH | OPF_CALLBACK }, \
+    { "test_msg", OPK_LOCK_TEST, OPF_FH | OPF_MSG }, \
+    { "lock_msg", OPK_LOCK, OPF_FH | OPF_MSG }, \
+    { "cancel_msg", OPK_LOCK_CANCEL, OPF_FH | OPF_MSG }, \
+    { "unlock_msg", OPK_UNLOCK, OPF_FH | OPF_MSG }, \
+    { "granted_msg", OPK_LOCK_GRANTED, OPF_FH | OPF_MSG | OPF_CALLBACK }, \
+    { "test_res", OPK_LOCK_RESULT, OPF_MSG | OPF_CALLBACK }, \
+    { "lock_res", OPK_LOCK_RESULT, OPF_MSG | OPF_CALLBACK }, \
+    { "cancel_res", OPK_LOCK_RESULT, OPF_MSG | OPF_CALLBACK }, \
+    { "unlock_res", OPK_LOCK_RESULT, OPF_MSG | OPF_CALLBACK }, \
+    { "granted_res", OPK_LOCK_RESULT, OPF_MSG }
+#define NLM_OPS_V3 \
+    { NULL, OPK_OTHER, 0 }, \
+    { NULL, OPK_OTHER, 0 }, \
+    { NULL, OPK_OTHER, 0 }, \
+    { NULL, OPK_OTHER, 0 }, /* 16-19: not assigned (procN) */ \
+    { "share", OPK_SHARE, OPF_FH }, \
+    { "unshare", OPK_UNSHARE, OPF_FH }, \
+    { "nm_lock", OPK_LOCK, OPF_FH }, \
+    { "free_all", OPK_FREE_ALL, 0 }
+
 #define NLM_MAXNETOBJ 1024 /* XNFS: MAXNETOBJ_SZ, netobj opaque<> bound */
 #define NLM_MAXNAMELEN 1025 /* XNFS: LM_MAXNAMELEN (1024) + 1, nlm_notify name */
 
