@@ -39,7 +39,7 @@ enum fkind {
 #define FND_TOP_FILES 2048   /* files with their own counters; the rest is "other" */
 #define FND_DIRS 256         /* directories with fan-out counters */
 #define FND_LISTINGS 8       /* listings kept per directory, for evidence */
-#define FND_FH_MAX 64
+#define FND_FH_MAX 128      /* the longest handle: NFS4_FHSIZE (RFC 8881 §3.2) */
 #define FND_FANOUT_MIN 16    /* per-entry calls after a listing that make a finding */
 #define FND_MIN_REPEATS 2    /* redundant calls that make a finding: one is not a pattern */
 

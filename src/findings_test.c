@@ -278,6 +278,33 @@ test_stable_writes(void)
     findings_free(f);
 }
 
+/* NFSv4 handles run to 128 bytes (RFC 8881 §3.2): a file known by one is
+ * kept whole in the top files, apart from a file whose handle differs only
+ * in its last byte. */
+static void
+test_long_handles(void)
+{
+    struct findings *f = findings_new(1024, 3, 9);
+    uint8_t h1[128], h2[128];
+    struct op_event ev;
+
+    memset(h1, 0x5a, sizeof h1);
+    memcpy(h2, h1, sizeof h2);
+    h2[127] ^= 1;
+    for (unsigned i = 0; i < 3; i++) {
+        ev = write_ev(i * 10, STABLE_FILE_SYNC, 4096, 'a');
+        ev.fh.p = i < 2 ? h1 : h2;
+        ev.fh.len = 128;
+        feed(f, ev);
+    }
+    EQ(f->n[FK_STABLE_WRITES], 3);
+    EQ(f->files[0].fh_len, 128);
+    CHECK(memcmp(f->files[0].fh, h1, 128) == 0 || memcmp(f->files[0].fh, h2, 128) == 0);
+    EQ(f->files[0].stable[STABLE_FILE_SYNC] + f->files[1].stable[STABLE_FILE_SYNC], 3);
+    CHECK(f->files[0].stable[STABLE_FILE_SYNC] != f->files[1].stable[STABLE_FILE_SYNC]);
+    findings_free(f);
+}
+
 static void
 test_access(void)
 {
@@ -395,6 +422,7 @@ main(void)
     test_whatif();
     test_redundant_getattr();
     test_stable_writes();
+    test_long_handles();
     test_access();
     test_in_flight();
     test_fanout();
