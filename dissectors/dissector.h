@@ -10,6 +10,7 @@
 #define NFSSCOPE_DISSECTOR_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "bytes.h"
@@ -26,7 +27,12 @@ struct op_event;
  * per result (OPI_RESULT: its status, and the message's latency). A program
  * whose operations are its procedures emits nothing: the message is the
  * operation. Borrowed bytes (fh) are valid only during emit. */
-enum op_phase { OPI_CALL, OPI_RESULT };
+enum op_phase {
+    OPI_CALL,
+    OPI_RESULT,
+    OPI_NOT_EVALUATED, /* from the reply: an operation of the call with no result, the
+                        * server having stopped at an earlier failure (RFC 8881 §16.2.3) */
+};
 
 struct op_item {
     uint32_t op;     /* index in the program's operation table (rpc_program.ops) */
@@ -35,6 +41,8 @@ struct op_item {
     uint8_t flags;   /* OPF_* */
     uint8_t phase;   /* enum op_phase */
     bool has_status; /* OPI_RESULT: the status was decoded */
+    bool repeat;     /* an earlier operation of the message has the same number: the
+                      * message's latency is not counted again for it */
     uint32_t status; /* the operation's own status (nfsstat4) */
     struct bytes fh; /* the handle it acted on, when known (empty: not known) */
 };
@@ -84,6 +92,12 @@ struct rpc_program {
     uint32_t nops;
     const struct rpc_op *ops;
     uint32_t flags;                 /* PGF_* */
+    /* Minor versions counted apart (NFSv4: 0, 1, 2), 0: none. The
+     * dissector sets pending_call.minor; a message of a higher minor version
+     * counts in the totals only. */
+    uint32_t nminor;
+    /* The name of a message's kind (op_event.main_ops), NULL: no kinds. */
+    const char *(*kind_name)(uint32_t main_ops, char *buf, size_t size);
     const char *(*status_name)(uint32_t status); /* NULL if the program has no status word */
     /* Is this status a failure? NULL: every status but 0. (NLM's BLOCKED is a
      * lock wait, not an error.) */

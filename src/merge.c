@@ -669,6 +669,43 @@ static const char *const op_cols[] = { "calls", "replies", "errors", "retransmis
 static const char *const lat_cols[] = { "count", "min", "mean", "p50", "p90", "p99", "max" };
 #define NCOLS(a) (sizeof(a) / sizeof(a)[0])
 
+/* One procedure's row of program pg: in the text table if it has calls or
+ * replies, in CSV always (as the report's). */
+static void
+emit_row(FILE *out, const struct mnode *pg, const struct mnode *op, bool csv)
+{
+    const struct mnode *lat;
+    char esc[512];
+    size_t i;
+
+    if (!op || op->kind != N_OBJ || !op->key)
+        return;
+    lat = child(op, "latency_us");
+    if (!csv && !get_u(child(op, "calls")) && !get_u(child(op, "replies")))
+        return;
+    if (csv) {
+        term_escape(esc, sizeof esc, (const uint8_t *)pg->key, strlen(pg->key));
+        fprintf(out, "%s,", esc);
+        term_escape(esc, sizeof esc, (const uint8_t *)op->key, strlen(op->key));
+        fputs(esc, out);
+        for (i = 0; i < NCOLS(op_cols); i++)
+            csv_num(out, child(op, op_cols[i]));
+        for (i = 0; i < NCOLS(lat_cols); i++)
+            csv_num(out, child(lat, lat_cols[i]));
+        fputs("\r\n", out);
+    } else {
+        term_escape(esc, sizeof esc, (const uint8_t *)pg->key, strlen(pg->key));
+        fprintf(out, "%-10s ", esc);
+        term_escape(esc, sizeof esc, (const uint8_t *)op->key, strlen(op->key));
+        fprintf(out, "%-12s", esc);
+        for (i = 0; i < 3; i++)
+            txt_num(out, child(op, op_cols[i]), 10);
+        for (i = 3; i < NCOLS(lat_cols); i++)
+            txt_num(out, child(lat, lat_cols[i]), 8);
+        fputc('\n', out);
+    }
+}
+
 /* Per program and procedure: the text table (procedures with calls), or the
  * CSV rows of the report's CSV (every procedure, zero rows too). */
 static void
@@ -676,7 +713,6 @@ emit_table(FILE *out, const struct mnode *root, bool csv)
 {
     const struct mnode *pg, *op;
     size_t i;
-    char esc[512];
 
     if (csv) {
         fputs("program,procedure", out);
@@ -700,37 +736,17 @@ emit_table(FILE *out, const struct mnode *root, bool csv)
         fputs("  (latency in us)\n", out);
     }
     for (pg = root->first; pg; pg = pg->next) {
-        const struct mnode *ops = child(pg, "ops");
+        const struct mnode *ops = child(pg, "ops"), *msg = child(pg, "compound");
 
+        if (msg && msg->kind == N_OBJ) { /* NFSv4: its messages ("ops" are the operations) */
+            emit_row(out, pg, child(pg, "null"), csv);
+            emit_row(out, pg, msg, csv);
+            continue;
+        }
         if (!ops || ops->kind != N_OBJ)
             continue;
-        for (op = ops->first; op; op = op->next) {
-            const struct mnode *lat = child(op, "latency_us");
-
-            if (!csv && !get_u(child(op, "calls")) && !get_u(child(op, "replies")))
-                continue; /* CSV, as the report's: every procedure, zero rows too */
-            if (csv) {
-                term_escape(esc, sizeof esc, (const uint8_t *)pg->key, strlen(pg->key));
-                fprintf(out, "%s,", esc);
-                term_escape(esc, sizeof esc, (const uint8_t *)op->key, strlen(op->key));
-                fputs(esc, out);
-                for (i = 0; i < NCOLS(op_cols); i++)
-                    csv_num(out, child(op, op_cols[i]));
-                for (i = 0; i < NCOLS(lat_cols); i++)
-                    csv_num(out, child(lat, lat_cols[i]));
-                fputs("\r\n", out);
-            } else {
-                term_escape(esc, sizeof esc, (const uint8_t *)pg->key, strlen(pg->key));
-                fprintf(out, "%-10s ", esc);
-                term_escape(esc, sizeof esc, (const uint8_t *)op->key, strlen(op->key));
-                fprintf(out, "%-12s", esc);
-                for (i = 0; i < 3; i++)
-                    txt_num(out, child(op, op_cols[i]), 10);
-                for (i = 3; i < NCOLS(lat_cols); i++)
-                    txt_num(out, child(lat, lat_cols[i]), 8);
-                fputc('\n', out);
-            }
-        }
+        for (op = ops->first; op; op = op->next)
+            emit_row(out, pg, op, csv);
     }
 }
 

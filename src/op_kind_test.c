@@ -96,6 +96,10 @@ static const struct want nfsacl3[] = {
     { "null", OPK_NULL }, { "getacl", OPK_GETACL }, { "setacl", OPK_SETACL },
     { "getxattrdir", OPK_LOOKUP },
 };
+/* RFC 8881 §16: NULL and COMPOUND, whose kind is its operations'. */
+static const struct want nfs4[] = {
+    { "null", OPK_NULL }, { "compound", OPK_OTHER },
+};
 
 #define N(a) (sizeof a / sizeof *a)
 static const struct {
@@ -110,6 +114,7 @@ static const struct {
     { "nsm1", nsm1, N(nsm1) },         { "portmap2", portmap2, N(portmap2) },
     { "rpcbind3", rpcbind3, N(rpcbind3) },       { "rpcbind4", rpcbind4, N(rpcbind4) },
     { "nfsacl2", nfsacl2, N(nfsacl2) }, { "nfsacl3", nfsacl3, N(nfsacl3) },
+    { "nfs4", nfs4, N(nfs4) },
 };
 
 static const struct rpc_program *

@@ -39,6 +39,7 @@ event_op(struct op_event *ev, const struct pending_call *pc)
     const struct rpc_op *op = rpc_proc(ev->pg, ev->proc);
 
     ev->kind = pc->kind;
+    ev->minor = pc->minor;
     ev->opf = op ? op->flags : 0;
 }
 
@@ -48,6 +49,7 @@ event_op(struct op_event *ev, const struct pending_call *pc)
 struct call_sink_ctx {
     struct stats *stats;
     const struct rpc_program *pg;
+    const struct pending_call *pc; /* its minor version, set by the dissector */
 };
 
 static void
@@ -55,7 +57,7 @@ call_op(void *ctx, const struct op_item *op)
 {
     const struct call_sink_ctx *c = ctx;
 
-    stats_op_call(c->stats, c->pg, op);
+    stats_op_call(c->stats, c->pg, c->pc->minor, op);
 }
 
 struct reply_sink_ctx {
@@ -238,6 +240,7 @@ handle_call(struct rpc_match *m, struct flow *f, unsigned dir, const struct rpc_
     pc->gid = h->gid;
     pc->gss_wrapped = h->gss_wrapped;
     pc->stable = STABLE_NONE;
+    pc->minor = 0xff;
     pc->kind = rpc_proc(pg, h->proc) ? rpc_proc(pg, h->proc)->kind : OPK_OTHER;
     pc->partial = rc != DECODE_OK || msg->head_partial;
     if (msg->head.len >= 32) /* the credential's flavor was captured */
@@ -245,7 +248,7 @@ handle_call(struct rpc_match *m, struct flow *f, unsigned dir, const struct rpc_
     if (pg && pg->call && rc == DECODE_OK && !h->gss_wrapped && h->proc < pg->nprocs) {
         struct xdr_cur x;
         enum decode_rc drc;
-        struct call_sink_ctx cc = { m->stats, pg };
+        struct call_sink_ctx cc = { m->stats, pg, pc };
         struct op_sink sub = { call_op, &cc };
 
         xdr_cur_init(&x, h->body);
@@ -256,6 +259,7 @@ handle_call(struct rpc_match *m, struct flow *f, unsigned dir, const struct rpc_
             pc->partial = 1;
     }
     stats_call(m->stats, pg, h->proc, pc->stable, pc->write_count);
+    stats_call_minor(m->stats, pg, h->proc, pc->minor);
     stats_call_by(m->stats, pc, &f->bdc);
 }
 

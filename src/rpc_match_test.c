@@ -547,7 +547,8 @@ test_unknown_program(void)
     setup();
     CHECK(rpc_program_find(400000, 1) == NULL);
     CHECK(rpc_program_find(100003, 3) != NULL);
-    CHECK(rpc_program_find(100003, 4) == NULL); /* no v4 dissector: a different program */
+    CHECK(rpc_program_find(100003, 4) != NULL); /* NFSv4: a program of its own */
+    CHECK(rpc_program_find(100003, 5) == NULL);
     FEED(&fa, 0, other_call, 0, 0);
     EQ(st.rpc.calls, 1);
     EQ(st.rpc.unknown_program_calls, 1);

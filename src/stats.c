@@ -20,6 +20,45 @@ rows_new(uint32_t n)
     return r;
 }
 
+static int
+kinds_new(struct kind_table *t)
+{
+    unsigned i;
+
+    t->rows = calloc(STATS_MAX_KINDS, sizeof *t->rows);
+    for (i = 0; t->rows && i < STATS_MAX_KINDS; i++)
+        histo_init(&t->rows[i].st.latency);
+    return t->rows ? 0 : -1;
+}
+
+/* A program's minor-version rows and kind tables (rpc_program.nminor, kind_name). */
+static int
+minor_new(struct prog_stats *ps)
+{
+    const struct rpc_program *pg = ps->pg;
+    uint32_t i;
+
+    if (pg->kind_name && kinds_new(&ps->kinds) != 0)
+        return -1;
+    if (!pg->nminor)
+        return 0;
+    ps->minor = calloc(pg->nminor, sizeof *ps->minor);
+    if (!ps->minor)
+        return -1;
+    for (i = 0; i < pg->nminor; i++) {
+        struct minor_stats *m = &ps->minor[i];
+
+        m->procs = rows_new(pg->nprocs);
+        if (!m->procs)
+            return -1;
+        if (pg->ops && !(m->ops = rows_new(pg->nops)))
+            return -1;
+        if (pg->kind_name && kinds_new(&m->kinds) != 0)
+            return -1;
+    }
+    return 0;
+}
+
 int
 stats_init_programs(struct stats *s, const struct rpc_program *const *programs)
 {
@@ -40,7 +79,7 @@ stats_init_programs(struct stats *s, const struct rpc_program *const *programs)
         s->progs[i].procs = rows_new(pg->nprocs);
         if (pg->ops)
             s->progs[i].ops = rows_new(pg->nops);
-        if (!s->progs[i].procs || (pg->ops && !s->progs[i].ops)) {
+        if (!s->progs[i].procs || (pg->ops && !s->progs[i].ops) || minor_new(&s->progs[i]) != 0) {
             stats_fini(s);
             return -1;
         }
@@ -123,8 +162,18 @@ stats_fini(struct stats *s)
 
     if (s->progs)
         for (i = 0; i < s->nprogs; i++) {
-            free(s->progs[i].procs);
-            free(s->progs[i].ops);
+            struct prog_stats *ps = &s->progs[i];
+            uint32_t k;
+
+            for (k = 0; ps->minor && k < ps->pg->nminor; k++) {
+                free(ps->minor[k].procs);
+                free(ps->minor[k].ops);
+                free(ps->minor[k].kinds.rows);
+            }
+            free(ps->minor);
+            free(ps->kinds.rows);
+            free(ps->procs);
+            free(ps->ops);
         }
     free(s->progs);
     s->progs = NULL;
@@ -274,6 +323,22 @@ stats_call(struct stats *s, const struct rpc_program *pg, uint32_t proc, uint8_t
         ps->write_size[iosz_bucket(write_bytes)]++;
 }
 
+/* The rows of minor version `minor` of ps, or NULL (none, or beyond the program's). */
+static struct minor_stats *
+minor_of(struct prog_stats *ps, unsigned minor)
+{
+    return ps && ps->minor && minor < ps->pg->nminor ? &ps->minor[minor] : NULL;
+}
+
+void
+stats_call_minor(struct stats *s, const struct rpc_program *pg, uint32_t proc, unsigned minor)
+{
+    struct minor_stats *m = minor_of(stats_prog(s, pg), minor);
+
+    if (m && proc < pg->nprocs)
+        m->procs[proc].calls++;
+}
+
 static bool
 status_is_error(const struct rpc_program *pg, uint32_t status)
 {
@@ -299,17 +364,61 @@ count_status(struct proc_stats *p, uint32_t status)
     }
 }
 
+/* A reply's share of one message row: replies, errors, statuses, latency. */
+static void
+record_reply(struct proc_stats *p, const struct op_event *ev)
+{
+    p->replies++;
+    record_latency(p, ev);
+    if (ev->outcome == OP_RPC_ERROR) {
+        p->errors++;
+        p->rpc_errors++;
+        return;
+    }
+    if (ev->partial)
+        p->partial++;
+    if (ev->has_status) {
+        count_status(p, ev->status);
+        if (status_is_error(ev->pg, ev->status))
+            p->errors++;
+    }
+}
+
+/* A replied message in its kind's row (the first STATS_MAX_KINDS kinds). */
+static void
+record_kind(struct kind_table *t, const struct op_event *ev)
+{
+    unsigned i;
+
+    if (!t->rows)
+        return;
+    for (i = 0; i < t->n; i++)
+        if (t->rows[i].key == ev->main_ops)
+            break;
+    if (i == t->n) {
+        if (t->n == STATS_MAX_KINDS) {
+            t->other++;
+            return;
+        }
+        t->rows[t->n++].key = ev->main_ops;
+    }
+    record_reply(&t->rows[i].st, ev);
+}
+
 void
 stats_record(struct stats *s, const struct op_event *ev)
 {
     struct prog_stats *ps;
     struct proc_stats *p = proc_of(s, ev->pg, ev->proc, &ps);
+    struct minor_stats *m = p ? minor_of(ps, ev->minor) : NULL;
 
     switch (ev->outcome) {
     case OP_NO_REPLY:
         s->rpc.unanswered_calls++;
         if (p)
             p->unanswered++;
+        if (m)
+            m->procs[ev->proc].unanswered++;
         return;
     case OP_ORPHAN_REPLY:
         s->rpc.orphan_replies++;
@@ -319,12 +428,10 @@ stats_record(struct stats *s, const struct op_event *ev)
         s->rpc.rpc_errors++;
         if (ps)
             ps->replies++;
-        if (p) {
-            p->replies++;
-            p->errors++;
-            p->rpc_errors++;
-            record_latency(p, ev);
-        }
+        if (p)
+            record_reply(p, ev);
+        if (m)
+            record_reply(&m->procs[ev->proc], ev);
         return;
     case OP_REPLIED:
         break;
@@ -334,14 +441,13 @@ stats_record(struct stats *s, const struct op_event *ev)
         ps->replies++;
     if (!p)
         return;
-    p->replies++;
-    if (ev->partial)
-        p->partial++;
-    record_latency(p, ev);
-    if (ev->has_status) {
-        count_status(p, ev->status);
-        if (status_is_error(ev->pg, ev->status))
-            p->errors++;
+    record_reply(p, ev);
+    if (m)
+        record_reply(&m->procs[ev->proc], ev);
+    if (ev->has_main_ops) {
+        record_kind(&ps->kinds, ev);
+        if (m)
+            record_kind(&m->kinds, ev);
     }
     if (ev->read_bytes) {
         p->bytes += ev->read_bytes;
@@ -356,33 +462,52 @@ stats_record(struct stats *s, const struct op_event *ev)
 }
 
 void
-stats_op_call(struct stats *s, const struct rpc_program *pg, const struct op_item *op)
+stats_op_call(struct stats *s, const struct rpc_program *pg, unsigned minor,
+              const struct op_item *op)
 {
     struct prog_stats *ps = stats_prog(s, pg);
+    struct minor_stats *m = minor_of(ps, minor);
 
-    if (ps && ps->ops && op->op < pg->nops)
-        ps->ops[op->op].calls++;
+    if (!ps || !ps->ops || op->op >= pg->nops)
+        return;
+    ps->ops[op->op].calls++;
+    if (m)
+        m->ops[op->op].calls++;
+}
+
+/* One result or not-evaluated operation in one operation row. */
+static void
+record_op(struct proc_stats *p, const struct op_event *msg, const struct op_item *op)
+{
+    if (!op->repeat) /* an operation takes as long as its message, counted once per message */
+        record_latency(p, msg);
+    if (op->phase == OPI_NOT_EVALUATED) {
+        p->not_evaluated++;
+        return;
+    }
+    p->replies++;
+    if (msg->partial)
+        p->partial++;
+    if (op->has_status) {
+        count_status(p, op->status);
+        if (status_is_error(msg->pg, op->status))
+            p->errors++;
+    }
 }
 
 void
 stats_record_op(struct stats *s, const struct op_event *msg, const struct op_item *op)
 {
     struct prog_stats *ps = stats_prog(s, msg->pg);
-    struct proc_stats *p;
+    struct minor_stats *m;
 
-    if (!ps || !ps->ops || op->op >= msg->pg->nops || op->phase != OPI_RESULT ||
+    if (!ps || !ps->ops || op->op >= msg->pg->nops || op->phase == OPI_CALL ||
         msg->outcome != OP_REPLIED)
         return;
-    p = &ps->ops[op->op];
-    p->replies++;
-    if (msg->partial)
-        p->partial++;
-    record_latency(p, msg); /* an operation takes as long as its message */
-    if (op->has_status) {
-        count_status(p, op->status);
-        if (status_is_error(msg->pg, op->status))
-            p->errors++;
-    }
+    record_op(&ps->ops[op->op], msg, op);
+    m = minor_of(ps, msg->minor);
+    if (m)
+        record_op(&m->ops[op->op], msg, op);
 }
 
 void

@@ -70,6 +70,10 @@ struct op_event {
     uint8_t kind;        /* enum op_kind of the operation (the program's table), OPK_OTHER
                           * when not known */
     uint8_t opf;         /* its OPF_* flags */
+    uint8_t minor;       /* the message's minor version (NFSv4), or 0xff: none */
+    bool has_main_ops;   /* main_ops is set: the reply's body was decoded */
+    uint32_t main_ops;   /* the message's main operations (its kind), one byte each as the
+                          * program packs them (rpc_program.kind_name); 0: none */
     struct timespec t_call, t_reply;
     enum op_outcome outcome;
     bool has_status;     /* the dissector found a status word */
@@ -149,6 +153,8 @@ struct proc_stats {
     uint64_t retrans;    /* retransmitted calls (same XID, before the reply) */
     uint64_t unanswered; /* calls with no reply */
     uint64_t partial;    /* decoded from truncated heads */
+    uint64_t not_evaluated; /* operation rows: in an answered call, no result (an earlier
+                             * operation failed) */
     uint64_t bytes;      /* READ: bytes returned; WRITE: bytes sent */
     unsigned nstatus;    /* entries used in status[] */
     uint64_t status_other; /* statuses beyond STATS_MAX_STATUS distinct values */
@@ -168,6 +174,26 @@ struct nfs_write_stats { /* NFSv3 WRITE detail (RFC 1813 §3.3.7) */
 #define IOSZ_BUCKETS 22
 unsigned iosz_bucket(uint64_t bytes);
 
+/* Messages by kind (op_event.main_ops), at most STATS_MAX_KINDS distinct
+ * ones, the rest counted in `other`: calls are replies with a decoded body
+ * (the kind is in the call, a reply proves it was carried out). */
+#define STATS_MAX_KINDS 32
+struct kind_row {
+    uint32_t key;          /* op_event.main_ops */
+    struct proc_stats st;  /* replies, errors, statuses and latency */
+};
+struct kind_table {
+    unsigned n;
+    uint64_t other;        /* replies of kinds beyond STATS_MAX_KINDS */
+    struct kind_row *rows; /* STATS_MAX_KINDS */
+};
+
+/* One minor version's message, operation and kind rows (rpc_program.nminor). */
+struct minor_stats {
+    struct proc_stats *procs, *ops;
+    struct kind_table kinds;
+};
+
 struct prog_stats {
     const struct rpc_program *pg;
     struct proc_stats *procs;  /* pg->nprocs entries: one row per procedure, which for a
@@ -176,6 +202,8 @@ struct prog_stats {
     struct proc_stats *ops;    /* pg->nops entries, per operation (dissector.h op_item):
                                 * calls from the calls, replies, statuses, errors and the
                                 * message's latency from the results; NULL: no table */
+    struct minor_stats *minor; /* pg->nminor entries, or NULL */
+    struct kind_table kinds;   /* all minor versions; rows NULL: the program has no kinds */
     uint64_t calls, replies;   /* all procedures */
     uint64_t bad_proc;         /* calls to a procedure number >= nprocs */
     struct nfs_write_stats write;
@@ -247,10 +275,15 @@ void stats_record(struct stats *s, const struct op_event *ev);
 /* Its share of the breakdown rows and the timeline, and what it teaches the
  * names cache (a no-op without stats_breakdowns_init). */
 void stats_record_by(struct stats *s, const struct op_event *ev);
+/* The same call in its minor version's rows (rpc_program.nminor), if any. */
+void stats_call_minor(struct stats *s, const struct rpc_program *pg, uint32_t proc,
+                      unsigned minor);
 /* One operation of a call to a program with an operation table (OPI_CALL),
- * at call time. */
-void stats_op_call(struct stats *s, const struct rpc_program *pg, const struct op_item *op);
-/* One operation's result (OPI_RESULT) in the reply `msg`. */
+ * at call time, of minor version `minor` (0xff: none). */
+void stats_op_call(struct stats *s, const struct rpc_program *pg, unsigned minor,
+                   const struct op_item *op);
+/* One operation's result (OPI_RESULT) or a call's operation not evaluated
+ * (OPI_NOT_EVALUATED) in the reply `msg`. */
 void stats_record_op(struct stats *s, const struct op_event *msg, const struct op_item *op);
 /* Attribute a first-transmission call to its client, server, file, export
  * and user rows (after stats_call). `cache` (the connection's, or NULL)

@@ -80,12 +80,17 @@ def summary(rep):
     for pname, pv in rep.items():
         if not (isinstance(pv, dict) and isinstance(pv.get("ops"), dict)):
             continue
-        for proc, o in pv["ops"].items():
-            if not (o["calls"] or o["replies"]):
+        rows = dict(pv["ops"])
+        for msg in ("null", "compound"):  # NFSv4: its messages beside its operations
+            if isinstance(pv.get(msg), dict):
+                rows[msg] = dict(pv[msg], errors=pv[msg].get("errors", 0))
+        for proc, o in rows.items():
+            calls = o["calls"] if "calls" in o else o["count"]  # NFSv4 operations: "count"
+            if not (calls or o["replies"]):
                 continue
             lat = o["latency_us"]
             out["%s.%s" % (pname, proc)] = {
-                "calls": o["calls"], "replies": o["replies"], "errors": o["errors"],
+                "calls": calls, "replies": o["replies"], "errors": o["errors"],
                 "status": o.get("status"), "bytes": o.get("bytes"),
                 "latency": (lat["count"], lat["min"], lat["max"]),
             }

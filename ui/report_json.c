@@ -15,6 +15,7 @@
 
 #include "json.h"
 #include "lockwait.h"
+#include "nfs4.h"
 #include "report_findings.h"
 #include "stats.h"
 #include "view.h"
@@ -293,12 +294,161 @@ op_row(struct json_w *w, const struct rpc_program *pg, const struct proc_stats *
     json_close(w);
 }
 
+/* ---- NFSv4: COMPOUNDs, operations and kinds, per minor version ---- */
+
+/* stable_how4 (RFC 8881 §18.32): UNSTABLE4, DATA_SYNC4, FILE_SYNC4. */
+static void
+stable4(struct json_w *w, const char *key, const uint64_t v[3])
+{
+    unsigned i;
+
+    json_key(w, key);
+    json_obj(w);
+    for (i = 0; i < 3; i++)
+        json_kv_u64(w, nfs4_stable_name(i), v[i]);
+    json_close(w);
+}
+
+/* A message row in the shape of the nfs4 object's "compound" and "null",
+ * with a procedure row's members besides (merge's table reads them). */
+static void
+nfs4_msg_row(struct json_w *w, const struct rpc_program *pg, const struct proc_stats *p,
+             bool compound)
+{
+    json_obj(w);
+    json_kv_u64(w, "calls", p->calls);
+    json_kv_u64(w, "replies", p->replies);
+    if (compound)
+        json_kv_u64(w, "unanswered_calls", p->unanswered);
+    json_kv_u64(w, "errors", p->errors);
+    if (compound)
+        status_map(w, pg, p);
+    latency(w, &p->latency);
+    histogram(w, &p->latency);
+    /* extras */
+    json_kv_u64(w, "retransmissions", p->retrans);
+    json_kv_u64(w, "unanswered", p->unanswered);
+    json_kv_u64(w, "bytes", p->bytes);
+    json_kv_u64(w, "rpc_errors", p->rpc_errors);
+    json_kv_u64(w, "partial", p->partial);
+    json_close(w);
+}
+
+/* Every operation seen: occurrences in calls, results, not evaluated. */
+static void
+nfs4_ops(struct json_w *w, const struct rpc_program *pg, const struct proc_stats *ops)
+{
+    uint32_t i;
+
+    json_key(w, "ops");
+    json_obj(w);
+    for (i = 0; i < pg->nops; i++) {
+        const struct proc_stats *p = &ops[i];
+        const char *name = i == 0 ? "illegal" : pg->ops[i].name;
+
+        if (!name || (!p->calls && !p->replies && !p->not_evaluated))
+            continue;
+        json_key(w, name);
+        json_obj(w);
+        json_kv_u64(w, "count", p->calls);
+        json_kv_u64(w, "replies", p->replies);
+        json_kv_u64(w, "not_evaluated", p->not_evaluated);
+        json_kv_u64(w, "errors", p->errors);
+        status_map(w, pg, p);
+        latency(w, &p->latency); /* of the COMPOUNDs containing it */
+        histogram(w, &p->latency);
+        if (p->status_other)
+            json_kv_u64(w, "status_other", p->status_other);
+        json_close(w);
+    }
+    json_close(w);
+}
+
+/* COMPOUNDs by kind (main operations), in order of first reply. */
+static void
+nfs4_kinds(struct json_w *w, const struct rpc_program *pg, const struct kind_table *t)
+{
+    unsigned i;
+
+    json_key(w, "kinds");
+    json_obj(w);
+    for (i = 0; t->rows && i < t->n; i++) {
+        const struct proc_stats *p = &t->rows[i].st;
+        char name[96];
+
+        json_key(w, pg->kind_name(t->rows[i].key, name, sizeof name));
+        json_obj(w);
+        json_kv_u64(w, "compounds", p->replies);
+        json_kv_u64(w, "errors", p->errors);
+        latency(w, &p->latency);
+        histogram(w, &p->latency);
+        json_close(w);
+    }
+    json_close(w);
+    if (t->other) /* extras */
+        json_kv_u64(w, "kinds_other", t->other);
+}
+
+static void
+nfs4_object(struct json_w *w, const struct prog_stats *ps)
+{
+    const struct rpc_program *pg = ps->pg;
+    uint32_t k;
+
+    json_key(w, pg->name);
+    json_obj(w);
+    json_kv_u64(w, "calls", ps->calls);
+    json_kv_u64(w, "replies", ps->replies);
+    json_key(w, "null");
+    nfs4_msg_row(w, pg, &ps->procs[NFSPROC4_NULL], false);
+    json_key(w, "compound");
+    nfs4_msg_row(w, pg, &ps->procs[NFSPROC4_COMPOUND], true);
+    json_key(w, "minor_versions");
+    json_obj(w);
+    for (k = 0; k < pg->nminor; k++) {
+        const struct minor_stats *m = &ps->minor[k];
+        const struct proc_stats *c = &m->procs[NFSPROC4_COMPOUND];
+        char key[12];
+
+        if (!c->calls && !c->replies && !c->unanswered)
+            continue;
+        snprintf(key, sizeof key, "%u", (unsigned)k);
+        json_key(w, key);
+        json_obj(w);
+        json_key(w, "compound");
+        nfs4_msg_row(w, pg, c, true);
+        nfs4_ops(w, pg, m->ops);
+        nfs4_kinds(w, pg, &m->kinds);
+        json_close(w);
+    }
+    json_close(w);
+    nfs4_ops(w, pg, ps->ops);
+    nfs4_kinds(w, pg, &ps->kinds);
+    json_key(w, "write");
+    json_obj(w);
+    stable4(w, "stable", ps->write.stable);
+    stable4(w, "committed", ps->write.committed);
+    json_kv_u64(w, "bytes", ps->write.bytes);
+    json_close(w);
+    json_key(w, "read");
+    json_obj(w);
+    json_kv_u64(w, "bytes", ps->read_bytes);
+    json_close(w);
+    /* extras */
+    json_kv_u64(w, "unknown_procedure_calls", ps->bad_proc);
+    json_close(w);
+}
+
 static void
 program(struct json_w *w, const struct view_info *vi, const struct prog_stats *ps)
 {
     const struct rpc_program *pg = ps->pg;
     uint32_t i;
 
+    if (pg->nminor && ps->minor) { /* NFSv4: the contract's nfs4 object */
+        nfs4_object(w, ps);
+        return;
+    }
     json_key(w, pg->name);
     json_obj(w);
     json_key(w, "ops");

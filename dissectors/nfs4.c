@@ -1,0 +1,198 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* nfs4.c: NFSv4 (program 100003 version 4: NULL and COMPOUND, RFC 7530 §16,
+ * RFC 8881 §16) for the RPC layer: each COMPOUND's operations emitted one by
+ * one (dissector.h op_item) from the call and from the reply, the
+ * COMPOUND's minor version and kind (its main operations, Wireshark's
+ * nfs.main_opcode tiers: nfs4_op_tier()) for the per-minor-version and
+ * per-kind rows. The decoding itself is nfs4_compound.c's; what the reply
+ * needs from its call travels in the pending call's scratch as a
+ * struct nfs4_digest. */
+#include <string.h>
+
+#include "nfs4.h"
+#include "stats.h"
+#include "xid_table.h"
+
+_Static_assert(sizeof(struct nfs4_digest) <= PC_PRIV_SIZE, "the call's digest fits its scratch");
+_Static_assert(NFS4_FHSIZE <= PC_FH_MAX, "an NFSv4 handle fits the pending call");
+
+static const struct rpc_op nfs4_procs[2] = {
+    [NFSPROC4_NULL] = { "null", OPK_NULL, 0 },
+    [NFSPROC4_COMPOUND] = { "compound", OPK_OTHER, 0 },
+};
+
+/* The row of an operation in the table: its number; ILLEGAL (10044, past
+ * the table) in row 0, which no operation uses. */
+static uint32_t
+op_row(uint32_t op)
+{
+    return op <= NFS4_OP_LAST ? op : 0;
+}
+
+/* Bit `row` of a 128-bit set: was the operation already in this message? */
+static bool
+seen_before(uint64_t seen[2], uint32_t row)
+{
+    uint64_t bit = 1ull << (row & 63);
+    bool was = seen[row >> 6 & 1] & bit;
+
+    seen[row >> 6 & 1] |= bit;
+    return was;
+}
+
+static void
+emit(const struct op_sink *sub, uint32_t op, uint32_t index, enum op_phase ph,
+     const struct nfs4_resop *r, struct bytes fh, uint64_t seen[2])
+{
+    const struct rpc_op *t = nfs4_op(op);
+    struct op_item it;
+
+    memset(&it, 0, sizeof it);
+    it.op = op_row(op);
+    it.index = index;
+    it.kind = t ? t->kind : OPK_OTHER;
+    it.flags = t ? t->flags : 0;
+    it.phase = (uint8_t)ph;
+    it.repeat = seen ? seen_before(seen, it.op) : false;
+    if (r) {
+        it.has_status = r->has_status;
+        it.status = r->status;
+    }
+    it.fh = fh;
+    op_sink_emit(sub, &it);
+}
+
+/* The kind packed in a word, one nfs4_op_pack() byte per main operation. */
+static uint32_t
+kind_pack(const struct nfs4_kind *k)
+{
+    uint32_t key = 0;
+    uint8_t i;
+
+    for (i = 0; i < k->n && i < NFS4_KIND_MAX; i++)
+        key |= (uint32_t)nfs4_op_pack(k->op[i]) << (8 * i);
+    return key;
+}
+
+static const char *
+nfs4_kind_key_name(uint32_t key, char *buf, size_t size)
+{
+    struct nfs4_kind k;
+
+    memset(&k, 0, sizeof k);
+    while (k.n < NFS4_KIND_MAX && (key >> (8 * k.n) & 0xff)) {
+        k.op[k.n] = nfs4_op_unpack((uint8_t)(key >> (8 * k.n)), 0);
+        k.n++;
+    }
+    return nfs4_kind_name(&k, false, buf, size);
+}
+
+static enum decode_rc
+nfs4_call(struct xdr_cur *x, struct pending_call *pc, const struct op_sink *sub)
+{
+    static _Thread_local struct nfs4_call c; /* a few KiB: not on the stack per message */
+    struct nfs4_digest *d = (struct nfs4_digest *)pc->priv;
+    const struct nfs4_argop *main_op;
+    enum decode_rc rc;
+    uint32_t i;
+
+    if (pc->proc != NFSPROC4_COMPOUND)
+        return DECODE_OK;
+    rc = nfs4_compound_call(x, NULL, &c);
+    nfs4_digest_make(&c, d);
+    pc->minor = c.minorversion <= 0xfe ? (uint8_t)c.minorversion : 0xfe;
+    main_op = nfs4_call_main_op(&c);
+    if (main_op) {
+        const struct nfs4_fhgen *g = main_op->fh_gen < c.ngen ? &c.gen[main_op->fh_gen] : NULL;
+
+        if (g && g->fh.len && g->fh.len <= PC_FH_MAX) {
+            memcpy(pc->fh, g->fh.p, g->fh.len);
+            pc->fh_len = (uint8_t)g->fh.len;
+        }
+        if (main_op->name.len && main_op->name.len <= PC_NAME_MAX) {
+            memcpy(pc->name, main_op->name.p, main_op->name.len);
+            pc->name_len = (uint8_t)main_op->name.len;
+        }
+        pc->kind = nfs4_op(main_op->op) ? nfs4_op(main_op->op)->kind : OPK_OTHER;
+    }
+    for (i = 0; i < c.ndecoded; i++) {
+        const struct nfs4_argop *a = &c.op[i];
+
+        if (c.stop == NFS4_STOP_UNKNOWN && i + 1 == c.ndecoded)
+            break; /* op<N>: no row, and nothing after it was decodable */
+        if (a->op == OP_WRITE && pc->stable == STABLE_NONE) {
+            pc->stable = a->stable <= FILE_SYNC4 ? a->stable : STABLE_NONE;
+            pc->write_count = a->count;
+        }
+        emit(sub, a->op, i, OPI_CALL, NULL, a->op == OP_PUTFH ? a->fh : (struct bytes){ 0 },
+             NULL);
+    }
+    return rc;
+}
+
+static enum decode_rc
+nfs4_reply(struct xdr_cur *x, const struct pending_call *pc, struct op_event *ev,
+           const struct op_sink *sub)
+{
+    static _Thread_local struct nfs4_reply r;
+    const struct nfs4_digest *d = (const struct nfs4_digest *)pc->priv;
+    uint64_t seen[2] = { 0, 0 };
+    enum decode_rc rc;
+    uint32_t i;
+
+    if (pc->proc != NFSPROC4_COMPOUND)
+        return DECODE_OK;
+    rc = nfs4_compound_reply(x, NULL, d, &r);
+    if (rc != DECODE_OK && r.ndecoded == 0 && !xdr_cur_ok(x))
+        return rc; /* not even the COMPOUND's status */
+    ev->status = r.status;
+    ev->has_status = true;
+    ev->has_main_ops = true;
+    ev->main_ops = kind_pack(&d->kind);
+    for (i = 0; i < r.ndecoded; i++) {
+        const struct nfs4_resop *res = &r.res[i];
+        struct bytes fh = res->fh_gen < r.ngen ? r.gen[res->fh_gen].fh : (struct bytes){ 0 };
+
+        if (!res->has_status)
+            continue;
+        if (res->op == OP_WRITE && res->status == NFS4_OK && ev->committed == STABLE_NONE &&
+            res->committed <= FILE_SYNC4)
+            ev->committed = res->committed;
+        if (res->op == OP_READ && res->status == NFS4_OK) {
+            ev->read_bytes += res->count;
+            ev->eof = ev->eof || res->eof;
+        }
+        emit(sub, res->op, i, OPI_RESULT, res, fh, seen);
+    }
+    /* The call's operations after the last result were not evaluated. */
+    for (i = r.ndecoded; i < d->ndecoded; i++) {
+        uint32_t op = nfs4_digest_op(d, i);
+
+        if (d->stop == NFS4_STOP_UNKNOWN && i + 1 == d->ndecoded)
+            break;
+        emit(sub, op, i, OPI_NOT_EVALUATED, NULL, (struct bytes){ 0 }, seen);
+    }
+    return rc;
+}
+
+static const char *
+nfs4_status(uint32_t status)
+{
+    return nfs4_status_name(status);
+}
+
+const struct rpc_program nfs4_program = {
+    .name = "nfs4",
+    .title = "NFS v4.x",
+    .prog = NFS4_PROGRAM,
+    .vers = NFS4_VERSION,
+    .nprocs = 2,
+    .procs = nfs4_procs,
+    .nops = NFS4_OP_LAST + 1,
+    .ops = nfs4_op_table,
+    .nminor = 3,
+    .kind_name = nfs4_kind_key_name,
+    .status_name = nfs4_status,
+    .call = nfs4_call,
+    .reply = nfs4_reply,
+};
