@@ -213,6 +213,11 @@ add_test(NAME nfs4_truth COMMAND Python3::Interpreter ${CMAKE_SOURCE_DIR}/tests/
          ${CMAKE_BINARY_DIR}/nfs4_truth_work)
 set_tests_properties(nfs4_truth PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
 
+# nfsscope's nfs4 object against tshark's truth and the NFSv4 samples' clients.
+add_test(NAME e2e_nfs4 COMMAND Python3::Interpreter ${CMAKE_SOURCE_DIR}/tests/e2e_nfs4.py
+         $<TARGET_FILE:nfsscope> ${NFSSCOPE_PCAPS} ${CMAKE_SOURCE_DIR}/samples)
+set_tests_properties(e2e_nfs4 PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
+
 # The capture readers (src/capfile.c against --reader libpcap): byte-identical
 # reports on every sample, public capture and derived variant; compressed
 # input; a pcapng with interfaces of two link types, against tshark.
