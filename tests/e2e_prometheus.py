@@ -9,7 +9,12 @@ latencies drawn (seeded) from a log-normal law around 500 us, 5 % of the
 GETATTRs failing with NFS3ERR_STALE and 30 % of the LOOKUPs with
 NFS3ERR_NOENT. Steady, because Prometheus's rate() cannot count what a
 series held at its first scrape: a series that appears with most of its
-calls already in it (a burst, as in the bundled samples) is no test.
+calls already in it (a burst, as in the bundled samples) is no test. For the
+same reason the capture opens with one GETATTR and one LOOKUP (each failing
+once, at the median latency) and LEAD_IN seconds of silence, so every
+series the rules read, error series included, exists before the steady
+traffic, whenever the first scrape comes: rate() then misses only those
+lead-in calls, not a slow machine's first second of traffic.
 
 Prometheus (Debian's package) starts on loopback with the rules, scraping
 every 200 ms and evaluating every second; then `nfsscope -r CAPTURE
@@ -50,6 +55,7 @@ from checks import check, finish  # noqa: E402
 
 SECONDS = 10.0
 RATE = 250            # calls per second
+LEAD_IN = 2.0         # seconds of silence after the first two calls
 WINDOW = 300.0        # the rules' [5m]
 GETATTR, LOOKUP = 1, 3
 NFS3ERR_NOENT, NFS3ERR_STALE = 2, 70
@@ -66,9 +72,19 @@ def make_capture(path):
     rnd = random.Random(18)
     cli, srv, dirfh = "10.0.0.1", "10.0.0.2", b"D" * 32
     frames = []
+    lead = [(GETATTR, ps.fh3(b"L" * 32), ps.u32(NFS3ERR_STALE)),
+            (LOOKUP, ps.nfs3_lookup_args(dirfh, b"lead"), ps.u32(NFS3ERR_NOENT) + ps.u32(0))]
+    for j, (proc, args, res) in enumerate(lead):
+        xid = 0x100 + j
+        frames.append((j * 1000.0, ps.udp_frame(cli, 800, srv, 2049,
+                                                ps.rpc_call(xid, ps.NFS_PROG, 3, proc, args),
+                                                ident=60000 + 2 * j)))
+        frames.append((j * 1000.0 + 500, ps.udp_frame(srv, 2049, cli, 800,
+                                                      ps.rpc_reply(xid, res),
+                                                      ident=60001 + 2 * j)))
     n = int(SECONDS * RATE)
     for i in range(n):
-        t = i * 1e6 / RATE                           # microseconds
+        t = LEAD_IN * 1e6 + i * 1e6 / RATE          # microseconds
         lat = min(rnd.lognormvariate(math.log(500), 0.7), 100000.0)
         xid = 0x1000 + i
         if i % 2 == 0:
@@ -89,7 +105,7 @@ def make_capture(path):
         us = t0 + int(round(t))
         recs.append({"data": data, "sec": us // 1000000, "usec": us % 1000000})
     ps.write_pcap(path, recs)
-    return n
+    return n + len(lead)
 
 
 def free_port():
