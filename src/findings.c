@@ -41,6 +41,9 @@ static const char *const kind_keys[FK__COUNT] = {
     [FK_REDUNDANT_GETATTR] = "redundant_getattr",
     [FK_REDUNDANT_ACCESS] = "redundant_access",
     [FK_FANOUT] = "directory_fanout",
+    [FK_NETWORK_LOSS] = "network_loss",
+    [FK_NEGATIVE_LOOKUPS] = "negative_lookups",
+    [FK_RPC_RETRANS] = "rpc_retransmissions",
 };
 
 const char *
@@ -261,6 +264,8 @@ findings_new(size_t cap, unsigned window_s, uint64_t seed)
     histo_init(&f->lat_stable);
     histo_init(&f->lat_unstable);
     histo_init(&f->lat_commit);
+    histo_init(&f->lat_net);
+    histo_init(&f->lat_clean);
     f->files = calloc(FND_TOP_FILES, sizeof *f->files);
     f->attr = ftab_new(cap, sizeof(struct held), &f->evicted);
     f->mod = ftab_new(cap, sizeof(struct modv), &f->evicted);
@@ -324,6 +329,8 @@ struct who { /* the parts of an operation every finding needs */
     uint8_t af;
     int64_t t_call, t_reply;
     uint64_t lat;
+    uint64_t cost;         /* what the call's latency adds to a client-side finding:
+                            * 0 when the network delayed it (network_loss has it) */
     /* Keys hashed once per call and reused by every table and scenario. */
     uint64_t fk, ok;       /* fh_key of fh and of obj_fh */
     uint64_t ma_f, ma_o;   /* model MK_ATTR keys of fh and obj_fh */
@@ -408,15 +415,17 @@ credit(struct findings *f, enum fkind k, struct who *w, struct bytes fh,
     struct fnd_client *c = client_row(f, w);
     struct fnd_file *fl = file_row_w(f, fh, w);
 
+    uint64_t us = k == FK_NETWORK_LOSS ? w->lat : w->cost;
+
     f->n[k]++;
-    f->cost_us[k] += w->lat;
+    f->cost_us[k] += us;
     c->n[k]++;
-    c->cost_us[k] += w->lat;
+    c->cost_us[k] += us;
     fl->n[k]++;
-    fl->cost_us[k] += w->lat;
+    fl->cost_us[k] += us;
     if (remember) {
         remember->call = w->t_call;
-        remember->lat = w->lat;
+        remember->lat = us;
         remember->client = c;
         remember->file = fl;
     }
@@ -612,7 +621,7 @@ listing_call(struct findings *f, const struct op_event *ev, const struct who *w)
         l->t_plus = w->t_reply;
     l->t_last = w->t_call;
     d->t_last = w->t_reply;
-    d->cost_us += w->lat;
+    d->cost_us += w->cost;
     if (plus)
         d->readdirplus++;
     else
@@ -652,7 +661,7 @@ child_call(struct findings *f, const struct op_event *ev, const struct who *w, b
     li = l->cur < FND_LISTINGS ? &d->l[l->cur] : NULL;
     l->t_last = w->t_call;
     d->t_last = w->t_reply;
-    d->cost_us += w->lat;
+    d->cost_us += w->cost;
     switch (ev->kind) {
     case OPK_LOOKUP:
         d->lookup++;
@@ -932,6 +941,69 @@ findings_wants(const struct op_event *ev)
            ev->outcome != OP_ORPHAN_REPLY && ev->ndirent <= OP_DIRENT_MAX;
 }
 
+/* The network's share: a replied call that waited on TCP recovery
+ * (op_event.net_delay) is network_loss's, all of its latency; calls sent
+ * again with the same XID are rpc_retransmissions (their latency, unless the
+ * network has it already). */
+static void
+network(struct findings *f, const struct op_event *ev, struct who *w, bool replied)
+{
+    if (replied) {
+        if (ev->net_delay) {
+            histo_record(&f->lat_net, w->lat);
+            credit(f, FK_NETWORK_LOSS, w, ev->fh, NULL);
+        } else {
+            histo_record(&f->lat_clean, w->lat);
+        }
+    }
+    if (ev->retrans) {
+        f->rpc_resent += ev->retrans;
+        credit(f, FK_RPC_RETRANS, w, ev->fh, NULL);
+    }
+}
+
+/* A LOOKUP that failed: counted per (directory, name, status); the first
+ * FND_NEGS pairs keep their names, later ones count in neg_other. */
+static void
+negative_lookup(struct findings *f, const struct op_event *ev, struct who *w)
+{
+    size_t nl = ev->name.len < FND_NEG_NAME ? ev->name.len : FND_NEG_NAME;
+    size_t fl = ev->fh.len < FND_FH_MAX ? ev->fh.len : FND_FH_MAX;
+    struct fnd_neg *g = NULL;
+    unsigned i;
+
+    credit(f, FK_NEGATIVE_LOOKUPS, w, ev->fh, NULL);
+    for (i = 0; i < f->nneg; i++) {
+        struct fnd_neg *x = &f->neg[i];
+        if (x->status == ev->status && x->pg == ev->pg && x->fh_len == fl && x->name_len == nl &&
+            x->name_cut == (ev->name.len > nl) && (!fl || !memcmp(x->fh, ev->fh.p, fl)) &&
+            (!nl || !memcmp(x->name, ev->name.p, nl))) {
+            g = x;
+            break;
+        }
+    }
+    if (!g && f->nneg < FND_NEGS) {
+        g = &f->neg[f->nneg++];
+        g->fh_len = (uint8_t)fl;
+        if (fl)
+            memcpy(g->fh, ev->fh.p, fl);
+        g->name_len = (uint8_t)nl;
+        if (nl)
+            memcpy(g->name, ev->name.p, nl);
+        g->name_cut = ev->name.len > nl;
+        g->status = ev->status;
+        g->pg = ev->pg;
+        g->af = w->af;
+        memcpy(g->addr, w->caddr, w->af == 6 ? 16 : 4);
+    }
+    if (!g) {
+        f->neg_other++;
+        return;
+    }
+    g->n++;
+    g->cost_us += w->cost;
+}
+
 void
 findings_record(struct findings *f, const struct op_event *ev)
 {
@@ -951,8 +1023,11 @@ findings_record(struct findings *f, const struct op_event *ev)
     if (w.t_reply < w.t_call)
         w.t_reply = w.t_call;
     w.lat = (uint64_t)(w.t_reply - w.t_call + 500) / 1000;
+    w.cost = replied && ev->net_delay ? 0 : w.lat;
     f->nfs3_calls++;
     f->now[ev->kind]++;
+    f->total_us += w.lat;
+    network(f, ev, &w, replied);
 
     writes(f, ev, &w, replied);
     if (replied)
@@ -970,9 +1045,13 @@ findings_record(struct findings *f, const struct op_event *ev)
             m->t_setattr = w.t_reply;
         }
     }
+    if (ev->kind == OPK_LOOKUP)
+        f->lookups++;
     if (ev->status != 0) {
-        if (ev->kind == OPK_LOOKUP)
+        if (ev->kind == OPK_LOOKUP) {
+            negative_lookup(f, ev, &w);
             child_call(f, ev, &w, false);
+        }
         return;
     }
 

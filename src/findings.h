@@ -23,6 +23,7 @@
 #include "op_kind.h"
 
 struct op_event;
+struct rpc_program;
 
 /* Finding kinds, in report order. */
 enum fkind {
@@ -31,6 +32,9 @@ enum fkind {
     FK_REDUNDANT_GETATTR, /* "redundant_getattr" */
     FK_REDUNDANT_ACCESS,  /* "redundant_access" */
     FK_FANOUT,            /* "directory_fanout" */
+    FK_NETWORK_LOSS,      /* "network_loss" */
+    FK_NEGATIVE_LOOKUPS,  /* "negative_lookups" */
+    FK_RPC_RETRANS,       /* "rpc_retransmissions" */
     FK__COUNT
 };
 
@@ -96,6 +100,19 @@ struct fnd_dir {
     struct fnd_listing l[FND_LISTINGS];
 };
 
+#define FND_NEGS 64      /* (directory, name) pairs of failed lookups kept with their names */
+#define FND_NEG_NAME 64  /* bytes of a failed lookup's name kept */
+
+struct fnd_neg { /* one directory and missing name, and how often it was asked for */
+    uint8_t fh_len, fh[FND_FH_MAX]; /* the directory */
+    uint8_t name_len, name[FND_NEG_NAME];
+    bool name_cut;                  /* the name was longer than FND_NEG_NAME */
+    uint32_t status;                /* the program's status of the failures */
+    const struct rpc_program *pg;   /* the program (its status names) */
+    uint8_t af, addr[16];           /* the client (first seen) */
+    uint64_t n, cost_us;
+};
+
 struct ftab; /* bounded hash table (findings.c) */
 
 struct findings {
@@ -105,7 +122,19 @@ struct findings {
     /* totals */
     uint64_t nfs3_calls;          /* calls analysed (findings_wants), replied or not */
     uint64_t n[FK__COUNT];        /* finding counts */
-    uint64_t cost_us[FK__COUNT];  /* sum of their latencies */
+    uint64_t cost_us[FK__COUNT];  /* sum of their latencies; a call delayed by the
+                                   * network is network_loss's time only */
+    uint64_t total_us;            /* time in calls: the sum of every latency */
+    /* network: replied calls whose connection needed a TCP retransmission,
+     * saw a segment ahead of a hole or lost bytes while they waited
+     * (op_event.net_delay) */
+    struct histo lat_net, lat_clean; /* latency of those calls, and of the others */
+    /* failed lookups (kind OPK_LOOKUP, a non-zero status) */
+    uint64_t lookups, neg_other;  /* replied LOOKUPs; failures beyond FND_NEGS pairs */
+    unsigned nneg;
+    struct fnd_neg neg[FND_NEGS];
+    /* RPC retransmissions: calls sent again with the same XID */
+    uint64_t rpc_resent;          /* transmissions after the first, of those calls */
     /* stable writes */
     uint64_t writes, stable[3], stable_bytes, small_stable, writes_unanswered;
     uint64_t stable_size[22];     /* iosz buckets (stats.h IOSZ_BUCKETS) */

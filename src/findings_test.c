@@ -411,6 +411,55 @@ test_fanout(void)
     findings_free(f);
 }
 
+/* A call delayed by TCP recovery is network_loss's time only; failed
+ * lookups are counted per (directory, name, status); same-XID resends are
+ * rpc_retransmissions. */
+static void
+test_network_and_lookups(void)
+{
+    struct findings *f = findings_new(1024, 3, 7);
+    struct op_event ev;
+
+    feed(f, with_attr(op(GETATTR, 0, FH_G), 0xa));
+    ev = with_attr(op(GETATTR, 100, FH_G), 0xa); /* redundant, but it waited 200 ms on TCP */
+    ev.t_reply.tv_nsec += 199000000;
+    ev.net_delay = true;
+    feed(f, ev);
+    feed(f, with_attr(op(GETATTR, 400, FH_G), 0xa)); /* redundant: 1 ms */
+    EQ(f->n[FK_REDUNDANT_GETATTR], 2);
+    EQ(f->cost_us[FK_REDUNDANT_GETATTR], 1000); /* not the 200 ms the network took */
+    EQ(f->n[FK_NETWORK_LOSS], 1);
+    EQ(f->cost_us[FK_NETWORK_LOSS], 200000);
+    EQ(f->lat_net.count, 1);
+    EQ(f->lat_clean.count, 2);
+    EQ(f->total_us, 202000);
+
+    feed(f, lookup(1000, ".htaccess", NULL, 0));
+    feed(f, lookup(1100, "missing.html", NULL, 0));
+    feed(f, lookup(1200, ".htaccess", NULL, 0));
+    feed(f, lookup(1300, "index.php", FH_F, 0x11));
+    ev = lookup(1400, ".htaccess", NULL, 0);
+    ev.status = 13; /* NFS3ERR_ACCES: another failure, another pair */
+    feed(f, ev);
+    EQ(f->lookups, 5);
+    EQ(f->n[FK_NEGATIVE_LOOKUPS], 4);
+    EQ(f->nneg, 3);
+    EQ(f->neg[0].n, 2);
+    EQ(f->neg[0].name_len, 9);
+    CHECK(memcmp(f->neg[0].name, ".htaccess", 9) == 0);
+    EQ(f->neg[0].status, 2);
+    EQ(f->neg[1].n, 1);
+    EQ(f->neg[2].status, 13);
+    EQ(f->cost_us[FK_NEGATIVE_LOOKUPS], 4000);
+
+    ev = op(GETATTR, 2000, FH_F);
+    ev.retrans = 2;
+    feed(f, ev);
+    EQ(f->n[FK_RPC_RETRANS], 1);
+    EQ(f->rpc_resent, 2);
+    findings_free(f);
+}
+
 int
 main(void)
 {
@@ -426,5 +475,6 @@ main(void)
     test_access();
     test_in_flight();
     test_fanout();
+    test_network_and_lookups();
     return t_done();
 }

@@ -263,6 +263,18 @@ handle_call(struct rpc_match *m, struct flow *f, unsigned dir, const struct rpc_
     stats_call_by(m->stats, pc, &f->bdc);
 }
 
+/* Did the connection's TCP need a retransmission, see a segment ahead of a
+ * hole, or lose bytes, either way, since the call (then the call or its
+ * reply waited for the network, or queued behind what did)? */
+static bool
+waited_on_network(const struct flow *f, const struct timespec *t_call)
+{
+    int64_t t = (int64_t)t_call->tv_sec * 1000000000 + t_call->tv_nsec;
+
+    return (f->tcp[0].trouble_ns && f->tcp[0].trouble_ns >= t) ||
+           (f->tcp[1].trouble_ns && f->tcp[1].trouble_ns >= t);
+}
+
 static void
 handle_reply(struct rpc_match *m, struct flow *f, unsigned dir, const struct rpc_msg_view *msg,
              const struct rpc_hdr *h, enum decode_rc rc, bool validated)
@@ -303,6 +315,7 @@ handle_reply(struct rpc_match *m, struct flow *f, unsigned dir, const struct rpc
     ev.vers = pc->vers;
     ev.proc = pc->proc;
     event_op(&ev, pc);
+    ev.net_delay = waited_on_network(f, &pc->t_call);
     ev.t_call = pc->t_call;
     ev.call_len = pc->call_len;
     ev.stable = pc->stable;

@@ -79,6 +79,8 @@ struct op_event {
     bool has_status;     /* the dissector found a status word */
     bool partial;        /* decoded from a truncated head */
     bool eof;            /* READ reply eof */
+    bool net_delay;      /* while the call waited, a TCP segment of its connection came
+                          * again, came ahead of a hole or was lost (tcp_half.trouble_ns) */
     uint8_t stable;      /* WRITE call stable_how, or STABLE_NONE */
     uint8_t committed;   /* WRITE reply committed, or STABLE_NONE */
     uint32_t status;     /* program status (nfsstat3 ...) when has_status */

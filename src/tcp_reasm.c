@@ -112,6 +112,16 @@ emit_gap(const struct stream_sink *out, void *flow, unsigned dir, uint64_t n,
         out->gap(out->ctx, flow, dir, n, ts);
 }
 
+/* The network delayed this direction at ts: a segment came again, ahead of a
+ * hole, or a hole was declared lost (tcp_half.trouble_ns). */
+static void
+trouble(struct tcp_half *h, const struct timespec *ts)
+{
+    int64_t ns = ts ? (int64_t)ts->tv_sec * 1000000000 + ts->tv_nsec : 0;
+
+    h->trouble_ns = ns > 0 ? ns : 1;
+}
+
 /* Remove the first buffered chunk of h and return it to the pool. */
 static void
 pop_first(struct tcp_reasm *r, struct tcp_half *h)
@@ -253,6 +263,8 @@ push_data(struct tcp_reasm *r, struct tcp_half *h, void *flow, unsigned dir, uin
 {
     bool overflowed = false;
 
+    if (seq_lt(h->next_seq, s))
+        trouble(h, ts); /* ahead of a hole */
     while (seq_lt(h->next_seq, s)) {
         uint32_t to = s;
 
@@ -271,6 +283,7 @@ push_data(struct tcp_reasm *r, struct tcp_half *h, void *flow, unsigned dir, uin
 
     if (!seq_lt(h->next_seq, end)) {
         anomaly_add(r->an, ANOM_TCP_RETRANSMIT, 1);
+        trouble(h, ts);
         return;
     }
     if (skip < caplen) {
@@ -296,13 +309,16 @@ ack_check(struct tcp_reasm *r, struct tcp_half *o, void *flow, unsigned odir, ui
     while (o->ooo_count > 0 && seq_lt(o->next_seq, ack)) { /* rule a */
         uint32_t first = r->ck[o->ooo_first].seq;
 
-        if (seq_lt(o->next_seq, first))
+        if (seq_lt(o->next_seq, first)) {
             anomaly_add(r->an, ANOM_TCP_GAP, 1);
+            trouble(o, ts);
+        }
         skip_to(r, o, flow, odir, seq_lt(ack, first) ? ack : first, ts, out);
     }
     if (o->ooo_count == 0 && seq_lt(o->next_seq, ack) &&
         (with_data || (uint32_t)(ack - o->next_seq) > r->half_max_bytes)) { /* rule b, c */
         anomaly_add(r->an, ANOM_TCP_GAP, 1);
+        trouble(o, ts);
         skip_to(r, o, flow, odir, ack, ts, out);
     }
 }
@@ -478,6 +494,7 @@ tcp_reasm_push(struct tcp_reasm *r, struct tcp_half half[2], void *flow, unsigne
         if (!seq_lt(fin_seq, h->next_seq)) {
             if (seq_lt(h->next_seq, fin_seq)) { /* bytes before the FIN never came */
                 anomaly_add(r->an, ANOM_TCP_GAP, 1);
+                trouble(h, ts);
                 skip_to(r, h, flow, dir & 1, fin_seq, ts, out);
             }
             h->next_seq = fin_seq + 1; /* the FIN takes one sequence number */

@@ -57,6 +57,9 @@ struct tcp_half {
     uint8_t has_isn; /* the stream started at a SYN */
     uint8_t reset;   /* the connection was reset: what follows is a new stream */
     uint8_t tomb;    /* reset, not started: next_seq is where the old stream ended */
+    int64_t trouble_ns; /* packet time (ns) of the last segment this way that came again
+                         * (a retransmission), ahead of a hole (loss or reordering), or
+                         * of a hole declared lost; 0: none. A snaplen cut is not trouble. */
 };
 
 #define TCP_NONE UINT32_MAX

@@ -599,6 +599,37 @@ test_fuzz(void)
     free(segs);
 }
 
+/* trouble_ns: when a direction last needed recovery (a segment again, ahead
+ * of a hole, a hole declared lost); in-order data and snaplen cuts are not. */
+static void
+test_trouble(void)
+{
+    static const char d[] = "0123456789";
+    struct l4_seg g;
+    struct timespec ts = T(3);
+
+    fresh(1 << 16, 1 << 14);
+    push(0, 99, 0, TCPF_SYN, NULL, 1);
+    push(0, 100, 0, TCPF_ACK, "abc", 2);
+    EQ(hh[0].trouble_ns, 0);
+    g = seg(103, 0, TCPF_ACK, d, 4, 10); /* snaplen cut: not the network's doing */
+    tcp_reasm_push(r, hh, NULL, 0, &g, &ts, &both);
+    EQ(hh[0].trouble_ns, 0);
+    push(0, 100, 0, TCPF_ACK, "abc", 4); /* sent again */
+    EQ(hh[0].trouble_ns, 4 * 1000000000LL);
+    EQ(hh[1].trouble_ns, 0);
+    push(0, 116, 0, TCPF_ACK, "xyz", 5); /* ahead of a hole [113, 116) */
+    EQ(hh[0].trouble_ns, 5 * 1000000000LL);
+    push(0, 113, 0, TCPF_ACK, "def", 6); /* fills it: in order, no new trouble */
+    EQ(hh[0].trouble_ns, 5 * 1000000000LL);
+    CHECK(out_is(0, "abc0123######defxyz"));
+    /* direction 1 acknowledges direction 0 past what came: bytes lost for good */
+    push(0, 130, 0, TCPF_ACK, "q", 7);         /* buffered ahead of [119, 130) */
+    push(1, 500, 131, TCPF_ACK, "r", 8);       /* ACK 131: the hole will never be filled */
+    EQ(hh[0].trouble_ns, 8 * 1000000000LL);
+    EQ(hh[1].trouble_ns, 0);
+}
+
 int
 main(void)
 {
@@ -614,6 +645,7 @@ main(void)
     test_syn_reuse();
     test_lifecycle();
     test_fuzz();
+    test_trouble();
     tcp_reasm_free(r);
     tcp_reasm_free(NULL);
     return t_done();

@@ -131,6 +131,13 @@ add_test(NAME e2e_findings COMMAND Python3::Interpreter ${CMAKE_SOURCE_DIR}/test
          $<TARGET_FILE:nfsscope> ${CMAKE_SOURCE_DIR}/samples)
 set_tests_properties(e2e_findings PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
 
+# Diagnosis: the top finding is the cause a sample was made with (TCP loss
+# from nftables drop rules, stable writes), failed lookups named, findings
+# ranked by cost; against tshark and the generator's record.
+add_test(NAME e2e_diagnosis COMMAND Python3::Interpreter ${CMAKE_SOURCE_DIR}/tests/e2e_diagnosis.py
+         $<TARGET_FILE:nfsscope> ${CMAKE_SOURCE_DIR}/samples)
+set_tests_properties(e2e_diagnosis PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
+
 # Per-call records: --records CSV (strict RFC 4180 reader) and
 # JSON Lines on the samples; rows == rpc.calls, per procedure == the report.
 add_test(NAME e2e_records COMMAND Python3::Interpreter ${CMAKE_SOURCE_DIR}/tests/e2e_records.py

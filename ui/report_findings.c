@@ -326,6 +326,80 @@ collect(const struct findings *f, struct item *it, size_t max)
             say(x->summary, SUMMARY_MAX, ".");
         }
     }
+    if (f->n[FK_NETWORK_LOSS] && n < max) {
+        struct item *x = &it[n++];
+        const struct histo *hn = hnull(&f->lat_net), *hc = hnull(&f->lat_clean);
+
+        x->kind = FK_NETWORK_LOSS;
+        x->count = f->n[FK_NETWORK_LOSS];
+        x->cost_us = f->cost_us[FK_NETWORK_LOSS];
+        x->summary[0] = '\0';
+        fmt_dur(a, sizeof a, x->cost_us);
+        say(x->summary, SUMMARY_MAX,
+            "%" PRIu64 " calls (%.1f %% of those answered) waited while their connection "
+            "recovered from TCP loss (a segment sent again, arriving ahead of a hole, or lost): "
+            "together they took %s",
+            x->count, pct(x->count, f->lat_net.count + f->lat_clean.count), a);
+        if (hn && hc) {
+            fmt_dur(a, sizeof a, histo_percentile(hn, 99));
+            fmt_dur(b, sizeof b, histo_percentile(hc, 99));
+            say(x->summary, SUMMARY_MAX, "; p99 %s against %s for the other calls", a, b);
+        }
+        say(x->summary, SUMMARY_MAX,
+            ". Look for drops on the path (interface errors, a full switch buffer, a "
+            "policer): each lost segment costs a retransmission timeout.");
+    }
+    if (f->n[FK_NEGATIVE_LOOKUPS] >= FND_MIN_REPEATS && n < max) {
+        struct item *x = &it[n++];
+        const struct fnd_neg *g = NULL;
+
+        for (i = 0; i < f->nneg; i++)
+            if (!g || f->neg[i].n > g->n)
+                g = &f->neg[i];
+        x->kind = FK_NEGATIVE_LOOKUPS;
+        x->count = f->n[FK_NEGATIVE_LOOKUPS];
+        x->cost_us = f->cost_us[FK_NEGATIVE_LOOKUPS];
+        x->summary[0] = '\0';
+        fmt_dur(a, sizeof a, x->cost_us);
+        say(x->summary, SUMMARY_MAX,
+            "%" PRIu64 " of %" PRIu64 " LOOKUPs (%.1f %%) failed, for %u name%s in their "
+            "directories%s; they took %s",
+            x->count, f->lookups, pct(x->count, f->lookups), f->nneg, f->nneg == 1 ? "" : "s",
+            f->neg_other ? " (and more not kept)" : "", a);
+        if (g && g->n > 1)
+            say(x->summary, SUMMARY_MAX,
+                "; the most asked-for missing name was looked up %" PRIu64 " times", g->n);
+        say(x->summary, SUMMARY_MAX,
+            ". Probes of names that do not exist (include paths, .htaccess, caches): create "
+            "them, shorten the search path, or keep lookupcache=all so the client caches the "
+            "failures.");
+    }
+    if (f->n[FK_RPC_RETRANS] && n < max) {
+        struct item *x = &it[n++];
+
+        x->kind = FK_RPC_RETRANS;
+        x->count = f->n[FK_RPC_RETRANS];
+        x->cost_us = f->cost_us[FK_RPC_RETRANS];
+        x->summary[0] = '\0';
+        fmt_dur(a, sizeof a, x->cost_us);
+        say(x->summary, SUMMARY_MAX,
+            "%" PRIu64 " calls were sent again with the same XID (%" PRIu64 " extra "
+            "transmissions): the client timed out waiting (timeo) or reconnected; they took "
+            "%s. A timeo shorter than the server's latency resends calls the server is still "
+            "working on.",
+            x->count, f->rpc_resent, a);
+    }
+    /* Ranked by the time they cost, largest first (report order among equals). */
+    for (i = 1; i < n; i++) {
+        struct item t = it[i];
+        size_t j = i;
+
+        while (j > 0 && it[j - 1].cost_us < t.cost_us) {
+            it[j] = it[j - 1];
+            j--;
+        }
+        it[j] = t;
+    }
     return n;
 }
 
@@ -438,6 +512,47 @@ json_evidence(struct json_w *w, const struct stats *s, const struct findings *f,
             json_null(w);
         json_histo(w, "commit_latency_us", &f->lat_commit);
         json_kv_u64(w, "verifier_changes", f->verf_changes);
+        break;
+    case FK_NETWORK_LOSS:
+        json_kv_u64(w, "calls_delayed", f->lat_net.count);
+        json_kv_u64(w, "calls_other", f->lat_clean.count);
+        json_key(w, "latency_us");
+        json_obj(w);
+        json_histo(w, "delayed", &f->lat_net);
+        json_histo(w, "other", &f->lat_clean);
+        json_close(w);
+        json_kv_u64(w, "tcp_retransmit", s->anom.n[ANOM_TCP_RETRANSMIT]);
+        json_kv_u64(w, "tcp_gap", s->anom.n[ANOM_TCP_GAP]);
+        break;
+    case FK_NEGATIVE_LOOKUPS:
+        json_kv_u64(w, "lookups", f->lookups);
+        json_kv_u64(w, "failures_not_kept", f->neg_other);
+        json_key(w, "names");
+        json_arr(w);
+        for (i = 0; i < f->nneg; i++) {
+            const struct fnd_neg *g = &f->neg[i];
+            const char *sn = g->pg && g->pg->status_name ? g->pg->status_name(g->status) : NULL;
+
+            json_obj(w);
+            path_of(s, g->fh, g->fh_len, buf, sizeof buf);
+            json_kv_str(w, "directory", buf);
+            json_key(w, "name");
+            json_strn(w, g->name, g->name_len);
+            json_key(w, "name_cut");
+            json_bool(w, g->name_cut);
+            json_kv_u64(w, "status", g->status);
+            if (sn)
+                json_kv_str(w, "status_name", sn);
+            json_kv_u64(w, "count", g->n);
+            json_kv_u64(w, "cost_us", g->cost_us);
+            addr_str(g->af, g->addr, buf, sizeof buf);
+            json_kv_str(w, "client", buf);
+            json_close(w);
+        }
+        json_close(w);
+        break;
+    case FK_RPC_RETRANS:
+        json_kv_u64(w, "extra_transmissions", f->rpc_resent);
         break;
     case FK_VERIFIER:
         json_kv_u64(w, "verifiers_seen", f->verf_seen);
