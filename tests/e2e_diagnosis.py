@@ -14,7 +14,8 @@ checked against oracles outside nfsscope:
 - cms-page and lossy-cms: negative_lookups counts the LOOKUP replies tshark
   decodes as NFS3ERR_NOENT (the generator's record: 40), and names each
   missing (directory, name) with as many repeats as tshark's calls have;
-- findings are ordered by cost_us, largest first.
+- findings are ordered by cost_us, largest first;
+- the text report's first 15 lines hold the diagnosis, the top finding first.
 
 usage: e2e_diagnosis.py NFSSCOPE SAMPLES_DIR
 """
@@ -35,6 +36,21 @@ def report(nfsscope, path):
     p = subprocess.run([nfsscope, "-o", "json", "-r", path], capture_output=True, timeout=300)
     check(p.returncode == 0, f"{path}: exit {p.returncode} {p.stderr!r}")
     return json.loads(p.stdout)
+
+
+def text_head(nfsscope, path, lines=15):
+    p = subprocess.run([nfsscope, "-r", path], capture_output=True, timeout=300)
+    check(p.returncode == 0, f"{path}: text exit {p.returncode} {p.stderr!r}")
+    return p.stdout.decode(errors="replace").splitlines()[:lines]
+
+
+def check_text_top(nfsscope, name, path, kind):
+    """The first finding line of the diagnosis, within 15 lines, is `kind`."""
+    head = text_head(nfsscope, path)
+    rows = [l.split() for l in head if l.startswith("  ") and len(l.split()) > 1
+            and l.split()[1].endswith("%")]
+    check(rows and rows[0][0] == kind,
+          f"{name}: first ranked line of the text report's first 15 is {rows[:1]}, not {kind}")
 
 
 def ranked(rep):
@@ -184,6 +200,7 @@ def main():
         lat = nl["evidence"]["latency_us"]
         check(lat["delayed"]["p99"] > lat["other"]["p99"],
               f"lossy-cms: delayed p99 {lat['delayed']['p99']} above the rest's")
+    check_text_top(nfsscope, "lossy-cms", path, "network_loss")
     check_negative("lossy-cms", rep, noent_oracle(frames),
                    json.load(open(S("lossy-cms.expect.json"))))
 
@@ -207,6 +224,7 @@ def main():
             top = ranked(rep)
             check(top and top[0]["kind"] == "stable_writes",
                   f"stable-writes: top finding {top[0]['kind'] if top else None}")
+            check_text_top(nfsscope, "stable-writes", S(name), "stable_writes")
     return finish()
 
 

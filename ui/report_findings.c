@@ -925,3 +925,55 @@ findings_text(FILE *out, const struct stats *s, const struct findings *f)
     }
     free(it);
 }
+
+/* One line of advice per kind, for the diagnosis block (at most 45 columns). */
+static const char *const advice[FK__COUNT] = {
+    [FK_STABLE_WRITES] = "drop O_SYNC/sync; write UNSTABLE, then COMMIT",
+    [FK_VERIFIER] = "the server restarted or lost unstable data",
+    [FK_REDUNDANT_GETATTR] = "unchanged attributes asked again: actimeo",
+    [FK_REDUNDANT_ACCESS] = "the same ACCESS asked again: access cache",
+    [FK_FANOUT] = "ls -l storms: fewer stat() per listing",
+    [FK_NETWORK_LOSS] = "TCP loss stalls calls: fix drops on the path",
+    [FK_NEGATIVE_LOOKUPS] = "missing names probed again: fix search paths",
+    [FK_RPC_RETRANS] = "calls resent: timeo below the server's latency?",
+};
+
+void
+findings_diagnosis(FILE *out, const struct stats *s, const struct findings *f)
+{
+    struct item *it;
+    const struct capture_totals *c = &s->cap;
+    uint64_t bytes = 0, us;
+    int64_t ns = 0;
+    double secs;
+    size_t n, i;
+    char a[32];
+
+    if (!f || !f->nfs3_calls)
+        return;
+    it = calloc(FK__COUNT, sizeof *it);
+    n = it ? collect(f, it, FK__COUNT) : 0;
+    for (i = 0; i < s->nprogs; i++)
+        if (s->progs[i].pg->flags & PGF_IO_DETAIL)
+            bytes += s->progs[i].read_bytes + s->progs[i].write.bytes;
+    if (c->packets)
+        ns = ((int64_t)c->last_ts.tv_sec - (int64_t)c->first_ts.tv_sec) * 1000000000 +
+             ((int64_t)c->last_ts.tv_nsec - (int64_t)c->first_ts.tv_nsec);
+    secs = ns > 0 ? (double)ns / 1e9 : 0.0;
+    us = f->total_us;
+    fmt_dur(a, sizeof a, us);
+    fprintf(out, "\nDiagnosis: %s in NFS calls, by cause\n", a);
+    fprintf(out, "  %.3f s, %" PRIu64 " calls", secs, f->nfs3_calls);
+    if (secs > 0)
+        fprintf(out, ", %.1f/s, %.2f MB/s", (double)f->nfs3_calls / secs,
+                (double)bytes / secs / 1e6);
+    fprintf(out, ", %u client%s%s, loss: %" PRIu64 " resent, %" PRIu64 " holes\n",
+            f->nclients, f->nclients == 1 ? "" : "s", f->nclients >= FND_TOP_CLIENTS ? "+" : "",
+            s->anom.n[ANOM_TCP_RETRANSMIT], s->anom.n[ANOM_TCP_GAP]);
+    if (!n)
+        fputs("  no finding: no single cause of slowness stands out\n", out);
+    for (i = 0; i < n && i < 10; i++)
+        fprintf(out, "  %-22s %5.1f%%  %s\n", findings_kind_key(it[i].kind),
+                pct(it[i].cost_us, us), advice[it[i].kind]);
+    free(it);
+}

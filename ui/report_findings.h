@@ -25,6 +25,11 @@ struct findings;
 void findings_json(struct json_w *w, const struct stats *s, const struct findings *f);
 /* The "Findings" section of the text report (nothing if none fired or f is NULL). */
 void findings_text(FILE *out, const struct stats *s, const struct findings *f);
+/* The diagnosis block that opens the text report: the capture in one line
+ * (time in calls, calls, calls/s, MB/s, clients, TCP loss), then the findings
+ * ranked by time cost, each with its share of the time in calls and one line
+ * of advice (at most 12 lines). Nothing when no file-service call was seen. */
+void findings_diagnosis(FILE *out, const struct stats *s, const struct findings *f);
 
 /* The model's assumptions, one sentence each, NULL-terminated. */
 extern const char *const findings_assumptions[];

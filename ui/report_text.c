@@ -478,6 +478,7 @@ text_report(FILE *out, const struct stats *s, const struct view_info *vi)
     size_t i;
 
     header(out, s, vi);
+    findings_diagnosis(out, s, vi ? vi->findings : NULL); /* ui/report_findings.c */
     for (i = 0; i < s->nprogs; i++)
         program(out, vi, &s->progs[i]);
     if (!vi || vi->detail >= 0) { /* -q: the short form, without these */
