@@ -272,6 +272,17 @@ lock_waits(struct json_w *w, const struct lockwait *lw)
     json_close(w);
 }
 
+/* The members every row has beyond calls, replies, errors and latency. */
+static void
+row_extras(struct json_w *w, const struct proc_stats *p)
+{
+    json_kv_u64(w, "retransmissions", p->retrans);
+    json_kv_u64(w, "unanswered", p->unanswered);
+    json_kv_u64(w, "bytes", p->bytes);
+    json_kv_u64(w, "rpc_errors", p->rpc_errors);
+    json_kv_u64(w, "partial", p->partial);
+}
+
 /* One procedure's or operation's row (name already written). */
 static void
 op_row(struct json_w *w, const struct rpc_program *pg, const struct proc_stats *p)
@@ -283,12 +294,7 @@ op_row(struct json_w *w, const struct rpc_program *pg, const struct proc_stats *
     status_map(w, pg, p);
     latency(w, &p->latency);
     histogram(w, &p->latency);
-    /* extras */
-    json_kv_u64(w, "retransmissions", p->retrans);
-    json_kv_u64(w, "unanswered", p->unanswered);
-    json_kv_u64(w, "bytes", p->bytes);
-    json_kv_u64(w, "rpc_errors", p->rpc_errors);
-    json_kv_u64(w, "partial", p->partial);
+    row_extras(w, p);
     if (p->status_other)
         json_kv_u64(w, "status_other", p->status_other);
     json_close(w);
@@ -325,12 +331,7 @@ nfs4_msg_row(struct json_w *w, const struct rpc_program *pg, const struct proc_s
         status_map(w, pg, p);
     latency(w, &p->latency);
     histogram(w, &p->latency);
-    /* extras */
-    json_kv_u64(w, "retransmissions", p->retrans);
-    json_kv_u64(w, "unanswered", p->unanswered);
-    json_kv_u64(w, "bytes", p->bytes);
-    json_kv_u64(w, "rpc_errors", p->rpc_errors);
-    json_kv_u64(w, "partial", p->partial);
+    row_extras(w, p);
     json_close(w);
 }
 
