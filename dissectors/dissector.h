@@ -47,9 +47,20 @@ struct op_item {
     struct bytes fh; /* the handle it acted on, when known (empty: not known) */
 };
 
+/* The last bytes of a message whose middle the RPC layer did not keep
+ * (rpc_rm keeps a head and a tail of long messages: READ/WRITE data sits
+ * between them). */
+struct msg_tail {
+    struct bytes b; /* borrowed, valid only during the call */
+    uint32_t off;   /* offset of b.p[0] from the start of the decoder's cursor buffer */
+};
+
+/* What a dissector is handed besides its cursor: where its operations go,
+ * and the message's tail (NULL: the cursor holds all that was kept). */
 struct op_sink {
     void (*emit)(void *ctx, const struct op_item *op);
     void *ctx;
+    const struct msg_tail *tail;
 };
 
 /* Emit op through sub (NULL: nobody listens, e.g. in a unit test). */

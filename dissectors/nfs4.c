@@ -87,18 +87,31 @@ nfs4_kind_key_name(uint32_t key, char *buf, size_t size)
     return nfs4_kind_name(&k, false, buf, size);
 }
 
+/* The message's tail, if the RPC layer kept one: decoding resumes there
+ * after READ/WRITE data that ran past the head. */
+static const struct nfs4_tail *
+tail_of(const struct op_sink *sub, struct nfs4_tail *t)
+{
+    if (!sub || !sub->tail)
+        return NULL;
+    t->b = sub->tail->b;
+    t->off = sub->tail->off;
+    return t;
+}
+
 static enum decode_rc
 nfs4_call(struct xdr_cur *x, struct pending_call *pc, const struct op_sink *sub)
 {
     static _Thread_local struct nfs4_call c; /* a few KiB: not on the stack per message */
     struct nfs4_digest *d = (struct nfs4_digest *)pc->priv;
     const struct nfs4_argop *main_op;
+    struct nfs4_tail t;
     enum decode_rc rc;
     uint32_t i;
 
     if (pc->proc != NFSPROC4_COMPOUND)
         return DECODE_OK;
-    rc = nfs4_compound_call(x, NULL, &c);
+    rc = nfs4_compound_call(x, tail_of(sub, &t), &c);
     nfs4_digest_make(&c, d);
     pc->minor = c.minorversion <= 0xfe ? (uint8_t)c.minorversion : 0xfe;
     main_op = nfs4_call_main_op(&c);
@@ -137,12 +150,13 @@ nfs4_reply(struct xdr_cur *x, const struct pending_call *pc, struct op_event *ev
     static _Thread_local struct nfs4_reply r;
     const struct nfs4_digest *d = (const struct nfs4_digest *)pc->priv;
     uint64_t seen[2] = { 0, 0 };
+    struct nfs4_tail t;
     enum decode_rc rc;
     uint32_t i;
 
     if (pc->proc != NFSPROC4_COMPOUND)
         return DECODE_OK;
-    rc = nfs4_compound_reply(x, NULL, d, &r);
+    rc = nfs4_compound_reply(x, tail_of(sub, &t), d, &r);
     if (rc != DECODE_OK && r.ndecoded == 0 && !xdr_cur_ok(x))
         return rc; /* not even the COMPOUND's status */
     ev->status = r.status;

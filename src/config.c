@@ -19,6 +19,7 @@ config_defaults(struct nfsscope_config *cfg)
     cfg->rpc_max_msg = 16u << 20;
     cfg->rpc_wide_max = 65535; /* a READDIRPLUS reply of up to 64 KiB whole */
     cfg->rpc_wide_pool = 16;
+    cfg->rpc_tail_max = 256; /* what follows READ/WRITE data in a COMPOUND (a GETATTR) */
     cfg->tcp_ooo_pool = 8u << 20;
     cfg->tcp_ooo_per_dir = 256u << 10;
     cfg->ipfrag_max = 1024; /* a 64 KiB buffer each, allocated on first use */

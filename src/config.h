@@ -30,6 +30,7 @@ struct nfsscope_config {
     uint32_t rpc_max_msg;     /* largest plausible RPC message */
     size_t rpc_wide_max;      /* bytes kept of a reply a program wants whole (listings) */
     size_t rpc_wide_pool;     /* buffers for such replies spanning segments */
+    size_t rpc_tail_max;      /* bytes kept at the end of a message longer than its head */
     size_t tcp_ooo_pool;      /* bytes of out-of-order TCP data, all connections */
     size_t tcp_ooo_per_dir;   /* ... per direction */
     size_t ipfrag_max;        /* IP datagrams in reassembly */

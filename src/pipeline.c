@@ -219,7 +219,8 @@ pipeline_init(struct nfsscope_ctx *ctx, const struct nfsscope_config *cfg)
 {
     struct tcp_reasm_config tc = { cfg->tcp_ooo_pool, cfg->tcp_ooo_per_dir };
     struct rpc_rm_config rc = { cfg->rpc_head_max, cfg->rpc_head_pool, cfg->rpc_max_msg, rpc_probe,
-                                cfg->rpc_wide_max, cfg->rpc_wide_pool, wide_reply };
+                                cfg->rpc_wide_max, cfg->rpc_wide_pool, wide_reply,
+                                cfg->rpc_tail_max };
     uint64_t seed = cfg->hash_seed;
 
     memset(ctx, 0, sizeof *ctx);

@@ -177,6 +177,21 @@ body_rc(enum decode_rc drc, const struct rpc_msg_view *msg)
     return drc;
 }
 
+/* The message's tail for the dissector, its offset counted from the body
+ * (the arguments or results after the RPC header, in the head); NULL if
+ * none was kept. */
+static const struct msg_tail *
+body_tail(const struct rpc_msg_view *msg, const struct rpc_hdr *h, struct msg_tail *t)
+{
+    size_t body_off = (size_t)(h->body.p - msg->head.p);
+
+    if (!msg->tail.len || !h->body.p || msg->tail_off < body_off + h->body.len)
+        return NULL;
+    t->b = msg->tail;
+    t->off = msg->tail_off - (uint32_t)body_off;
+    return t;
+}
+
 /* Same procedure: the same call sent again. */
 static bool
 same_call(const struct pending_call *pc, const struct rpc_hdr *h)
@@ -249,7 +264,8 @@ handle_call(struct rpc_match *m, struct flow *f, unsigned dir, const struct rpc_
         struct xdr_cur x;
         enum decode_rc drc;
         struct call_sink_ctx cc = { m->stats, pg, pc };
-        struct op_sink sub = { call_op, &cc };
+        struct msg_tail t;
+        struct op_sink sub = { call_op, &cc, body_tail(msg, h, &t) };
 
         xdr_cur_init(&x, h->body);
         drc = body_rc(pg->call(&x, pc, &sub), msg);
@@ -334,7 +350,8 @@ handle_reply(struct rpc_match *m, struct flow *f, unsigned dir, const struct rpc
             struct xdr_cur x;
             enum decode_rc drc;
             struct reply_sink_ctx rc_ = { m->out, &ev };
-            struct op_sink sub = { reply_op, &rc_ };
+            struct msg_tail t;
+            struct op_sink sub = { reply_op, &rc_, body_tail(msg, h, &t) };
 
             xdr_cur_init(&x, h->body);
             drc = body_rc(pc->pg->reply(&x, pc, &ev, &sub), msg);

@@ -27,6 +27,12 @@
  *     the chunk that completed it. A reply that runs past head_max is asked
  *     about once (cfg->wide, by xid): a directory listing keeps up to
  *     wide_max bytes in one of a few wide slots, its head copied over.
+ *     Of a message longer than its head, the last tail_max bytes of each
+ *     fragment past the head are kept too (the fragment's end is known from
+ *     its mark, so nothing before them is copied): as a view while they lie
+ *     in one chunk, else in the tail part of the message's slot. Those of
+ *     the last fragment, joined to the previous ones' when it is shorter,
+ *     are the message's tail.
  * Gaps: inside a fragment, the bytes are accounted for and the message flagged
  * (head_partial if the gap touches the head, body_gap if it touches the rest);
  * a gap running over a record mark or hitting an unknown position -> PROBE. */
@@ -42,6 +48,8 @@
 #define RM_PROBE_SPAN (5u * RM_PROBE_BODY)
 #define RM_CARRY_MAX  (RM_PROBE_SPAN - 1u) /* bytes carried across chunks */
 #define RM_MIN_MSG    8u  /* a whole message holds at least xid and msg_type */
+#define RM_TAIL_DEF   256u
+#define RM_TAIL_MAX   4096u
 
 enum { ST_PROBE = 0, ST_MARK, ST_FRAG };
 
@@ -59,6 +67,7 @@ enum {
 
 struct rpc_rm_pool {
     size_t head_max;
+    size_t tail_max; /* each slot: its head part, then tail_max bytes of tail */
     uint32_t max_msg_len;
     rpc_probe_fn *probe;
     uint8_t *heads;  /* nslots * head_max */
@@ -83,14 +92,24 @@ struct feed {
     void *ctx;
     const uint8_t *view; /* zero-copy head: the message's head so far, in this chunk */
     size_t view_len;
+    const uint8_t *tview; /* zero-copy tail: bytes in this chunk after the slot's tail */
+    size_t tview_len;
+    uint32_t tview_end;   /* message offset just past tview's last byte */
 };
 
 static uint8_t *
 slot_ptr(const struct rpc_rm_pool *pool, uint32_t i)
 {
     if (i >= pool->nslots)
-        return pool->wide + (size_t)(i - pool->nslots) * pool->wide_max;
-    return pool->heads + (size_t)i * pool->head_max;
+        return pool->wide + (size_t)(i - pool->nslots) * (pool->wide_max + pool->tail_max);
+    return pool->heads + (size_t)i * (pool->head_max + pool->tail_max);
+}
+
+/* The tail part of slot i. */
+static uint8_t *
+slot_tail(const struct rpc_rm_pool *pool, uint32_t i)
+{
+    return slot_ptr(pool, i) + (i >= pool->nslots ? pool->wide_max : pool->head_max);
 }
 
 static bool
@@ -116,6 +135,7 @@ slot_put(struct rpc_rm_pool *pool, struct rpc_rm *rm)
     rm->flags &= (uint8_t)~F_SLOT;
     rm->head_slot = RPC_RM_NONE;
     rm->head_len = 0;
+    rm->tail_len = 0;
 }
 
 static void
@@ -134,8 +154,11 @@ drop_msg(struct feed *f)
     f->rm->flags &= (uint8_t)~F_MSG;
     f->rm->msg_len = 0;
     f->rm->frag_left = 0;
+    f->rm->tail_end = 0;
     f->view = NULL;
     f->view_len = 0;
+    f->tview = NULL;
+    f->tview_len = 0;
 }
 
 /* Lost position: back to PROBE (step 1); the next sync counts as a resync. */
@@ -202,6 +225,57 @@ head_add(struct feed *f, const uint8_t *q, size_t k)
     slot_append(f, q, k);
 }
 
+/* Move the tail view to the slot's tail part, after the tail kept there
+ * (the view continues it), keeping the last tail_max bytes. No slot: the
+ * tail is lost (the head pool is full; counted with the head). */
+static void
+commit_tail(struct feed *f)
+{
+    struct rpc_rm *rm = f->rm;
+    const uint8_t *v = f->tview;
+    size_t max = f->pool->tail_max, n = f->tview_len, keep;
+    uint8_t *t;
+
+    if (!v)
+        return;
+    f->tview = NULL;
+    f->tview_len = 0;
+    if (!slot_get(f->pool, rm)) {
+        rm->tail_len = 0;
+        return;
+    }
+    t = slot_tail(f->pool, rm->head_slot);
+    keep = rm->tail_len < max - n ? rm->tail_len : max - n; /* n <= max: tail_add trims */
+    memmove(t, t + rm->tail_len - keep, keep);
+    memcpy(t + keep, v, n);
+    rm->tail_len = (uint16_t)(keep + n);
+    rm->tail_end = f->tview_end;
+}
+
+/* k tail bytes at q, at message offset off. */
+static void
+tail_add(struct feed *f, const uint8_t *q, size_t k, uint32_t off)
+{
+    struct rpc_rm *rm = f->rm;
+    size_t max = f->pool->tail_max;
+
+    if (f->tview && f->tview_end == off && f->tview + f->tview_len == q) {
+        f->tview_len += k;
+    } else {
+        commit_tail(f);
+        if (rm->tail_len && rm->tail_end != off)
+            rm->tail_len = 0; /* not contiguous with the kept tail */
+        f->tview = q;
+        f->tview_len = k;
+    }
+    f->tview_end = off + (uint32_t)k;
+    if (f->tview_len >= max) { /* the view alone is the whole tail */
+        rm->tail_len = 0;
+        f->tview += f->tview_len - max;
+        f->tview_len = max;
+    }
+}
+
 static void
 deliver(struct feed *f, const struct timespec *ts)
 {
@@ -217,6 +291,16 @@ deliver(struct feed *f, const struct timespec *ts)
         m.head.p = slot_ptr(f->pool, rm->head_slot);
         m.head.len = rm->head_len;
     }
+    if (f->tview && rm->tail_len)
+        commit_tail(f); /* the view continues the kept tail: join them */
+    if (f->tview && f->tview_end == rm->msg_len) {
+        m.tail.p = f->tview;
+        m.tail.len = f->tview_len;
+    } else if (!f->tview && rm->tail_len && rm->tail_end == rm->msg_len && (rm->flags & F_SLOT)) {
+        m.tail.p = slot_tail(f->pool, rm->head_slot);
+        m.tail.len = rm->tail_len;
+    }
+    m.tail_off = rm->msg_len - (uint32_t)m.tail.len;
     m.msg_len = rm->msg_len;
     m.head_partial = (rm->flags & F_HEAD_PARTIAL) || m.head.len < want;
     m.body_gap = (rm->flags & F_BODY_GAP) != 0;
@@ -391,6 +475,7 @@ widen(struct feed *f)
     }
     rm->head_slot = w;
     rm->flags |= F_SLOT | F_WIDE;
+    rm->tail_len = 0; /* none yet: the tail starts past the head */
     return true;
 }
 
@@ -460,6 +545,16 @@ run(struct feed *f, const uint8_t *p, size_t n, const struct timespec *ts)
                     head_add(f, p + pos + k, more < room ? more : room);
                 }
             }
+            { /* the fragment's last tail_max bytes past the head: maybe the tail */
+                uint32_t end = rm->msg_len + rm->frag_left, lim = (uint32_t)head_limit(f);
+                uint32_t from = end - rm->msg_len > f->pool->tail_max
+                                    ? end - (uint32_t)f->pool->tail_max : rm->msg_len;
+
+                if (from < lim)
+                    from = lim;
+                if (from < rm->msg_len + take)
+                    tail_add(f, p + pos + (from - rm->msg_len), rm->msg_len + take - from, from);
+            }
             rm->msg_len += (uint32_t)take;
             rm->frag_left -= (uint32_t)take;
             pos += take;
@@ -487,16 +582,19 @@ run(struct feed *f, const uint8_t *p, size_t n, const struct timespec *ts)
         }
         }
     }
-    if (rm->flags & F_IN_MSG)
-        commit_view(f); /* the message continues in a later chunk */
+    if (rm->flags & F_IN_MSG) { /* the message continues in a later chunk */
+        commit_view(f);
+        commit_tail(f);
+    }
     f->view = NULL;
+    f->tview = NULL;
 }
 
 void
 rpc_rm_feed(struct rpc_rm_pool *pool, struct rpc_rm *rm, void *flow, unsigned dir,
             struct bytes chunk, const struct timespec *ts, rpc_msg_fn *deliver_fn, void *ctx)
 {
-    struct feed f = { pool, rm, flow, dir, deliver_fn, ctx, NULL, 0 };
+    struct feed f = { pool, rm, flow, dir, deliver_fn, ctx, NULL, 0, NULL, 0, 0 };
     const uint8_t *p = chunk.p;
     size_t n = chunk.len;
 
@@ -537,7 +635,7 @@ void
 rpc_rm_gap(struct rpc_rm_pool *pool, struct rpc_rm *rm, void *flow, unsigned dir,
            uint64_t nbytes, const struct timespec *ts, rpc_msg_fn *deliver_fn, void *ctx)
 {
-    struct feed f = { pool, rm, flow, dir, deliver_fn, ctx, NULL, 0 };
+    struct feed f = { pool, rm, flow, dir, deliver_fn, ctx, NULL, 0, NULL, 0, 0 };
 
     if (!pool || nbytes == 0)
         return;
@@ -610,6 +708,9 @@ rpc_rm_pool_new(const struct rpc_rm_config *cfg, struct anomalies *an)
     pool->head_max = cfg && cfg->head_max ? cfg->head_max : 1024;
     if (pool->head_max > UINT16_MAX)
         pool->head_max = UINT16_MAX;
+    pool->tail_max = cfg && cfg->tail_max ? cfg->tail_max : RM_TAIL_DEF;
+    if (pool->tail_max > RM_TAIL_MAX)
+        pool->tail_max = RM_TAIL_MAX;
     pool->max_msg_len = cfg && cfg->max_msg_len ? cfg->max_msg_len : 16u << 20;
     if (pool->max_msg_len > 0x7fffffffu)
         pool->max_msg_len = 0x7fffffffu;
@@ -620,7 +721,7 @@ rpc_rm_pool_new(const struct rpc_rm_config *cfg, struct anomalies *an)
         pool->wide_max = UINT16_MAX;
     if (cfg && cfg->wide && cfg->wide_slots && pool->wide_max > pool->head_max &&
         cfg->wide_slots < 1024) {
-        pool->wide = malloc(cfg->wide_slots * pool->wide_max);
+        pool->wide = malloc(cfg->wide_slots * (pool->wide_max + pool->tail_max));
         pool->wide_stack = malloc(cfg->wide_slots * sizeof *pool->wide_stack);
         if (!pool->wide || !pool->wide_stack) {
             rpc_rm_pool_free(pool);
@@ -631,7 +732,7 @@ rpc_rm_pool_new(const struct rpc_rm_config *cfg, struct anomalies *an)
     }
     if (nslots > UINT32_MAX - 2048) /* room for the wide slots' indexes and RPC_RM_NONE */
         nslots = UINT32_MAX - 2048;
-    pool->heads = malloc(nslots * pool->head_max);
+    pool->heads = malloc(nslots * (pool->head_max + pool->tail_max));
     pool->stack = malloc(nslots * sizeof *pool->stack);
     if (!pool->heads || !pool->stack) {
         rpc_rm_pool_free(pool);

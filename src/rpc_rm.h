@@ -3,8 +3,10 @@
  *
  * Splits one direction's byte stream into RPC messages (records, possibly of
  * several fragments). Only the head of each message (its first head_max bytes,
- * enough for RPC header + NFS arguments/results used by the stats) is kept;
- * the rest (READ/WRITE payload) is skipped without copying. A message is
+ * enough for RPC header + NFS arguments/results used by the stats) is kept,
+ * and of a longer message its last bytes (at most tail_max: what follows
+ * READ/WRITE data in an NFSv4 COMPOUND, e.g. a GETATTR); the payload between
+ * them is skipped without copying. A message is
  * delivered when its last byte arrives, with the timestamp of that packet
  * (the Wireshark rpc.time definition). Gaps inside a message body are skipped
  * and flagged; a gap that hits a record mark or an unknown position forces a
@@ -29,6 +31,12 @@ struct rpc_msg_view {
     struct bytes head;      /* first min(msg_len, head_max) bytes, or fewer if head_partial */
     uint32_t msg_len;       /* full message length (all fragments, marks excluded) */
     bool head_partial;      /* a gap cut the head short: head.len < min(msg_len, head_max) */
+    /* The message's last bytes after the head, when it is longer than its
+     * head: the last min(msg_len - head_max, tail_max) bytes, or fewer when
+     * a gap or the pool cut them (then they still end the message); empty
+     * when none arrived in one piece up to the message's end. Borrowed as head. */
+    struct bytes tail;
+    uint32_t tail_off;      /* offset of tail.p[0] in the message */
     bool body_gap;          /* bytes after the head were lost */
     struct timespec ts_first; /* packet carrying the first byte */
     struct timespec ts_last;  /* packet carrying the last byte (delivery time) */
@@ -66,6 +74,10 @@ struct rpc_rm_config {
      * first head_max bytes are in; all busy, or 0 slots: the normal head. */
     size_t wide_max, wide_slots;
     rpc_wide_fn *wide;
+    /* Bytes kept at the end of a message longer than its head; 0: 256 (at
+     * most 4096). Each head and wide slot holds a tail as well: the tail
+     * costs no memory per connection, and only its bytes are copied. */
+    size_t tail_max;
 };
 
 /* Per-direction state, embedded in the flow entry. Zero-initialise before
@@ -77,6 +89,8 @@ struct rpc_rm {
     uint32_t msg_len;    /* bytes of the current message so far (marks excluded) */
     uint32_t head_slot;  /* pool slot holding the head (or probe carry); valid only when flags say so */
     uint16_t head_len;   /* bytes of head in the slot */
+    uint16_t tail_len;   /* bytes of tail in the slot */
+    uint32_t tail_end;   /* message offset just past the tail's last byte in the slot */
     uint8_t mark[4];     /* partial record mark */
     uint8_t mark_have;
     uint8_t state;       /* internal */

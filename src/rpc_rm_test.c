@@ -29,6 +29,10 @@ struct got {
         const uint8_t *head_p;
         uint32_t msg_len;
         bool partial, body_gap;
+        uint8_t tail[4096];
+        size_t tail_len;
+        const uint8_t *tail_p;
+        uint32_t tail_off;
         long t_first, t_last;
         unsigned dir;
     } m[MAXMSG];
@@ -48,6 +52,13 @@ on_msg(void *ctx, void *flow, unsigned dir, const struct rpc_msg_view *v)
     g->m[g->n].head_p = v->head.p;
     if (v->head.len)
         memcpy(g->m[g->n].head, v->head.p, v->head.len < 2048 ? v->head.len : 2048);
+    g->m[g->n].tail_len = v->tail.len;
+    g->m[g->n].tail_p = v->tail.p;
+    g->m[g->n].tail_off = v->tail_off;
+    if (v->tail.len)
+        memcpy(g->m[g->n].tail, v->tail.p, v->tail.len < 4096 ? v->tail.len : 4096);
+    CHECK(v->tail.len == 0 || v->tail_off + v->tail.len == v->msg_len); /* it ends the message */
+    CHECK(v->tail.len == 0 || v->tail_off >= v->head.len);              /* past the head */
     g->m[g->n].msg_len = v->msg_len;
     g->m[g->n].partial = v->head_partial;
     g->m[g->n].body_gap = v->body_gap;
@@ -62,9 +73,9 @@ static struct rpc_rm_pool *pool;
 static struct rpc_rm rm;
 
 static void
-fresh(size_t head_max, size_t heads)
+fresh_tail(size_t head_max, size_t heads, size_t tail_max)
 {
-    struct rpc_rm_config cfg = { head_max, heads, 1u << 20, test_probe, 0, 0, NULL };
+    struct rpc_rm_config cfg = { head_max, heads, 1u << 20, test_probe, 0, 0, NULL, tail_max };
 
     if (pool)
         rpc_rm_release(pool, &rm);
@@ -94,7 +105,7 @@ static void
 fresh_wide(size_t head_max, size_t heads, size_t wide_max, size_t wide_slots)
 {
     struct rpc_rm_config cfg = { head_max, heads, 1u << 20, test_probe, wide_max, wide_slots,
-                                 test_wide };
+                                 test_wide, 0 };
 
     if (pool)
         rpc_rm_release(pool, &rm);
@@ -105,6 +116,12 @@ fresh_wide(size_t head_max, size_t heads, size_t wide_max, size_t wide_slots)
     wide_asked = 0;
     pool = rpc_rm_pool_new(&cfg, &an);
     CHECK(pool != NULL);
+}
+
+static void
+fresh(size_t head_max, size_t heads)
+{
+    fresh_tail(head_max, heads, 0);
 }
 
 static struct timespec
@@ -868,6 +885,115 @@ test_tiny_fragments(void)
     }
 }
 
+/* A message longer than its head keeps its last tail_max bytes: a view
+ * when they lie in the chunk that ends it, else copied into its slot;
+ * joined across fragments; cut by a gap to what follows the gap; none when
+ * the message's end was lost. */
+static void
+test_tails(void)
+{
+    static uint8_t buf[8192];
+    uint8_t msg[4096];
+    size_t n;
+
+    /* one chunk: both views; default tail_max 256 */
+    fresh(1024, 8);
+    n = record(buf, 3000, 0x81, 0);
+    feed(buf, n, 1);
+    EQ(G.n, 1);
+    EQ(G.m[0].head_len, 1024);
+    EQ(G.m[0].tail_len, 256);
+    EQ(G.m[0].tail_off, 2744);
+    CHECK(G.m[0].tail_p == buf + 4 + 2744);
+    /* no tail for a message that fits its head; a short one just past it */
+    n = record(buf, 1024, 0x82, 0);
+    n += record(buf + n, 1030, 0x83, 1);
+    feed(buf, n, 2);
+    EQ(G.n, 3);
+    EQ(G.m[1].tail_len, 0);
+    EQ(G.m[2].tail_len, 6);
+    EQ(G.m[2].tail_off, 1024);
+    /* split over many chunks: copied, the same bytes */
+    for (size_t step = 1; step <= 700; step = step * 3 + 1) {
+        fresh_tail(1024, 8, 100);
+        n = record(buf, 3000, 0x84, 0);
+        body(msg, 3000, 0x84, 0);
+        for (size_t at = 0; at < n; at += step)
+            feed(buf + at, n - at < step ? n - at : step, (long)at);
+        EQ(G.n, 1);
+        EQ(G.m[0].tail_len, 100);
+        EQ(G.m[0].tail_off, 2900);
+        CHECK(memcmp(G.m[0].tail, msg + 2900, 100) == 0);
+        CHECK(memcmp(G.m[0].head, msg, 1024) == 0);
+    }
+    /* fragments: a short last one joins the previous one's end */
+    fresh_tail(64, 8, 50);
+    body(msg, 300, 0x85, 0);
+    put32(buf, 200);
+    memcpy(buf + 4, msg, 200);
+    put32(buf + 204, 0x80000000u | 100);
+    memcpy(buf + 208, msg + 200, 100);
+    feed(buf, 150, 1);
+    feed(buf + 150, 100, 2);
+    feed(buf + 250, 58, 3);
+    EQ(G.n, 1);
+    EQ(G.m[0].msg_len, 300);
+    EQ(G.m[0].tail_len, 50);
+    CHECK(memcmp(G.m[0].tail, msg + 250, 50) == 0);
+    fresh_tail(64, 8, 150);
+    feed(buf, 308, 1); /* one chunk, two fragments: joined in the slot */
+    EQ(G.m[0].tail_len, 150);
+    EQ(G.m[0].tail_off, 150);
+    CHECK(memcmp(G.m[0].tail, msg + 150, 150) == 0);
+    /* a gap in the tail: what follows it; a gap at the end: none */
+    fresh_tail(64, 8, 100);
+    n = record(buf, 1000, 0x86, 0);
+    body(msg, 1000, 0x86, 0);
+    feed(buf, 4 + 930, 1);
+    gap(20, 2);
+    feed(buf + 4 + 950, 50, 3);
+    EQ(G.n, 1);
+    CHECK(G.m[0].body_gap);
+    EQ(G.m[0].tail_len, 50);
+    EQ(G.m[0].tail_off, 950);
+    CHECK(memcmp(G.m[0].tail, msg + 950, 50) == 0);
+    feed(buf, 4 + 990, 4);
+    gap(10, 5);
+    EQ(G.n, 2);
+    EQ(G.m[1].tail_len, 0);
+    /* the pool empty: no head copy (counted), the tail still a view */
+    fresh_tail(64, 1, 100);
+    {
+        struct rpc_rm other;
+        struct bytes b;
+        struct timespec ts = T(1);
+
+        memset(&other, 0, sizeof other);
+        n = record(buf, 1000, 0x87, 0);
+        b.p = buf;
+        b.len = 500;
+        rpc_rm_feed(pool, &other, NULL, 1, b, &ts, on_msg, &G); /* holds the one slot */
+        feed(buf, 500, 1);
+        feed(buf + 500, n - 500, 2);
+        EQ(G.n, 1);
+        CHECK(G.m[0].partial);
+        EQ(G.m[0].tail_len, 100); /* it lies in the chunk that ends it: a view */
+        CHECK(G.m[0].tail_p == buf + 4 + 900);
+        CHECK(an.n[ANOM_RPC_HEAD_POOL_FULL] >= 1);
+        rpc_rm_release(pool, &other);
+    }
+    /* a wide head keeps its tail too */
+    fresh_wide(64, 8, 512, 2);
+    n = record(buf, 2000, wide_xid, 1);
+    body(msg, 2000, wide_xid, 1);
+    feed(buf, 700, 1);
+    feed(buf + 700, n - 700, 2);
+    EQ(G.n, 1);
+    EQ(G.m[0].head_len, 512);
+    EQ(G.m[0].tail_len, 256);
+    CHECK(memcmp(G.m[0].tail, msg + 2000 - 256, 256) == 0);
+}
+
 int
 main(void)
 {
@@ -886,6 +1012,7 @@ main(void)
     test_pipeline();
     test_fuzz();
     test_wide_heads();
+    test_tails();
     rpc_rm_release(pool, &rm);
     rpc_rm_pool_free(pool);
     rpc_rm_pool_free(NULL);

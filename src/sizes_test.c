@@ -4,10 +4,12 @@
  * what moved. The event (struct op_event) is built once per finished call
  * and copied into the findings ring, a pending call is kept per call in
  * flight (--max-pending of them), an answered call per answered UDP call,
- * a directory entry's descriptor per listed entry. */
+ * a directory entry's descriptor per listed entry, record marking's state
+ * per direction of a connection. */
 #include <stdio.h>
 
 #include "findings_worker.h"
+#include "rpc_rm.h"
 #include "stats.h"
 #include "t.h"
 #include "xid_table.h"
@@ -24,6 +26,7 @@ main(void)
     SHOW("struct op_dirent", sizeof(struct op_dirent));
     SHOW("struct pending_call", sizeof(struct pending_call));
     SHOW("struct answered_call", sizeof(struct answered_call));
+    SHOW("struct rpc_rm (per direction of a connection)", sizeof(struct rpc_rm));
     memset(&ev, 0, sizeof ev);
     rec = findings_worker_record_bytes(&ev);
     SHOW("findings ring record, no borrowed bytes", rec);
@@ -38,6 +41,9 @@ main(void)
      * --records' call_frame) and the NFSv4 call digest (168) included. */
     CHECK(sizeof(struct pending_call) <= 736);
     CHECK(sizeof(struct answered_call) <= 56);
+    /* Record marking's state, twice per connection: a message's head and
+     * tail sit in the shared head pool, only their lengths here. */
+    CHECK(sizeof(struct rpc_rm) <= 48);
     /* The ring holds about FW_RING_BYTES / this many events at least. */
     CHECK(rec <= 640);
     CHECK(rec >= sizeof(struct op_event)); /* the event itself is in it */

@@ -55,6 +55,7 @@ struct chunk {
     uint32_t seq;  /* sequence number of the first byte */
     uint32_t len;  /* bytes (<= CHUNK_DATA), or the length of a hole */
     uint8_t hole;  /* no data: a range known to be lost */
+    struct timespec ts; /* when its segment was captured */
 };
 
 struct tcp_reasm {
@@ -140,18 +141,38 @@ pop_first(struct tcp_reasm *r, struct tcp_half *h)
         h->ooo_first = TCP_NONE;
 }
 
+static bool
+ts_before(const struct timespec *a, const struct timespec *b)
+{
+    return a->tv_sec < b->tv_sec || (a->tv_sec == b->tv_sec && a->tv_nsec < b->tv_nsec);
+}
+
 /* Deliver buffered chunks that are now in order (step 3); drop the parts that
- * next_seq has already passed. Stops at the first hole in sequence space. */
+ * next_seq has already passed. Stops at the first hole in sequence space.
+ * The chunks go out stamped `after`: the segment that filled the hole
+ * before them, which completes what spans it. After a declared gap (after
+ * NULL) no segment filled anything: each chunk goes out stamped with the
+ * latest capture time of the chunks delivered so far in this drain, so a
+ * message lying wholly past a lost hole keeps the time its own segment
+ * was captured (the frame Wireshark's rpc.time counts from), not that of
+ * the ACK or FIN that revealed the loss. */
 static void
 drain(struct tcp_reasm *r, struct tcp_half *h, void *flow, unsigned dir,
-      const struct timespec *ts, const struct stream_sink *out)
+      const struct timespec *after, const struct stream_sink *out)
 {
+    struct timespec t = { 0, 0 };
+
+    if (after)
+        t = *after;
     while (h->ooo_count > 0) {
         const struct chunk *c = &r->ck[h->ooo_first];
+        const struct timespec *ts = &t;
         uint32_t skip;
 
         if (seq_lt(h->next_seq, c->seq))
             break;
+        if (!after && ts_before(&t, &c->ts))
+            t = c->ts;
         skip = h->next_seq - c->seq;
         if (skip < c->len) {
             if (c->hole)
@@ -174,7 +195,7 @@ skip_to(struct tcp_reasm *r, struct tcp_half *h, void *flow, unsigned dir, uint3
         emit_gap(out, flow, dir, (uint32_t)(to - h->next_seq), ts);
         h->next_seq = to;
     }
-    drain(r, h, flow, dir, ts, out);
+    drain(r, h, flow, dir, NULL, out);
 }
 
 /* Add the parts of [s, s+len) not yet buffered. p == NULL adds a hole.
@@ -182,7 +203,7 @@ skip_to(struct tcp_reasm *r, struct tcp_half *h, void *flow, unsigned dir, uint3
  * with commit true the caller has checked that the pool has room. */
 static void
 add_range(struct tcp_reasm *r, struct tcp_half *h, uint32_t s, const uint8_t *p, uint32_t len,
-          bool commit, uint32_t *nck, uint32_t *nbytes)
+          const struct timespec *ts, bool commit, uint32_t *nck, uint32_t *nbytes)
 {
     uint32_t prev = TCP_NONE, cur = h->ooo_count ? h->ooo_first : TCP_NONE;
     uint32_t off = 0;
@@ -210,6 +231,7 @@ add_range(struct tcp_reasm *r, struct tcp_half *h, uint32_t s, const uint8_t *p,
             c->seq = pos;
             c->len = piece;
             c->hole = p == NULL;
+            c->ts = *ts;
             c->next = cur;
             if (p) {
                 memcpy(r->data + (size_t)i * CHUNK_DATA, p + off, piece);
@@ -235,12 +257,12 @@ add_range(struct tcp_reasm *r, struct tcp_half *h, uint32_t s, const uint8_t *p,
  * fit (the caller skips ahead). A segment adding nothing new is a retransmission. */
 static bool
 buffer_seg(struct tcp_reasm *r, struct tcp_half *h, uint32_t s, const uint8_t *p, uint32_t caplen,
-           uint32_t wirelen)
+           uint32_t wirelen, const struct timespec *ts)
 {
     uint32_t nck = 0, nbytes = 0;
 
-    add_range(r, h, s, p, caplen, false, &nck, &nbytes);
-    add_range(r, h, s + caplen, NULL, wirelen - caplen, false, &nck, &nbytes);
+    add_range(r, h, s, p, caplen, ts, false, &nck, &nbytes);
+    add_range(r, h, s + caplen, NULL, wirelen - caplen, ts, false, &nck, &nbytes);
     if (nck == 0) {
         anomaly_add(r->an, ANOM_TCP_RETRANSMIT, 1);
         return true;
@@ -248,8 +270,8 @@ buffer_seg(struct tcp_reasm *r, struct tcp_half *h, uint32_t s, const uint8_t *p
     if (nck > r->nfree || (uint64_t)h->ooo_count + nck > r->half_max_chunks ||
         (uint64_t)h->ooo_bytes + nbytes > r->half_max_bytes)
         return false;
-    add_range(r, h, s, p, caplen, true, NULL, NULL);
-    add_range(r, h, s + caplen, NULL, wirelen - caplen, true, NULL, NULL);
+    add_range(r, h, s, p, caplen, ts, true, NULL, NULL);
+    add_range(r, h, s + caplen, NULL, wirelen - caplen, ts, true, NULL, NULL);
     if (wirelen > caplen)
         anomaly_add(r->an, ANOM_TCP_GAP, 1); /* snaplen cut the payload */
     return true;
@@ -268,7 +290,7 @@ push_data(struct tcp_reasm *r, struct tcp_half *h, void *flow, unsigned dir, uin
     while (seq_lt(h->next_seq, s)) {
         uint32_t to = s;
 
-        if (buffer_seg(r, h, s, p, caplen, wirelen))
+        if (buffer_seg(r, h, s, p, caplen, wirelen, ts))
             return;
         /* No room: skip ahead to the first buffered byte (or this segment). */
         if (!overflowed)

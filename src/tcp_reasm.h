@@ -87,7 +87,10 @@ void tcp_reasm_free(struct tcp_reasm *r); /* NULL is a no-op */
  * Exact rules (details in tcp_reasm.c):
  *  - the stream starts at ISN+1 after a SYN, else at the first data segment;
  *  - in-order bytes are delivered from the packet, never copied; buffered bytes
- *    are delivered (with this segment's ts) as soon as they become in order;
+ *    are delivered as soon as they become in order: with this segment's ts
+ *    when it filled the hole before them, with their own segment's capture
+ *    time (the latest so far of that delivery) when the hole was declared
+ *    lost;
  *  - fully-old segments count tcp_retransmit; overlaps deliver only new bytes;
  *  - out of room (per_half_max or pool): tcp_ooo_overflow, gap up to the
  *    first buffered byte (or this segment) and deliver -- no allocation;

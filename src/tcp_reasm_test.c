@@ -289,6 +289,29 @@ test_ack_loss(void)
     CHECK(out_is(1, "r"));
 }
 
+/* Bytes released by a declared gap keep their own capture time (the
+ * latest so far of that release); bytes released by the segment that fills
+ * the hole take its time: what spans the hole completes with it. */
+static void
+test_release_times(void)
+{
+    fresh(1 << 16, 4096);
+    push(0, 1000, 0, TCPF_ACK, "aaaa", 1);
+    push(0, 1010, 0, TCPF_ACK, "bbbb", 2);       /* ahead of the hole 1004..1009 */
+    push(0, 1014, 0, TCPF_ACK, "cc", 4);
+    push(1, 7000, 1016, TCPF_ACK, "r", 9);       /* the reply acks it all: a gap */
+    CHECK(out_is(0, "aaaa######bbbbcc"));
+    EQ(R[0].last_ts.tv_sec, 4);                  /* "cc": its own time, not the ACK's 9 */
+    push(0, 1020, 0, TCPF_ACK, "ee", 10);        /* ahead of 1016..1019 */
+    push(0, 1016, 0, TCPF_ACK, "dddd", 12);      /* fills it */
+    CHECK(out_is(0, "aaaa######bbbbccddddee"));
+    EQ(R[0].last_ts.tv_sec, 12);
+    /* the FIN's flush declares the hole lost: own times too */
+    push(0, 1030, 0, TCPF_ACK, "ff", 13);
+    push(0, 1040, 0, TCPF_ACK | TCPF_FIN, NULL, 20);
+    EQ(R[0].last_ts.tv_sec, 13);
+}
+
 static void
 test_half_overflow(void)
 {
@@ -639,6 +662,7 @@ main(void)
     test_wraparound();
     test_snaplen();
     test_ack_loss();
+    test_release_times();
     test_half_overflow();
     test_pool_exhausted();
     test_fin_rst_flush();

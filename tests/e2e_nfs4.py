@@ -23,16 +23,17 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from checks import check, finish  # noqa: E402  (tests/checks.py)
 
-# The public NFSv4 captures compared, each with its truth. Not compared yet:
-# nfstrace-eth-ipv4-tcp-nfsv4.pcap.bz2 and nfstrace-eth-ipv4-tcp-nfsv41.pcap
-# (the GETATTR after a WRITE's data lies past the message head nfsscope
-# keeps, and no tail of the message is kept), tcpdump-nfs-v4.pcap (the
-# LOOKUP after a capture gap is timed from its reply's packet) and the lossy
-# nfstrace-eth-ipv4-tcp-nfsv3-4-41-cifs1-2.pcap.bz2 (nfsscope decodes
-# COMPOUNDs tshark loses; who is right needs an oracle beyond tshark).
+# The public NFSv4 captures compared, each with its truth.
 CAPTURES = {
     'nfstrace-eth-ipv4-tcp-nfsv4-incorrect_mount.pcap': 'nfstrace-eth-ipv4-tcp-nfsv4-incorrect_mount.json',
     'suricata-verify-nfs4-01-input.pcap': 'suricata-verify-nfs4-01-input.json',
+    # WRITE data runs past the message head: the GETATTR after it is decoded
+    # from the message's tail.
+    'nfstrace-eth-ipv4-tcp-nfsv4.pcap.bz2': 'nfstrace-eth-ipv4-tcp-nfsv4.json',
+    'nfstrace-eth-ipv4-tcp-nfsv41.pcap': 'nfstrace-eth-ipv4-tcp-nfsv41.json',
+    # The LOOKUP call after a capture gap (frame 5) is timed from its own
+    # frame, not from the reply (frame 6) whose ACK declared the gap.
+    'tcpdump-nfs-v4.pcap': 'tcpdump-nfs-v4.json',
 }
 
 
