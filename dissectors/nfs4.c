@@ -178,6 +178,7 @@ nfs4_reply(struct xdr_cur *x, const struct pending_call *pc, struct op_event *ev
         }
         emit(sub, res->op, i, OPI_RESULT, res, fh, seen);
     }
+    nfs4_event_fill(d, &r, ev);
     /* The call's operations after the last result were not evaluated. */
     for (i = r.ndecoded; i < d->ndecoded; i++) {
         uint32_t op = nfs4_digest_op(d, i);
@@ -205,6 +206,7 @@ const struct rpc_program nfs4_program = {
     .nops = NFS4_OP_LAST + 1,
     .ops = nfs4_op_table,
     .nminor = 3,
+    .flags = PGF_FINDINGS,
     .kind_name = nfs4_kind_key_name,
     .status_name = nfs4_status,
     .call = nfs4_call,

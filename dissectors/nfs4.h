@@ -215,7 +215,7 @@ struct nfs4_resop {
     uint32_t count;         /* READ/READ_PLUS data bytes, WRITE count, READDIR/LISTXATTRS
                              * entries, TEST_STATEID codes */
     uint8_t verf[NFS4_VERIFIER_SIZE]; /* WRITE, COMMIT, COPY: write verifier */
-    struct nfs4_attrs attrs; /* GETATTR, CB_GETATTR */
+    struct nfs4_attrs attrs; /* GETATTR, CB_GETATTR; READDIR: its first entry's */
     union {
         struct { uint32_t supported, access; } access;
         struct {            /* OPEN, WANT_DELEGATION, (CB_PUSH_DELEG args) */
@@ -293,7 +293,7 @@ struct nfs4_digest {
     uint64_t newgen;        /* bit i: op i started a new current-FH generation */
     uint64_t putfh_hash[NFS4_DIGEST_FH];
     uint8_t putfh_op[NFS4_DIGEST_FH]; /* op index of each digested PUTFH */
-    uint64_t offset;        /* first READ/WRITE/COMMIT/READ_PLUS/COPY: offset */
+    uint64_t offset;        /* first READ/WRITE/COMMIT/READ_PLUS/COPY: offset; READDIR: cookie */
     uint32_t count;         /* its count (WRITE: data length) */
     uint8_t stable;         /* first WRITE/WRITE_SAME stable_how4, 0xff: none */
     uint8_t op[NFS4_OPS_MAX]; /* nfs4_op_pack() of each decoded op */
@@ -351,6 +351,13 @@ uint32_t nfs4_call_cb_program(const struct nfs4_call *c);
  * the one whose file handle (c->gen[op->fh_gen]) and name a per-call
  * record shows. */
 const struct nfs4_argop *nfs4_call_main_op(const struct nfs4_call *c);
+
+/* Fill ev from a COMPOUND's reply: the main operation's attributes, the
+ * object it named, ACCESS masks, the write verifier, the modifying flags of
+ * the operations that succeeded, and ev->v4 (nfs4_event.c). */
+struct op_event;
+void nfs4_event_fill(const struct nfs4_digest *d, const struct nfs4_reply *r,
+                     struct op_event *ev);
 
 /* The call's digest, for its pending-call scratch. */
 void nfs4_digest_make(const struct nfs4_call *c, struct nfs4_digest *d);

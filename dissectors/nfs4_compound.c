@@ -358,9 +358,10 @@ nfs4_digest_make(const struct nfs4_call *c, struct nfs4_digest *d)
             d->putfh_op[d->nputfh++] = (uint8_t)i;
         }
         if (!io && (a->op == OP_READ || a->op == OP_WRITE || a->op == OP_COMMIT ||
-                    a->op == OP_READ_PLUS || a->op == OP_COPY || a->op == OP_WRITE_SAME)) {
+                    a->op == OP_READ_PLUS || a->op == OP_COPY || a->op == OP_WRITE_SAME ||
+                    a->op == OP_READDIR)) {
             io = true;
-            d->offset = a->offset;
+            d->offset = a->op == OP_READDIR ? a->u.readdir.cookie : a->offset;
             d->count = a->op == OP_COPY ? (a->length > UINT32_MAX ? UINT32_MAX
                                                                   : (uint32_t)a->length)
                                         : a->count;

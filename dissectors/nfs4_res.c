@@ -51,7 +51,9 @@ secinfo4_array(struct xdr_cur *x, struct nfs4_resop *r)
     }
 }
 
-/* dirlist4 (RFC 8881 §18.23): entry4 list (cookie, name, attrs), eof. */
+/* dirlist4 (RFC 8881 §18.23): entry4 list (cookie, name, attrs), eof. The
+ * first entry's attributes say what the listing carries (every entry has
+ * the attributes the call asked for): r->attrs. */
 static void
 dirlist4(struct xdr_cur *x, struct nfs4_resop *r)
 {
@@ -61,7 +63,9 @@ dirlist4(struct xdr_cur *x, struct nfs4_resop *r)
         struct bytes name;
         xdr_cur_u64(x);          /* cookie */
         nfs4_utf8(x, &name);     /* name */
-        nfs4_fattr(x, NULL);     /* attrs */
+        nfs4_fattr(x, n ? NULL : &r->attrs); /* attrs */
+        if (!n)
+            r->has_attrs = xdr_cur_ok(x);
         if (xdr_cur_ok(x) && n < UINT32_MAX)
             n++;
     }

@@ -17,6 +17,7 @@
 #include "stats.h"
 
 #define NF3DIR 2
+#define NFS4ERR_NOENT 2 /* nfsstat4 (RFC 8881 §15.1.4.3) */
 #define SEC 1000000000LL
 
 const struct fscen_params fscen_params[SC__COUNT] = {
@@ -44,6 +45,11 @@ static const char *const kind_keys[FK__COUNT] = {
     [FK_NETWORK_LOSS] = "network_loss",
     [FK_NEGATIVE_LOOKUPS] = "negative_lookups",
     [FK_RPC_RETRANS] = "rpc_retransmissions",
+    [FK_LOCK_CONTENTION] = "lock_contention",
+    [FK_DELAY_GRACE] = "delay_grace_storms",
+    [FK_STALE_STATE] = "stale_state",
+    [FK_SESSION_LIMITS] = "session_limits",
+    [FK_OPEN_CLOSE] = "open_close_storm",
 };
 
 const char *
@@ -460,6 +466,14 @@ pair_key(const struct findings *f, uint64_t a, uint64_t b, unsigned kind)
     return hash_u64x2(a, b, f->seed + kind);
 }
 
+/* A program with an operation table (NFSv4 COMPOUND): its messages are
+ * analysed whatever their kind; the what-if model is of the NFSv3 client. */
+static bool
+compound(const struct op_event *ev)
+{
+    return ev->pg->ops != NULL;
+}
+
 /* ---- stable writes, COMMIT, verifiers --------------------------------------- */
 
 static void
@@ -500,7 +514,10 @@ writes(struct findings *f, const struct op_event *ev, struct who *w, bool replie
     }
     if (replied && ev->has_verf && ev->key) {
         const uint8_t *srv = ev->call_dir == 0 ? ev->key->daddr : ev->key->saddr;
-        uint64_t sk = hash_bytes(srv, 16, f->seed ^ ev->key->af);
+        /* per server and protocol: Linux gives NFSv3 and NFSv4 WRITEs
+         * different verifiers (the same boot time, its words swapped) */
+        uint64_t sk = hash_bytes(srv, 16, f->seed ^ ev->key->af ^
+                                              (compound(ev) ? (uint64_t)ev->vers << 8 : 0));
         bool fresh;
         struct serverv *sv = ftab_put(f->server, sk, w->t_call, &fresh);
 
@@ -588,7 +605,7 @@ listing_call(struct findings *f, const struct op_event *ev, const struct who *w)
     struct lstv *l = ftab_put(f->lst, pair_key(f, w->ck, dk, 2), w->t_call, NULL);
     struct fnd_dir *d;
     struct fnd_listing *li = NULL;
-    bool plus = ev->kind == OPK_READDIRPLUS, attrs = false;
+    bool plus = ev->kind == OPK_READDIRPLUS || ev->v4.dir_attrs, attrs = ev->v4.dir_attrs;
     unsigned i;
 
     if (!l->dir1) {
@@ -934,11 +951,22 @@ call_keys(const struct findings *f, const struct op_event *ev, struct who *w, ui
     ftab_prefetch(f->parent, w->fk);
 }
 
+/* NLM LOCK and TEST calls answered in their reply (not the *_MSG ones):
+ * lock_contention counts their denials (findings_nfs4.c). */
+static bool
+nlm_lock(const struct op_event *ev)
+{
+    return (ev->pg->flags & PGF_LOCK_WAITS) && !(ev->opf & OPF_MSG) &&
+           (ev->kind == OPK_LOCK || ev->kind == OPK_LOCK_TEST);
+}
+
 bool
 findings_wants(const struct op_event *ev)
 {
-    return ev->pg && (ev->pg->flags & PGF_FINDINGS) && ev->kind < OPK_FILE_COUNT && ev->key &&
-           ev->outcome != OP_ORPHAN_REPLY && ev->ndirent <= OP_DIRENT_MAX;
+    return ev->pg &&
+           (((ev->pg->flags & PGF_FINDINGS) && (ev->kind < OPK_FILE_COUNT || compound(ev))) ||
+            nlm_lock(ev)) &&
+           ev->key && ev->outcome != OP_ORPHAN_REPLY && ev->ndirent <= OP_DIRENT_MAX;
 }
 
 /* The network's share: a replied call that waited on TCP recovery
@@ -1005,14 +1033,41 @@ negative_lookup(struct findings *f, const struct op_event *ev, struct who *w)
 }
 
 void
+findings_credit(struct findings *f, enum fkind k, const struct op_event *ev, uint64_t n,
+                uint64_t cost_us)
+{
+    struct who w;
+    struct fnd_client *c;
+    struct fnd_file *fl;
+
+    memset(&w, 0, sizeof w);
+    w.af = ev->key->af;
+    w.caddr = ev->call_dir == 0 ? ev->key->saddr : ev->key->daddr;
+    w.ck = hash_bytes(w.caddr, w.af == 6 ? 16 : 4, f->seed ^ w.af);
+    w.t_call = ns_of(&ev->t_call);
+    c = client_row(f, &w);
+    fl = file_row_w(f, ev->fh, &w);
+    f->n[k] += n;
+    f->cost_us[k] += cost_us;
+    c->n[k] += n;
+    c->cost_us[k] += cost_us;
+    fl->n[k] += n;
+    fl->cost_us[k] += cost_us;
+}
+
+void
 findings_record(struct findings *f, const struct op_event *ev)
 {
     struct who w;
     uint64_t dfk[OP_DIRENT_MAX], dma[OP_DIRENT_MAX];
-    bool replied;
+    bool replied, v4;
 
     if (!f || !findings_wants(ev))
         return;
+    if (nlm_lock(ev)) {
+        findings_nlm_record(f, ev);
+        return;
+    }
     replied = ev->outcome == OP_REPLIED;
     memset(&w, 0, sizeof w);
     w.af = ev->key->af;
@@ -1024,15 +1079,20 @@ findings_record(struct findings *f, const struct op_event *ev)
         w.t_reply = w.t_call;
     w.lat = (uint64_t)(w.t_reply - w.t_call + 500) / 1000;
     w.cost = replied && ev->net_delay ? 0 : w.lat;
+    v4 = compound(ev);
     f->nfs3_calls++;
-    f->now[ev->kind]++;
+    if (!v4)
+        f->now[ev->kind]++;
     f->total_us += w.lat;
     network(f, ev, &w, replied);
 
     writes(f, ev, &w, replied);
     if (replied)
         call_keys(f, ev, &w, dfk, dma);
-    whatif(f, ev, &w, replied);
+    if (v4)
+        findings_nfs4_record(f, ev, w.cost);
+    else
+        whatif(f, ev, &w, replied);
     if (!replied || !ev->has_status)
         return;
 
@@ -1047,7 +1107,17 @@ findings_record(struct findings *f, const struct op_event *ev)
     }
     if (ev->kind == OPK_LOOKUP)
         f->lookups++;
+    if (v4 && ev->kind == OPK_OPEN && ev->name.len)
+        f->opens_by_name++;
     if (ev->status != 0) {
+        /* NFSv4: the LOOKUP (or OPEN by name) itself failed, not an
+         * operation before it (RFC 8881 §15.2: NFS4ERR_NOENT) */
+        if (v4 && !(ev->v4.main_done && ev->v4.main_status == ev->status &&
+                    (ev->kind == OPK_LOOKUP ||
+                     (ev->kind == OPK_OPEN && ev->name.len && ev->status == NFS4ERR_NOENT))))
+            return;
+        if (ev->kind == OPK_OPEN)
+            negative_lookup(f, ev, &w);
         if (ev->kind == OPK_LOOKUP) {
             negative_lookup(f, ev, &w);
             child_call(f, ev, &w, false);

@@ -19,6 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "findings_nfs4.h"
 #include "histo.h"
 #include "op_kind.h"
 
@@ -35,6 +36,12 @@ enum fkind {
     FK_NETWORK_LOSS,      /* "network_loss" */
     FK_NEGATIVE_LOOKUPS,  /* "negative_lookups" */
     FK_RPC_RETRANS,       /* "rpc_retransmissions" */
+    /* NFSv4 (findings_nfs4.c) */
+    FK_LOCK_CONTENTION,   /* "lock_contention" */
+    FK_DELAY_GRACE,       /* "delay_grace_storms" */
+    FK_STALE_STATE,       /* "stale_state" */
+    FK_SESSION_LIMITS,    /* "session_limits" */
+    FK_OPEN_CLOSE,        /* "open_close_storm" */
     FK__COUNT
 };
 
@@ -131,6 +138,7 @@ struct findings {
     struct histo lat_net, lat_clean; /* latency of those calls, and of the others */
     /* failed lookups (kind OPK_LOOKUP, a non-zero status) */
     uint64_t lookups, neg_other;  /* replied LOOKUPs; failures beyond FND_NEGS pairs */
+    uint64_t opens_by_name;       /* replied NFSv4 OPENs naming a file (they look it up) */
     unsigned nneg;
     struct fnd_neg neg[FND_NEGS];
     /* RPC retransmissions: calls sent again with the same XID */
@@ -159,6 +167,8 @@ struct findings {
     struct fnd_file *files;       /* FND_TOP_FILES */
     size_t nfiles;
     struct fnd_file file_other;
+    /* NFSv4: locks, retries, state, sessions, opens (findings_nfs4.h) */
+    struct fnd_v4 v4;
     /* bounded state */
     struct ftab *attr, *mod, *acc, *parent, *conn, *server, *lst, *filex;
     struct ftab *model[SC__COUNT];
@@ -175,9 +185,15 @@ void findings_free(struct findings *f); /* NULL is a no-op */
  * (findings_worker.h). */
 void findings_record(struct findings *f, const struct op_event *ev);
 /* Is ev one findings_record analyses: a file-service operation (a kind below
- * OPK_FILE_COUNT) of a program flagged PGF_FINDINGS, not an orphan reply,
- * with at most OP_DIRENT_MAX entries? */
+ * OPK_FILE_COUNT) or a COMPOUND (a program with an operation table) of a
+ * program flagged PGF_FINDINGS, or a LOCK or TEST of a PGF_LOCK_WAITS
+ * program (NLM), not an orphan reply, with at most OP_DIRENT_MAX entries? */
 bool findings_wants(const struct op_event *ev);
+
+/* Count n instances of finding k costing cost_us, for ev's client and file
+ * (ev->fh): the rules of findings_nfs4.c credit through it. */
+void findings_credit(struct findings *f, enum fkind k, const struct op_event *ev, uint64_t n,
+                     uint64_t cost_us);
 
 /* A directory whose listings were followed by at least FND_FANOUT_MIN
  * per-entry calls (reported as a fan-out). */

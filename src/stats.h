@@ -60,6 +60,24 @@ struct op_dirent {
  * names cache: fh/name and fh2/name2 are the call's. */
 enum { NAMES_OP_NONE = 0, NAMES_OP_RENAME, NAMES_OP_LINK, NAMES_OP_REMOVE };
 
+/* What an NFSv4 COMPOUND's reply says beyond its main operation's fields
+ * (dissectors/nfs4_event.c), for the findings. The main operation is the
+ * first of the COMPOUND's kind (nfs4_call_main_op). */
+struct op_nfs4 {
+    bool main_done;        /* the main operation has a result: main_status is its own */
+    bool has_seq;          /* a SEQUENCE result (RFC 8881 §18.46): slot, highest, target */
+    bool dir_attrs;        /* READDIR: the entries carry attributes beyond rdattr_error,
+                            * filehandle and the fileids (what v3 READDIRPLUS gives) */
+    uint8_t fail_op;       /* nfs4_op_pack() of the first failing operation, 0: none */
+    uint8_t deleg;         /* OPEN: 1 + open_delegation_type4 granted, 0: no OPEN result */
+    uint32_t main_status;
+    uint32_t why_none;     /* OPEN_DELEGATE_NONE_EXT: why_no_delegation4 */
+    uint32_t slot, highest_slot, target_slot;
+    uint32_t lock_type;    /* LOCK/LOCKT answered NFS4ERR_DENIED: the conflicting lock */
+    uint64_t lock_off, lock_len;
+    uint64_t lock_owner;   /* a hash of its (clientid, owner), 0: none */
+};
+
 /* One finished operation. Filled by the RPC layer (times, outcome) and by the
  * program's dissector (status, bytes, stable_how). A few hundred bytes
  * (sizes_test.c bounds it): what it borrows (handles, names, the listing's
@@ -122,6 +140,7 @@ struct op_event {
     uint16_t ndirent;        /* of those, the first ones kept in dirent[] */
     uint16_t dirent_cap;     /* room in dirent[] (<= OP_DIRENT_MAX; 0: none kept) */
     struct op_dirent *dirent; /* a bounded view: the matcher's listing buffer, borrowed */
+    struct op_nfs4 v4;        /* NFSv4 COMPOUND replies (has_main_ops), else zero */
 };
 
 #define STATS_MAX_STATUS 24 /* distinct status values tracked per procedure */

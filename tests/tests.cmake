@@ -131,6 +131,14 @@ add_test(NAME e2e_findings COMMAND Python3::Interpreter ${CMAKE_SOURCE_DIR}/test
          $<TARGET_FILE:nfsscope> ${CMAKE_SOURCE_DIR}/samples)
 set_tests_properties(e2e_findings PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
 
+# NFSv4 findings (stable writes, failed lookups, lock contention, grace
+# retries, stale state, session limits, redundant GETATTR) against the
+# client's record and tshark's decoding of the NFSv4 samples.
+add_test(NAME e2e_findings_nfs4 COMMAND Python3::Interpreter
+         ${CMAKE_SOURCE_DIR}/tests/e2e_findings_nfs4.py $<TARGET_FILE:nfsscope>
+         ${CMAKE_SOURCE_DIR}/samples)
+set_tests_properties(e2e_findings_nfs4 PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
+
 # Diagnosis: the top finding is the cause a sample was made with (TCP loss
 # from nftables drop rules, stable writes), failed lookups named, findings
 # ranked by cost; against tshark and the generator's record.

@@ -15,6 +15,7 @@
 
 #include "findings.h"
 #include "names.h"
+#include "report_findings_nfs4.h"
 #include "term_escape.h"
 
 #define TOP 5
@@ -207,10 +208,11 @@ fanout_calls(const struct fnd_dir *d)
 
 /* Compute the findings that fired, in report order. Returns how many. */
 static size_t
-collect(const struct findings *f, struct item *it, size_t max)
+collect(const struct stats *s, const struct findings *f, struct item *it, size_t max)
 {
     size_t n = 0, i;
     char a[32], b[32];
+    enum fkind k;
 
     if (!f)
         return 0;
@@ -361,11 +363,19 @@ collect(const struct findings *f, struct item *it, size_t max)
         x->cost_us = f->cost_us[FK_NEGATIVE_LOOKUPS];
         x->summary[0] = '\0';
         fmt_dur(a, sizeof a, x->cost_us);
-        say(x->summary, SUMMARY_MAX,
-            "%" PRIu64 " of %" PRIu64 " LOOKUPs (%.1f %%) failed, for %u name%s in their "
-            "directories%s; they took %s",
-            x->count, f->lookups, pct(x->count, f->lookups), f->nneg, f->nneg == 1 ? "" : "s",
-            f->neg_other ? " (and more not kept)" : "", a);
+        if (f->opens_by_name)
+            say(x->summary, SUMMARY_MAX,
+                "%" PRIu64 " of %" PRIu64 " LOOKUPs and %" PRIu64 " NFSv4 OPENs by name "
+                "(%.1f %%) failed, for %u name%s in their directories%s; they took %s",
+                x->count, f->lookups, f->opens_by_name,
+                pct(x->count, f->lookups + f->opens_by_name), f->nneg, f->nneg == 1 ? "" : "s",
+                f->neg_other ? " (and more not kept)" : "", a);
+        else
+            say(x->summary, SUMMARY_MAX,
+                "%" PRIu64 " of %" PRIu64 " LOOKUPs (%.1f %%) failed, for %u name%s in their "
+                "directories%s; they took %s",
+                x->count, f->lookups, pct(x->count, f->lookups), f->nneg,
+                f->nneg == 1 ? "" : "s", f->neg_other ? " (and more not kept)" : "", a);
         if (g && g->n > 1)
             say(x->summary, SUMMARY_MAX,
                 "; the most asked-for missing name was looked up %" PRIu64 " times", g->n);
@@ -388,6 +398,17 @@ collect(const struct findings *f, struct item *it, size_t max)
             "%s. A timeo shorter than the server's latency resends calls the server is still "
             "working on.",
             x->count, f->rpc_resent, a);
+    }
+    for (k = FK_LOCK_CONTENTION; k <= FK_OPEN_CLOSE && n < max; k++) {
+        struct item *x;
+
+        if (!findings_nfs4_fired(f, k))
+            continue;
+        x = &it[n++];
+        x->kind = k;
+        x->count = f->n[k];
+        x->cost_us = f->cost_us[k];
+        findings_nfs4_summary(s, f, k, x->summary, SUMMARY_MAX);
     }
     /* Ranked by the time they cost, largest first (report order among equals). */
     for (i = 1; i < n; i++) {
@@ -526,6 +547,8 @@ json_evidence(struct json_w *w, const struct stats *s, const struct findings *f,
         break;
     case FK_NEGATIVE_LOOKUPS:
         json_kv_u64(w, "lookups", f->lookups);
+        if (f->opens_by_name) /* NFSv4 */
+            json_kv_u64(w, "opens_by_name", f->opens_by_name);
         json_kv_u64(w, "failures_not_kept", f->neg_other);
         json_key(w, "names");
         json_arr(w);
@@ -553,6 +576,13 @@ json_evidence(struct json_w *w, const struct stats *s, const struct findings *f,
         break;
     case FK_RPC_RETRANS:
         json_kv_u64(w, "extra_transmissions", f->rpc_resent);
+        break;
+    case FK_LOCK_CONTENTION:
+    case FK_DELAY_GRACE:
+    case FK_STALE_STATE:
+    case FK_SESSION_LIMITS:
+    case FK_OPEN_CLOSE:
+        findings_nfs4_evidence(w, s, f, x->kind);
         break;
     case FK_VERIFIER:
         json_kv_u64(w, "verifiers_seen", f->verf_seen);
@@ -689,8 +719,10 @@ quality(const struct stats *s, const struct findings *f, char *buf, size_t sz, b
     uint64_t ops = r->calls + r->orphan_replies;
 
     buf[0] = '\0';
+    uint64_t v4_blind = f ? f->v4.undecoded : 0;
+
     *any = untimed || s->cap.truncated_packets || s->cap.kernel_drops > 0 || gaps || resync ||
-           evicted || r->retransmissions || s->dir_cut;
+           evicted || r->retransmissions || s->dir_cut || v4_blind;
     if (!*any)
         return 0;
     if (untimed)
@@ -724,6 +756,11 @@ quality(const struct stats *s, const struct findings *f, char *buf, size_t sz, b
             "later entries are not seen, so redundant GETATTRs after listings are a lower "
             "bound and those entries' paths may show as handles. ",
             s->dir_cut, s->dir_replies);
+    if (v4_blind)
+        say(buf, sz,
+            "%" PRIu64 " NFSv4 COMPOUND replies could not be decoded (encrypted or cut short): "
+            "the NFSv4 findings do not see their operations, statuses or attributes. ",
+            v4_blind);
     if (evicted)
         say(buf, sz,
             "The findings' tables were full %" PRIu64 " times (oldest entries replaced): "
@@ -736,7 +773,7 @@ void
 findings_json(struct json_w *w, const struct stats *s, const struct findings *f)
 {
     struct item *it = calloc(FK__COUNT, sizeof *it);
-    size_t n = it ? collect(f, it, FK__COUNT) : 0, i;
+    size_t n = it ? collect(s, f, it, FK__COUNT) : 0, i;
     uint64_t calls = f ? f->nfs3_calls : 0;
     char q[SUMMARY_MAX];
     bool any;
@@ -756,7 +793,7 @@ findings_json(struct json_w *w, const struct stats *s, const struct findings *f)
         json_evidence(w, s, f, x);
         json_close(w);
     }
-    if (f && calls)
+    if (f && now_total(f))
         json_whatif(w, f);
     untimed = quality(s, f, q, sizeof q, &any);
     if (f && any) { /* only when the findings engine ran */
@@ -783,6 +820,8 @@ findings_json(struct json_w *w, const struct stats *s, const struct findings *f)
         json_kv_u64(w, "findings_evicted", f ? f->evicted : 0);
         json_kv_u64(w, "dir_replies", s->dir_replies);
         json_kv_u64(w, "dir_replies_cut", s->dir_cut);
+        if (f->v4.undecoded) /* NFSv4 */
+            json_kv_u64(w, "nfs4_replies_undecoded", f->v4.undecoded);
         json_close(w);
         json_close(w);
     }
@@ -845,7 +884,7 @@ void
 findings_text(FILE *out, const struct stats *s, const struct findings *f)
 {
     struct item *it = calloc(FK__COUNT, sizeof *it);
-    size_t n = it ? collect(f, it, FK__COUNT) : 0, i, j, k;
+    size_t n = it ? collect(s, f, it, FK__COUNT) : 0, i, j, k;
     char q[SUMMARY_MAX], buf[1024], line[SUMMARY_MAX];
     bool any;
     unsigned sc;
@@ -904,7 +943,7 @@ findings_text(FILE *out, const struct stats *s, const struct findings *f)
             fputs("\n", out);
         }
     }
-    if (f->nfs3_calls) {
+    if (now_total(f)) {
         const char *const *a;
 
         fputs("\nmount_option_whatif (an ESTIMATE from a model of the Linux client, not a "
@@ -936,6 +975,11 @@ static const char *const advice[FK__COUNT] = {
     [FK_NETWORK_LOSS] = "TCP loss stalls calls: fix drops on the path",
     [FK_NEGATIVE_LOOKUPS] = "missing names probed again: fix search paths",
     [FK_RPC_RETRANS] = "calls resent: timeo below the server's latency?",
+    [FK_LOCK_CONTENTION] = "lock conflicts: who holds the lock?",
+    [FK_DELAY_GRACE] = "DELAY/GRACE retries: server restart or busy",
+    [FK_STALE_STATE] = "lost state: leases, restarts, recovery",
+    [FK_SESSION_LIMITS] = "session slots full: raise the slot count",
+    [FK_OPEN_CLOSE] = "OPEN/CLOSE per access: enable delegations",
 };
 
 void
@@ -952,7 +996,7 @@ findings_diagnosis(FILE *out, const struct stats *s, const struct findings *f)
     if (!f || !f->nfs3_calls)
         return;
     it = calloc(FK__COUNT, sizeof *it);
-    n = it ? collect(f, it, FK__COUNT) : 0;
+    n = it ? collect(s, f, it, FK__COUNT) : 0;
     for (i = 0; i < s->nprogs; i++)
         if (s->progs[i].pg->flags & PGF_IO_DETAIL)
             bytes += s->progs[i].read_bytes + s->progs[i].write.bytes;

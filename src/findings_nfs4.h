@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* findings_nfs4.h: the findings only NFSv4 has (RFC 8881): lock contention,
+ * NFS4ERR_DELAY / NFS4ERR_GRACE retry loops, stale state and its recovery,
+ * session slot limits, and OPEN/CLOSE storms without delegations.
+ *
+ * Fed every NFSv4 COMPOUND the findings take (findings_record calls
+ * findings_nfs4_record), from the message's event: its kind (the main
+ * operation), its status (the first failing operation's, RFC 8881 §16.2.3)
+ * and the facts of struct op_nfs4. Bounded: retry episodes and open files
+ * live in direct-mapped arrays, a colliding entry replaces the older one
+ * (counted in findings.evicted: a replaced episode can only hide a retry,
+ * never invent one). */
+#ifndef NFSSCOPE_FINDINGS_NFS4_H
+#define NFSSCOPE_FINDINGS_NFS4_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct findings;
+struct op_event;
+
+#define FND_V4_WAITS 1024  /* retry episodes (lock waits, delay/grace loops, recoveries) */
+#define FND_V4_OPENS 1024  /* (client, file) open counters */
+#define FND_V4_LOCKS 16    /* conflicting locks kept, with their owner and range */
+#define FND_V4_OPEN_MIN 3  /* short opens of one file by one client that make a storm */
+#define FND_V4_STALE 10    /* the stale-state statuses (findings_nfs4.c stale_codes) */
+#define FND_V4_LIMITS 9    /* the session-limit statuses (limit_codes) */
+#define FND_V4_WHY 8       /* why_no_delegation4 values counted (RFC 8881 §18.16.3) */
+#define FND_V4_DELEG 7     /* open_delegation_type4 values counted, 0..6 */
+
+struct fnd_v4_lock { /* a lock that was in the way (LOCK4denied, RFC 8881 §18.10.4) */
+    uint64_t owner;          /* hash of its (clientid, owner) */
+    uint64_t off, len;
+    uint32_t type;           /* nfs_lock_type4 */
+    uint8_t fh_len, fh[128]; /* the file */
+    uint64_t n;              /* denials it caused */
+};
+
+struct fnd_v4_wait { /* one retry episode */
+    uint64_t key;            /* 0: empty */
+    int64_t t_first;         /* ns: the first try's call (stale_state: the error's reply) */
+    uint32_t tries;
+};
+
+struct fnd_v4_open { /* one client's opens of one file */
+    uint64_t key;            /* 0: empty */
+    int64_t t_open;          /* ns: the latest OPEN's call */
+    uint64_t open_us;        /* its latency */
+    uint64_t storm_us;       /* OPEN+CLOSE latency of the short opens so far */
+    uint32_t opens, short_opens;
+    bool deleg;              /* the latest OPEN got a delegation */
+};
+
+struct fnd_v4 {
+    /* lock_contention: LOCK / LOCKT COMPOUNDs (RFC 8881 §18.10, §18.11) */
+    uint64_t lock, lock_denied, lockt, lockt_denied;
+    uint64_t lock_retries;     /* LOCKs after a denial of the same client and file */
+    uint64_t granted_after_wait, wait_us, wait_max_us; /* first denial to grant */
+    uint64_t nlm_lock, nlm_denied, nlm_test, nlm_test_denied; /* NLM LOCK and TEST */
+    unsigned nlocks;
+    uint64_t locks_other;      /* denials by locks beyond FND_V4_LOCKS */
+    struct fnd_v4_lock locks[FND_V4_LOCKS];
+    /* delay_grace_storms: NFS4ERR_DELAY (§15.1.1.3), NFS4ERR_GRACE (§15.1.9.2) */
+    uint64_t delay, grace, retried_ok, lost_us, lost_max_us;
+    /* stale_state: stateids, client ids, sessions the server no longer knows */
+    uint64_t stale[FND_V4_STALE];
+    uint64_t recovery, recovery_us; /* recovery COMPOUNDs within the window after one */
+    /* session_limits: SEQUENCE (§18.46) */
+    uint64_t seq_replies, at_highest, target_below;
+    uint32_t max_highest, max_slot;
+    uint64_t limits[FND_V4_LIMITS];
+    /* open_close_storm */
+    uint64_t opens, closes, short_opens, storm_files;
+    uint64_t deleg[FND_V4_DELEG];  /* OPENs by delegation granted */
+    uint64_t why_none[FND_V4_WHY]; /* OPEN_DELEGATE_NONE_EXT by reason */
+    uint64_t undecoded;            /* COMPOUND replies whose results were not decoded
+                                    * (RPCSEC_GSS privacy, cut short): unseen by all this */
+    struct fnd_v4_wait waits[FND_V4_WAITS];
+    struct fnd_v4_open open_t[FND_V4_OPENS];
+};
+
+/* One NFSv4 COMPOUND (findings_wants(ev), ev->pg has an operation table);
+ * cost_us: what its latency adds to a finding (0 when the network has it). */
+void findings_nfs4_record(struct findings *f, const struct op_event *ev, uint64_t cost_us);
+
+/* One NLM LOCK or TEST answered in its reply (X/Open XNFS, nlm4_stats): a
+ * denied LOCK counts in lock_contention, a denied TEST is evidence. */
+void findings_nlm_record(struct findings *f, const struct op_event *ev);
+
+/* The statuses counted apart by stale_state and session_limits, in their
+ * evidence order. */
+extern const uint32_t findings_nfs4_stale_codes[FND_V4_STALE];
+extern const uint32_t findings_nfs4_limit_codes[FND_V4_LIMITS];
+
+#endif

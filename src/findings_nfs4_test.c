@@ -1,0 +1,399 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* findings_nfs4_test.c: the findings on hand-built NFSv4 COMPOUND events,
+ * as dissectors/nfs4.c and nfs4_event.c fill them (kind = the main
+ * operation's, status = the first failing operation's, struct op_nfs4),
+ * with the negative cases: a GETATTR riding in an OPEN or WRITE COMPOUND is
+ * not a revalidation, UNSTABLE4 writes are not stable, a LOOKUP COMPOUND
+ * failing in its SEQUENCE is not a failed lookup. */
+#include "findings.h"
+
+#include <string.h>
+
+#include "dissector.h"
+#include "nfs4.h"
+#include "stats.h"
+#include "t.h"
+
+extern const struct rpc_program nfs4_program; /* its operation table: kinds and flags */
+static struct flow_key key1; /* client 10.0.0.1 -> server 10.0.0.2 */
+
+static const uint8_t FH_D[8] = "dir-D..", FH_F[8] = "file-F.";
+
+static struct bytes
+B(const uint8_t *p)
+{
+    struct bytes b = { p, 8 };
+    return b;
+}
+
+/* An answered COMPOUND at t_ms (reply 1 ms later) whose main operation is
+ * `op`, all of it NFS4_OK, on fh (PUTFH). */
+static struct op_event
+cpd(uint32_t op, unsigned t_ms, const uint8_t *fh)
+{
+    struct op_event ev;
+    const struct rpc_op *t = nfs4_op(op);
+
+    memset(&ev, 0, sizeof ev);
+    ev.pg = &nfs4_program;
+    ev.prog = 100003;
+    ev.vers = 4;
+    ev.proc = NFSPROC4_COMPOUND;
+    ev.minor = 1;
+    ev.kind = t->kind;
+    ev.opf = t->flags & (OPF_MOD_DATA | OPF_MOD_META);
+    ev.has_main_ops = true;
+    ev.main_ops = nfs4_op_pack(op);
+    ev.t_call.tv_sec = 1000 + t_ms / 1000;
+    ev.t_call.tv_nsec = (long)(t_ms % 1000) * 1000000;
+    ev.t_reply = ev.t_call;
+    ev.t_reply.tv_nsec += 1000000;
+    ev.outcome = OP_REPLIED;
+    ev.has_status = true;
+    ev.stable = ev.committed = STABLE_NONE;
+    ev.key = &key1;
+    ev.uid = 1000;
+    ev.v4.main_done = true;
+    ev.v4.has_seq = true;
+    ev.v4.highest_slot = ev.v4.target_slot = 7;
+    if (fh)
+        ev.fh = B(fh);
+    return ev;
+}
+
+/* The COMPOUND failed with status at its operation `at` (the main one, or
+ * an earlier one: then the main operation has no result). */
+static struct op_event
+failed(struct op_event ev, uint32_t status, bool at_main)
+{
+    ev.status = status;
+    ev.v4.fail_op = at_main ? (uint8_t)ev.main_ops : nfs4_op_pack(OP_SEQUENCE);
+    ev.v4.main_done = at_main;
+    ev.v4.main_status = at_main ? status : 0;
+    return ev;
+}
+
+static struct op_attr
+change(uint64_t digest)
+{
+    struct op_attr a = { true, 1, digest, 0 };
+    return a;
+}
+
+static void
+feed(struct findings *f, struct op_event ev)
+{
+    findings_record(f, &ev);
+}
+
+static struct op_event
+write4(unsigned t, uint8_t stable)
+{
+    struct op_event ev = cpd(OP_WRITE, t, FH_F);
+
+    ev.stable = stable;
+    ev.committed = FILE_SYNC4;
+    ev.write_bytes = 4096;
+    ev.attr = change(0xc1); /* the WRITE COMPOUND's post-op GETATTR */
+    return ev;
+}
+
+/* UNSTABLE4 is not a stable write; DATA_SYNC4 and FILE_SYNC4 are, by the
+ * client's stable_how (RFC 8881 §18.32.3). */
+static void
+test_stable_writes(void)
+{
+    struct findings *f = findings_new(1024, 3, 9);
+
+    feed(f, write4(0, UNSTABLE4));
+    feed(f, write4(10, UNSTABLE4));
+    feed(f, write4(20, DATA_SYNC4));
+    feed(f, write4(30, FILE_SYNC4));
+    feed(f, cpd(OP_COMMIT, 40, FH_F));
+    EQ(f->writes, 4);
+    EQ(f->n[FK_STABLE_WRITES], 2);
+    EQ(f->stable[STABLE_DATA_SYNC], 1);
+    EQ(f->stable[STABLE_FILE_SYNC], 1);
+    EQ(f->commits, 1);
+    EQ(f->nfs3_calls, 5);
+    /* the NFSv3 what-if model does not see NFSv4 */
+    EQ(findings_estimate(f, SC_DEFAULTS, OPK_WRITE), 0);
+    findings_free(f);
+}
+
+/* Only a COMPOUND whose kind is GETATTR is a revalidation: the GETATTRs in
+ * OPEN and WRITE COMPOUNDs are post-operation attributes (they are held,
+ * never counted), and a WRITE from any client in between ends the window. */
+static void
+test_redundant_getattr(void)
+{
+    struct findings *f = findings_new(1024, 3, 9);
+    struct op_event ev;
+
+    /* OPEN by name in D: the file F comes back with its attributes, twice */
+    ev = cpd(OP_OPEN, 0, FH_D);
+    ev.name.p = (const uint8_t *)"f";
+    ev.name.len = 1;
+    ev.obj_fh = B(FH_F);
+    ev.obj_attr = change(0xa1);
+    ev.v4.deleg = OPEN_DELEGATE_NONE + 1;
+    feed(f, ev);
+    ev.t_call.tv_nsec += 10000000;
+    ev.t_reply.tv_nsec += 10000000;
+    feed(f, ev);
+    EQ(f->getattr, 0);
+    EQ(f->n[FK_REDUNDANT_GETATTR], 0);
+    /* a GETATTR COMPOUND with the same change attribute: redundant */
+    ev = cpd(OP_GETATTR, 100, FH_F);
+    ev.attr = change(0xa1);
+    feed(f, ev);
+    ev = cpd(OP_GETATTR, 200, FH_F);
+    ev.attr = change(0xa1);
+    feed(f, ev);
+    EQ(f->getattr, 2);
+    EQ(f->n[FK_REDUNDANT_GETATTR], 2);
+    /* a WRITE in between (its own GETATTR is not a GETATTR COMPOUND) */
+    feed(f, write4(300, UNSTABLE4));
+    EQ(f->getattr, 2);
+    ev = cpd(OP_GETATTR, 400, FH_F);
+    ev.attr = change(0xc1);
+    feed(f, ev);
+    EQ(f->n[FK_REDUNDANT_GETATTR], 3); /* held from the WRITE's reply, nothing since */
+    ev = cpd(OP_GETATTR, 500, FH_F);
+    ev.attr = change(0xc2); /* changed: not redundant */
+    feed(f, ev);
+    EQ(f->n[FK_REDUNDANT_GETATTR], 3);
+    /* ACCESS COMPOUNDs: the same answer again */
+    ev = cpd(OP_ACCESS, 600, FH_F);
+    ev.access_req = ev.access_granted = 0x1f;
+    feed(f, ev);
+    ev = cpd(OP_ACCESS, 700, FH_F);
+    ev.access_req = ev.access_granted = 0x1f;
+    feed(f, ev);
+    EQ(f->n[FK_REDUNDANT_ACCESS], 1);
+    findings_free(f);
+}
+
+/* LOOKUP or OPEN answered NFS4ERR_NOENT by that operation, per directory
+ * and name; a COMPOUND that failed before its LOOKUP is no failed lookup. */
+static void
+test_negative_lookups(void)
+{
+    struct findings *f = findings_new(1024, 3, 9);
+    struct op_event ev;
+    unsigned i;
+
+    for (i = 0; i < 3; i++) {
+        ev = failed(cpd(OP_LOOKUP, i * 10, FH_D), 2, true);
+        ev.name.p = (const uint8_t *)"missing.conf";
+        ev.name.len = 12;
+        feed(f, ev);
+    }
+    ev = failed(cpd(OP_OPEN, 100, FH_D), 2, true);
+    ev.name.p = (const uint8_t *)"absent.txt";
+    ev.name.len = 10;
+    feed(f, ev);
+    ev = failed(cpd(OP_LOOKUP, 200, FH_D), 10052, false); /* BADSESSION in SEQUENCE */
+    ev.name.p = (const uint8_t *)"other";
+    ev.name.len = 5;
+    feed(f, ev);
+    ev = failed(cpd(OP_OPEN, 300, FH_D), 10013, true); /* GRACE: not a lookup */
+    ev.name.p = (const uint8_t *)"x";
+    ev.name.len = 1;
+    feed(f, ev);
+    EQ(f->n[FK_NEGATIVE_LOOKUPS], 4);
+    EQ(f->nneg, 2);
+    EQ(f->neg[0].n, 3);
+    EQ(f->neg[1].n, 1);
+    EQ(f->lookups, 4);
+    EQ(f->opens_by_name, 2);
+    findings_free(f);
+}
+
+static struct op_event
+lock4(uint32_t op, unsigned t, bool denied)
+{
+    struct op_event ev = cpd(op, t, FH_F);
+
+    if (denied) {
+        ev = failed(ev, NFS4ERR_DENIED, true);
+        ev.v4.lock_type = 2;
+        ev.v4.lock_off = 0;
+        ev.v4.lock_len = 4096;
+        ev.v4.lock_owner = 0xabc1;
+    }
+    return ev;
+}
+
+/* LOCK denied is the instance; LOCKT polls are evidence; the wait runs
+ * from the first denied LOCK's call to the granting LOCK's reply. */
+static void
+test_locks(void)
+{
+    struct findings *f = findings_new(1024, 3, 9);
+
+    feed(f, lock4(OP_LOCKT, 0, true));
+    feed(f, lock4(OP_LOCK, 100, true));
+    feed(f, lock4(OP_LOCKT, 200, true));
+    feed(f, lock4(OP_LOCK, 300, false)); /* granted */
+    feed(f, lock4(OP_LOCK, 400, false)); /* uncontended */
+    EQ(f->n[FK_LOCK_CONTENTION], 1);
+    EQ(f->v4.lock, 3);
+    EQ(f->v4.lock_denied, 1);
+    EQ(f->v4.lockt, 2);
+    EQ(f->v4.lockt_denied, 2);
+    EQ(f->v4.lock_retries, 1);
+    EQ(f->v4.granted_after_wait, 1);
+    EQ(f->v4.wait_us, 201000); /* 100 ms call .. 301 ms reply */
+    EQ(f->v4.nlocks, 1);
+    EQ(f->v4.locks[0].n, 3);
+    EQ(f->cost_us[FK_LOCK_CONTENTION], 3000); /* the denied calls' time, not the wait */
+    findings_free(f);
+}
+
+/* Eight OPENs answered NFS4ERR_GRACE, the ninth granted: eight instances,
+ * the time lost runs from the first try to the success. A DELAY loop of
+ * another file is its own episode. */
+static void
+test_grace(void)
+{
+    struct findings *f = findings_new(1024, 3, 9);
+    struct op_event ev;
+    unsigned i;
+
+    for (i = 0; i < 9; i++) {
+        ev = cpd(OP_OPEN, i * 1000, FH_D);
+        ev.name.p = (const uint8_t *)"g";
+        ev.name.len = 1;
+        if (i < 8)
+            ev = failed(ev, 10013, true);
+        feed(f, ev);
+    }
+    ev = failed(cpd(OP_READ, 20000, FH_F), 10008, true);
+    feed(f, ev);
+    EQ(f->n[FK_DELAY_GRACE], 9);
+    EQ(f->v4.grace, 8);
+    EQ(f->v4.delay, 1);
+    EQ(f->v4.retried_ok, 1);
+    EQ(f->v4.lost_us, 8001000);
+    EQ(f->cost_us[FK_DELAY_GRACE], 9000); /* time in calls: the answers' latency */
+    EQ(f->n[FK_NEGATIVE_LOOKUPS], 0);
+    findings_free(f);
+}
+
+/* Stale state and the recovery after it; session-limit errors. */
+static void
+test_state_and_sessions(void)
+{
+    struct findings *f = findings_new(1024, 3, 9);
+    struct op_event ev;
+
+    feed(f, failed(cpd(OP_READ, 0, FH_F), 10025, true));     /* BAD_STATEID */
+    feed(f, failed(cpd(OP_GETATTR, 10, FH_F), 10052, false)); /* BADSESSION */
+    feed(f, cpd(OP_CREATE_SESSION, 20, NULL));                /* recovery */
+    feed(f, cpd(OP_EXCHANGE_ID, 9000, NULL));                 /* too late */
+    feed(f, failed(cpd(OP_READ, 9100, FH_F), 10053, false)); /* BADSLOT */
+    feed(f, failed(cpd(OP_READ, 9200, FH_F), 10066, false)); /* REP_TOO_BIG */
+    ev = cpd(OP_READ, 9300, FH_F);
+    ev.v4.slot = 7;                                           /* the highest slot */
+    feed(f, ev);
+    EQ(f->n[FK_STALE_STATE], 2);
+    EQ(f->v4.stale[0], 1);
+    EQ(f->v4.stale[5], 1);
+    EQ(f->v4.recovery, 1);
+    EQ(f->n[FK_SESSION_LIMITS], 2);
+    EQ(f->v4.limits[0], 1);
+    EQ(f->v4.limits[5], 1);
+    EQ(f->v4.at_highest, 1);
+    EQ(f->n[FK_REDUNDANT_GETATTR], 0);
+    findings_free(f);
+}
+
+/* The same client opening and closing one file again and again, with no
+ * delegation: a storm from the third short open on; an open that got a
+ * read delegation is not short. */
+static void
+test_open_close(void)
+{
+    struct findings *f = findings_new(1024, 3, 9);
+    struct op_event ev;
+    unsigned i;
+
+    for (i = 0; i < 5; i++) {
+        ev = cpd(OP_OPEN, i * 100, FH_D);
+        ev.name.p = (const uint8_t *)"f";
+        ev.name.len = 1;
+        ev.obj_fh = B(FH_F);
+        ev.v4.deleg = (uint8_t)(i == 4 ? OPEN_DELEGATE_READ + 1 : OPEN_DELEGATE_NONE_EXT + 1);
+        ev.v4.why_none = 2; /* WND4_CONTENTION */
+        feed(f, ev);
+        feed(f, cpd(OP_READ, i * 100 + 10, FH_F));
+        feed(f, cpd(OP_CLOSE, i * 100 + 20, FH_F));
+    }
+    EQ(f->v4.opens, 5);
+    EQ(f->v4.closes, 5);
+    EQ(f->v4.short_opens, 4);
+    EQ(f->v4.storm_files, 1);
+    EQ(f->n[FK_OPEN_CLOSE], 4);
+    EQ(f->v4.deleg[OPEN_DELEGATE_NONE_EXT], 4);
+    EQ(f->v4.deleg[OPEN_DELEGATE_READ], 1);
+    EQ(f->v4.why_none[2], 4);
+    findings_free(f);
+}
+
+extern const struct rpc_program nlm4_program;
+
+/* NLM: a denied LOCK is an instance, a denied TEST evidence; the *_MSG
+ * calls (answered in a later message) are not taken. */
+static void
+test_nlm(void)
+{
+    struct findings *f = findings_new(1024, 3, 9);
+    struct op_event ev;
+    uint32_t p;
+    uint64_t locks = 0, tests = 0; /* LOCK and NM_LOCK; TEST */
+
+    for (p = 0; p < nlm4_program.nprocs; p++) {
+        const struct rpc_op *o = &nlm4_program.procs[p];
+        if (!o->name || (o->kind != OPK_LOCK && o->kind != OPK_LOCK_TEST))
+            continue;
+        ev = cpd(OP_LOCK, p * 10, FH_F);
+        ev.pg = &nlm4_program;
+        ev.proc = p;
+        ev.kind = o->kind;
+        ev.opf = o->flags;
+        ev.has_main_ops = false;
+        ev.status = 1; /* NLM4_DENIED */
+        CHECK(findings_wants(&ev) == !(o->flags & OPF_MSG));
+        if (!(o->flags & OPF_MSG)) {
+            locks += o->kind == OPK_LOCK;
+            tests += o->kind == OPK_LOCK_TEST;
+        }
+        feed(f, ev);
+    }
+    CHECK(locks >= 1 && tests == 1);
+    EQ(f->v4.nlm_lock, locks);
+    EQ(f->v4.nlm_denied, locks);
+    EQ(f->v4.nlm_test, 1);
+    EQ(f->v4.nlm_test_denied, 1);
+    EQ(f->n[FK_LOCK_CONTENTION], locks);
+    EQ(f->nfs3_calls, 0);
+    findings_free(f);
+}
+
+int
+main(void)
+{
+    key1.af = 4;
+    memcpy(key1.saddr, "\x0a\x00\x00\x01", 4);
+    memcpy(key1.daddr, "\x0a\x00\x00\x02", 4);
+    test_stable_writes();
+    test_redundant_getattr();
+    test_negative_lookups();
+    test_locks();
+    test_grace();
+    test_state_and_sessions();
+    test_open_close();
+    test_nlm();
+    return t_done();
+}

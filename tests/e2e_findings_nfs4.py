@@ -1,0 +1,210 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+"""e2e_findings_nfs4.py: the NFSv4 findings on the NFSv4 samples, against
+the generating client's own record (NAME.expect.json) and against tshark's
+decoding of the same capture (its per-operation fields, the rule applied
+here in Python):
+
+- stable_writes: WRITEs sent DATA_SYNC4 or FILE_SYNC4 (never UNSTABLE4);
+- negative_lookups: LOOKUPs and OPENs answered NFS4ERR_NOENT by that op;
+- lock_contention: LOCKs answered NFS4ERR_DENIED (LOCKTs as evidence);
+- delay_grace_storms: COMPOUNDs answered NFS4ERR_GRACE, and the time from
+  the first try to the success against the client's wait;
+- stale_state / session_limits: COMPOUNDs by status;
+- redundant_getattr on nfs41-ls: only GETATTR COMPOUNDs, with the change
+  attribute the client already held (tshark's nfs.changeid4);
+- NLM (nlm-locks): denied LOCKs in lock_contention, denied TESTs as evidence.
+
+usage: e2e_findings_nfs4.py NFSSCOPE SAMPLES_DIR
+"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+from checks import check, finish, skip_part
+
+SAMPLES = ["nfs40-ops", "nfs41-grace", "nfs41-ls", "nfs41-rep-too-big", "nfs41-session",
+           "nfs41-state", "nfs42-ops"]
+STALE = {"NFS4ERR_BAD_STATEID", "NFS4ERR_OLD_STATEID", "NFS4ERR_STALE_STATEID",
+         "NFS4ERR_STALE_CLIENTID", "NFS4ERR_EXPIRED", "NFS4ERR_BADSESSION",
+         "NFS4ERR_DEADSESSION", "NFS4ERR_BAD_SEQID", "NFS4ERR_ADMIN_REVOKED",
+         "NFS4ERR_DELEG_REVOKED"}
+LIMITS = {"NFS4ERR_BADSLOT", "NFS4ERR_SEQ_MISORDERED", "NFS4ERR_RETRY_UNCACHED_REP",
+          "NFS4ERR_SEQ_FALSE_RETRY", "NFS4ERR_BAD_HIGH_SLOT", "NFS4ERR_REP_TOO_BIG",
+          "NFS4ERR_REP_TOO_BIG_TO_CACHE", "NFS4ERR_REQ_TOO_BIG", "NFS4ERR_TOO_MANY_OPS"}
+OP_LOCK, OP_LOCKT, OP_LOOKUP, OP_OPEN, OP_GETATTR, OP_WRITE = 12, 13, 15, 18, 9, 38
+
+
+def findings(nfsscope, path):
+    p = subprocess.run([nfsscope, "-o", "json", "-r", path], capture_output=True, timeout=300)
+    check(p.returncode == 0, f"{path}: exit {p.returncode} {p.stderr!r}")
+    return {f["kind"]: f for f in json.loads(p.stdout)["findings"]}
+
+
+def count(fs, kind):
+    return fs[kind]["count"] if kind in fs else 0
+
+
+def tshark_rows(path):
+    """Per RPC message: time, type, xid, ops, statuses (the COMPOUND's first,
+    then each op's), PUTFH handle hashes (calls) or GETFH's (replies), the
+    change attributes, stable_how4."""
+    p = subprocess.run(["tshark", "-n", "-r", path, "-Y", "nfs", "-T", "fields",
+                        "-E", "separator=|", "-e", "frame.time_epoch", "-e", "rpc.msgtyp",
+                        "-e", "rpc.xid", "-e", "nfs.opcode", "-e", "nfs.nfsstat4",
+                        "-e", "nfs.fh.hash", "-e", "nfs.changeid4", "-e", "nfs.stable_how4",
+                        "-e", "nfs.main_opcode"],
+                       capture_output=True, text=True, timeout=300)
+    check(p.returncode == 0, f"tshark {path}: {p.stderr[-300:]}")
+    rows = []
+    for line in p.stdout.splitlines():
+        t, typ, xid, ops, st, fh, chg, stable, main = line.split("|")
+        ints = lambda s: [int(x, 0) for x in s.split(",") if x]
+        rows.append({"t": float(t), "reply": typ == "1", "xid": xid, "ops": ints(ops),
+                     "st": ints(st), "fh": [x for x in fh.split(",") if x],
+                     "chg": ints(chg), "stable": ints(stable), "main": ints(main)})
+    return rows
+
+
+def op_status(r, op):
+    """Statuses of op in a reply (nfs.nfsstat4: the COMPOUND's, then per op)."""
+    return [s for o, s in zip(r["ops"], r["st"][1:]) if o == op]
+
+
+def redundant_getattrs(rows, window=3.0):
+    """The rule on tshark's fields: a GETATTR COMPOUND whose change attribute
+    the client already held for that handle from a reply less than window s
+    old, with no WRITE COMPOUND on it since."""
+    calls = {r["xid"]: r for r in rows if not r["reply"]}
+    held, n = {}, 0
+    for r in rows:
+        c = calls.get(r["xid"])
+        if not r["reply"] or not c or OP_GETATTR not in r["ops"] or 26 in r["ops"]:
+            if r["reply"] and c and OP_WRITE in c["ops"] and c["fh"]:
+                held.pop(c["fh"][-1], None)
+            continue
+        fh = r["fh"][-1] if r["fh"] else (c["fh"][-1] if c["fh"] else None)
+        if fh is None or not r["chg"]:
+            continue
+        if c["main"] == [OP_GETATTR]:
+            h = held.get(fh)
+            if h and c["t"] - h[0] <= window and h[1] == r["chg"][-1]:
+                n += 1
+        held[fh] = (r["t"], r["chg"][-1])
+    return n
+
+
+def main():
+    nfsscope, samples = sys.argv[1], sys.argv[2]
+    have_tshark = shutil.which("tshark") is not None
+    if not have_tshark:
+        skip_part("tshark not installed: the checks against tshark's decoding", ci_required=True)
+    for name in SAMPLES:
+        path = os.path.join(samples, name + ".pcap")
+        exp = json.load(open(os.path.join(samples, name + ".expect.json")))
+        n4 = exp["nfs4"]
+        fs = findings(nfsscope, path)
+        st = n4["compound"]["status"]
+
+        # stable_writes: the client's stable_how, UNSTABLE4 never counted
+        sw = n4["write_stable_how"]
+        want = sw.get("DATA_SYNC4", 0) + sw.get("FILE_SYNC4", 0)
+        check(count(fs, "stable_writes") == want,
+              f"{name}: stable_writes {count(fs, 'stable_writes')} == client's {want}")
+        if want:
+            ev = fs["stable_writes"]["evidence"]
+            check(ev["stable"]["UNSTABLE"] == sw.get("UNSTABLE4", 0),
+                  f"{name}: UNSTABLE4 writes {ev['stable']['UNSTABLE']} apart")
+        # negative_lookups: LOOKUP and OPEN answered NFS4ERR_NOENT
+        noent = n4["noent_names"]
+        want = sum(noent.get("LOOKUP", {}).values()) + sum(noent.get("OPEN", {}).values())
+        check(count(fs, "negative_lookups") == (want if want >= 2 else 0),
+              f"{name}: negative_lookups {count(fs, 'negative_lookups')} == client's {want}")
+        if want >= 2:
+            names = {g["name"]: g["count"] for g in fs["negative_lookups"]["evidence"]["names"]}
+            for op in ("LOOKUP", "OPEN"):
+                for nm, c in noent.get(op, {}).items():
+                    check(names.get(nm) == c, f"{name}: missing {nm} probed {names.get(nm)}x == {c}")
+        # lock_contention: LOCK denied is the count, LOCKT denials evidence
+        ld = n4["lock_denied"]
+        want, want_t = sum(ld.get("LOCK", {}).values()), sum(ld.get("LOCKT", {}).values())
+        check(count(fs, "lock_contention") == want,
+              f"{name}: lock_contention {count(fs, 'lock_contention')} == client's {want}")
+        if want or want_t:
+            ev = fs["lock_contention"]["evidence"]
+            check(ev["lockt_denied"] == want_t, f"{name}: LOCKT denials {ev['lockt_denied']}")
+            c = ev["conflicts"][0]
+            desc = f"{c['type']} {c['offset']}+{c['length']}"
+            check(any(k.endswith(desc) for k in list(ld.get("LOCK", {})) + list(ld.get("LOCKT", {}))),
+                  f"{name}: the conflicting lock {desc} is the client's")
+        # delay_grace_storms
+        want = st.get("NFS4ERR_GRACE", 0) + st.get("NFS4ERR_DELAY", 0)
+        check(count(fs, "delay_grace_storms") == want,
+              f"{name}: delay_grace_storms {count(fs, 'delay_grace_storms')} == {want}")
+        if "grace" in exp:
+            ev = fs["delay_grace_storms"]["evidence"]
+            check(exp["grace"]["grace_answers"] == ev["grace"], f"{name}: grace answers")
+            wait = exp["grace"]["wait_ms"] * 1000
+            check(abs(ev["lost_us"] - wait) <= 0.02 * wait,
+                  f"{name}: time lost {ev['lost_us']} us ~ the client's wait {wait} us")
+        # stale_state, session_limits: by status
+        want = sum(v for k, v in st.items() if k in STALE)
+        check(count(fs, "stale_state") == want, f"{name}: stale_state {count(fs, 'stale_state')} == {want}")
+        want = sum(v for k, v in st.items() if k in LIMITS)
+        check(count(fs, "session_limits") == want,
+              f"{name}: session_limits {count(fs, 'session_limits')} == {want}")
+
+        if not have_tshark:
+            continue
+        rows = tshark_rows(path)
+        replies = [r for r in rows if r["reply"]]
+        tw = sum(1 for r in rows if not r["reply"] for s in r["stable"] if s in (1, 2))
+        check(count(fs, "stable_writes") == tw, f"{name}: stable_writes == tshark's {tw}")
+        calls = {r["xid"]: r for r in rows if not r["reply"]}
+        neg = 0
+        for r in replies:
+            c = calls.get(r["xid"])
+            if c and c["main"] and c["main"][0] in (OP_LOOKUP, OP_OPEN):
+                s = op_status(r, c["main"][0])
+                neg += bool(s) and s[0] == 2
+        check(count(fs, "negative_lookups") == (neg if neg >= 2 else 0),
+              f"{name}: negative_lookups == tshark's {neg}")
+        tl = sum(op_status(r, OP_LOCK).count(10010) for r in replies)
+        check(count(fs, "lock_contention") == tl, f"{name}: lock_contention == tshark's {tl}")
+        if name == "nfs41-ls":
+            want = redundant_getattrs(rows)
+            check(want > 0 and count(fs, "redundant_getattr") == want,
+                  f"{name}: redundant_getattr {count(fs, 'redundant_getattr')} == tshark's {want}")
+            ga = sum(1 for r in replies if calls.get(r["xid"], {}).get("main") == [OP_GETATTR])
+            check(fs["redundant_getattr"]["evidence"]["getattr_replies"] == ga,
+                  f"{name}: only the {ga} GETATTR COMPOUNDs are considered, not the GETATTRs "
+                  "riding in LOOKUP, OPEN and WRITE COMPOUNDs")
+    # NLM (nlm-locks): denied LOCKs are lock_contention's count, denied
+    # TESTs its evidence; tshark's nlm.stat / nlm.test_stat.stat agree
+    path = os.path.join(samples, "nlm-locks.pcap")
+    exp = json.load(open(os.path.join(samples, "nlm-locks.expect.json")))["nlm4"]["ops"]
+    fs = findings(nfsscope, path)
+    want = exp["lock"]["status"].get("NLM4_DENIED", 0)
+    want_t = exp["test"]["status"].get("NLM4_DENIED", 0)
+    check(want > 0 and count(fs, "lock_contention") == want,
+          f"nlm-locks: lock_contention {count(fs, 'lock_contention')} == client's {want}")
+    if "lock_contention" in fs:
+        ev = fs["lock_contention"]["evidence"]
+        check(ev["nlm_test_denied"] == want_t, f"nlm-locks: denied TESTs {ev['nlm_test_denied']}")
+    if have_tshark:
+        p = subprocess.run(["tshark", "-n", "-r", path, "-Y", "nlm && rpc.msgtyp==1", "-T",
+                            "fields", "-e", "rpc.procedure", "-e", "nlm.stat", "-e",
+                            "nlm.test_stat.stat"], capture_output=True, text=True, timeout=300)
+        rows = [l.split("\t") for l in p.stdout.splitlines()]
+        tl = sum(1 for r in rows if r[0] == "2" and r[1] == "1")
+        tt = sum(1 for r in rows if r[0] == "1" and r[2] == "1")
+        check(count(fs, "lock_contention") == tl, f"nlm-locks: lock_contention == tshark's {tl}")
+        check(fs.get("lock_contention", {}).get("evidence", {}).get("nlm_test_denied") == tt,
+              f"nlm-locks: denied TESTs == tshark's {tt}")
+    return finish()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,328 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* report_findings_nfs4.c: the NFSv4 findings' sentences and evidence
+ * (report_findings_nfs4.h), from struct fnd_v4 (findings_nfs4.h). Status
+ * names come from the program's table; paths from the names cache. */
+#include "report_findings_nfs4.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "findings.h"
+#include "names.h"
+#include "nfs4.h"
+
+static void
+say(char *buf, size_t sz, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static void
+say(char *buf, size_t sz, const char *fmt, ...)
+{
+    size_t n = strlen(buf);
+    va_list ap;
+
+    if (n + 1 >= sz)
+        return;
+    va_start(ap, fmt);
+    vsnprintf(buf + n, sz - n, fmt, ap);
+    va_end(ap);
+}
+
+static void
+dur(char *buf, size_t sz, uint64_t us)
+{
+    if (us < 1000)
+        snprintf(buf, sz, "%" PRIu64 " us", us);
+    else if (us < 1000000)
+        snprintf(buf, sz, "%.1f ms", (double)us / 1e3);
+    else
+        snprintf(buf, sz, "%.2f s", (double)us / 1e6);
+}
+
+static const char *
+status_name(uint32_t st)
+{
+    const char *n = nfs4_status_name(st);
+
+    return n ? n : "?";
+}
+
+static const char *const lock_types[5] = { "?", "READ_LT", "WRITE_LT", "READW_LT",
+                                           "WRITEW_LT" };
+
+static const char *
+lock_type(uint32_t t)
+{
+    return t < 5 ? lock_types[t] : "?";
+}
+
+static uint64_t
+sum(const uint64_t *v, unsigned n)
+{
+    uint64_t t = 0;
+    unsigned i;
+
+    for (i = 0; i < n; i++)
+        t += v[i];
+    return t;
+}
+
+/* "BAD_STATEID 1, BADSESSION 2" of the non-zero counts. */
+static void
+codes(char *buf, size_t sz, const uint32_t *code, const uint64_t *n, unsigned cnt)
+{
+    unsigned i, shown = 0;
+
+    for (i = 0; i < cnt; i++)
+        if (n[i])
+            say(buf, sz, "%s%s %" PRIu64, shown++ ? ", " : "", status_name(code[i]), n[i]);
+}
+
+static const struct fnd_v4_lock *
+top_lock(const struct fnd_v4 *v)
+{
+    const struct fnd_v4_lock *t = NULL;
+    unsigned i;
+
+    for (i = 0; i < v->nlocks; i++)
+        if (!t || v->locks[i].n > t->n)
+            t = &v->locks[i];
+    return t;
+}
+
+bool
+findings_nfs4_fired(const struct findings *f, enum fkind k)
+{
+    const struct fnd_v4 *v = &f->v4;
+
+    switch (k) {
+    case FK_LOCK_CONTENTION:
+        return v->lock_denied || v->lockt_denied || v->nlm_denied || v->nlm_test_denied;
+    case FK_DELAY_GRACE:
+        return v->delay || v->grace;
+    case FK_STALE_STATE:
+        return sum(v->stale, FND_V4_STALE) != 0;
+    case FK_SESSION_LIMITS:
+        return f->n[FK_SESSION_LIMITS] != 0;
+    case FK_OPEN_CLOSE:
+        return f->n[FK_OPEN_CLOSE] != 0;
+    default:
+        return false;
+    }
+}
+
+void
+findings_nfs4_summary(const struct stats *s, const struct findings *f, enum fkind k, char *buf,
+                      size_t sz)
+{
+    const struct fnd_v4 *v = &f->v4;
+    char a[32], b[32], path[512];
+    unsigned i, shown;
+
+    buf[0] = '\0';
+    switch (k) {
+    case FK_LOCK_CONTENTION: {
+        const struct fnd_v4_lock *l = top_lock(v);
+
+        if (v->lock || v->lockt)
+            say(buf, sz,
+                "%" PRIu64 " of %" PRIu64 " NFSv4 LOCKs were denied by a conflicting lock "
+                "(NFS4ERR_DENIED), and %" PRIu64 " of %" PRIu64 " LOCKT tests",
+                v->lock_denied, v->lock, v->lockt_denied, v->lockt);
+        if (v->nlm_lock || v->nlm_test)
+            say(buf, sz,
+                "%s%" PRIu64 " of %" PRIu64 " NLM LOCKs were denied, and %" PRIu64 " of %" PRIu64
+                " NLM TESTs",
+                v->lock || v->lockt ? "; " : "", v->nlm_denied, v->nlm_lock,
+                v->nlm_test_denied, v->nlm_test);
+        if (v->lock_retries)
+            say(buf, sz, "; %" PRIu64 " LOCK%s retried after a denial", v->lock_retries,
+                v->lock_retries == 1 ? " was" : "s were");
+        if (v->granted_after_wait) {
+            dur(a, sizeof a, v->wait_us);
+            dur(b, sizeof b, v->wait_max_us);
+            say(buf, sz, "; %" PRIu64 " granted after waiting %s in all (longest %s)",
+                v->granted_after_wait, a, b);
+        }
+        if (l) {
+            struct bytes fh = { l->fh, l->fh_len };
+            if (l->fh_len)
+                names_path(s->names, fh, path, sizeof path);
+            else
+                snprintf(path, sizeof path, "(unknown file)");
+            say(buf, sz,
+                "; the lock most in the way: %s %" PRIu64 "+%" PRIu64 " on %s, owner %016" PRIx64
+                " (%" PRIu64 " denials)",
+                lock_type(l->type), l->off, l->len, path, l->owner, l->n);
+        }
+        say(buf, sz, ". Applications wait on each other's byte-range locks: polling with "
+                     "LOCK/LOCKT retries adds a delay per try; find who holds the lock.");
+        break;
+    }
+    case FK_DELAY_GRACE:
+        dur(a, sizeof a, v->lost_us);
+        dur(b, sizeof b, v->lost_max_us);
+        say(buf, sz,
+            "%" PRIu64 " COMPOUNDs were answered NFS4ERR_DELAY (%" PRIu64 ") or NFS4ERR_GRACE "
+            "(%" PRIu64 ") and had to be sent again; %" PRIu64 " retry loops ended in success, "
+            "%s from first try to success in all (longest %s). GRACE: the server restarted and "
+            "holds new state back for its grace period; DELAY: it was busy (a delegation "
+            "being recalled, a file offline).",
+            v->delay + v->grace, v->delay, v->grace, v->retried_ok, a, b);
+        break;
+    case FK_STALE_STATE:
+        say(buf, sz, "%" PRIu64 " COMPOUNDs failed on state the server did not know (",
+            sum(v->stale, FND_V4_STALE));
+        codes(buf, sz, findings_nfs4_stale_codes, v->stale, FND_V4_STALE);
+        dur(a, sizeof a, v->recovery_us);
+        say(buf, sz,
+            "); %" PRIu64 " recovery COMPOUNDs (new client id or session, TEST_STATEID, "
+            "FREE_STATEID, reclaims) followed within %" PRId64 " s, taking %s. The server "
+            "restarted, a lease expired (the client did not renew in time), or the client used "
+            "a stateid it had already given up.",
+            v->recovery, f->window_ns / 1000000000, a);
+        break;
+    case FK_SESSION_LIMITS: {
+        uint64_t errs = sum(v->limits, FND_V4_LIMITS);
+
+        say(buf, sz, "%" PRIu64 " COMPOUNDs ran into the session's limits (", errs);
+        codes(buf, sz, findings_nfs4_limit_codes, v->limits, FND_V4_LIMITS);
+        say(buf, sz,
+            "); %" PRIu64 " calls on the server's highest slot (%" PRIu32 "), %" PRIu64
+            " of %" PRIu64 " SEQUENCE replies with the target below the highest slot. A "
+            "client with every slot busy waits for one; REP_TOO_BIG: a reply larger than the "
+            "session's maximum (rsize above ca_maxresponsesize).",
+            v->at_highest, v->max_highest, v->target_below, v->seq_replies);
+        break;
+    }
+    case FK_OPEN_CLOSE:
+        say(buf, sz,
+            "%" PRIu64 " short opens (OPEN then CLOSE within %" PRId64 " s, no delegation) of "
+            "%" PRIu64 " files that the same client opened again and again (%" PRIu64
+            " OPENs, %" PRIu64 " CLOSEs in all); delegations granted: ",
+            f->n[FK_OPEN_CLOSE], f->window_ns / 1000000000, v->storm_files, v->opens,
+            v->closes);
+        shown = 0;
+        for (i = 0; i < FND_V4_DELEG; i++) {
+            const char *n = nfs4_delegation_name(i);
+            if (v->deleg[i])
+                say(buf, sz, "%s%s %" PRIu64, shown++ ? ", " : "", n ? n : "?", v->deleg[i]);
+        }
+        if (!shown)
+            say(buf, sz, "none seen");
+        for (i = 0, shown = 0; i < FND_V4_WHY; i++) {
+            const char *n = nfs4_why_no_delegation_name(i);
+            if (v->why_none[i])
+                say(buf, sz, "%s%s %" PRIu64, shown++ ? ", " : "; why not: ", n ? n : "?",
+                    v->why_none[i]);
+        }
+        say(buf, sz, ". A read delegation would let the client open and close the file "
+                     "locally: enable delegations on the server (NFSv4.0 also needs a "
+                     "callback path the server can reach).");
+        break;
+    default:
+        break;
+    }
+}
+
+void
+findings_nfs4_evidence(struct json_w *w, const struct stats *s, const struct findings *f,
+                       enum fkind k)
+{
+    const struct fnd_v4 *v = &f->v4;
+    char buf[512];
+    unsigned i;
+
+    switch (k) {
+    case FK_LOCK_CONTENTION:
+        json_kv_u64(w, "lock", v->lock);
+        json_kv_u64(w, "lock_denied", v->lock_denied);
+        json_kv_u64(w, "lockt", v->lockt);
+        json_kv_u64(w, "lockt_denied", v->lockt_denied);
+        json_kv_u64(w, "lock_retries", v->lock_retries);
+        json_kv_u64(w, "nlm_lock", v->nlm_lock);
+        json_kv_u64(w, "nlm_denied", v->nlm_denied);
+        json_kv_u64(w, "nlm_test", v->nlm_test);
+        json_kv_u64(w, "nlm_test_denied", v->nlm_test_denied);
+        json_kv_u64(w, "granted_after_wait", v->granted_after_wait);
+        json_kv_u64(w, "wait_us", v->wait_us);
+        json_kv_u64(w, "wait_max_us", v->wait_max_us);
+        json_kv_u64(w, "conflicts_not_kept", v->locks_other);
+        json_key(w, "conflicts");
+        json_arr(w);
+        for (i = 0; i < v->nlocks; i++) {
+            const struct fnd_v4_lock *l = &v->locks[i];
+            struct bytes fh = { l->fh, l->fh_len };
+            json_obj(w);
+            if (l->fh_len)
+                names_path(s->names, fh, buf, sizeof buf);
+            else
+                snprintf(buf, sizeof buf, "(other)");
+            json_kv_str(w, "path", buf);
+            json_kv_str(w, "type", lock_type(l->type));
+            json_kv_u64(w, "offset", l->off);
+            json_kv_u64(w, "length", l->len);
+            snprintf(buf, sizeof buf, "%016" PRIx64, l->owner);
+            json_kv_str(w, "owner", buf);
+            json_kv_u64(w, "denials", l->n);
+            json_close(w);
+        }
+        json_close(w);
+        break;
+    case FK_DELAY_GRACE:
+        json_kv_u64(w, "delay", v->delay);
+        json_kv_u64(w, "grace", v->grace);
+        json_kv_u64(w, "retried_ok", v->retried_ok);
+        json_kv_u64(w, "lost_us", v->lost_us);
+        json_kv_u64(w, "lost_max_us", v->lost_max_us);
+        break;
+    case FK_STALE_STATE:
+        json_key(w, "status");
+        json_obj(w);
+        for (i = 0; i < FND_V4_STALE; i++)
+            if (v->stale[i])
+                json_kv_u64(w, status_name(findings_nfs4_stale_codes[i]), v->stale[i]);
+        json_close(w);
+        json_kv_u64(w, "recovery_compounds", v->recovery);
+        json_kv_u64(w, "recovery_us", v->recovery_us);
+        break;
+    case FK_SESSION_LIMITS:
+        json_key(w, "status");
+        json_obj(w);
+        for (i = 0; i < FND_V4_LIMITS; i++)
+            if (v->limits[i])
+                json_kv_u64(w, status_name(findings_nfs4_limit_codes[i]), v->limits[i]);
+        json_close(w);
+        json_kv_u64(w, "sequence_replies", v->seq_replies);
+        json_kv_u64(w, "at_highest_slot", v->at_highest);
+        json_kv_u64(w, "highest_slotid_max", v->max_highest);
+        json_kv_u64(w, "slotid_max", v->max_slot);
+        json_kv_u64(w, "target_below_highest", v->target_below);
+        break;
+    case FK_OPEN_CLOSE:
+        json_kv_u64(w, "opens", v->opens);
+        json_kv_u64(w, "closes", v->closes);
+        json_kv_u64(w, "short_opens", v->short_opens);
+        json_kv_u64(w, "files", v->storm_files);
+        json_key(w, "delegations");
+        json_obj(w);
+        for (i = 0; i < FND_V4_DELEG; i++)
+            if (v->deleg[i]) {
+                const char *n = nfs4_delegation_name(i);
+                json_kv_u64(w, n ? n : "?", v->deleg[i]);
+            }
+        json_close(w);
+        json_key(w, "why_no_delegation");
+        json_obj(w);
+        for (i = 0; i < FND_V4_WHY; i++)
+            if (v->why_none[i]) {
+                const char *n = nfs4_why_no_delegation_name(i);
+                json_kv_u64(w, n ? n : "?", v->why_none[i]);
+            }
+        json_close(w);
+        break;
+    default:
+        break;
+    }
+}

@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* report_findings_nfs4.h: the NFSv4 findings (lock_contention,
+ * delay_grace_storms, stale_state, session_limits, open_close_storm) for
+ * report_findings.c: whether each fired, its sentence, its evidence. */
+#ifndef NFSSCOPE_REPORT_FINDINGS_NFS4_H
+#define NFSSCOPE_REPORT_FINDINGS_NFS4_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "findings.h"
+#include "json.h"
+#include "stats.h"
+
+/* Did NFSv4 finding k fire (k of FK_LOCK_CONTENTION .. FK_OPEN_CLOSE)? */
+bool findings_nfs4_fired(const struct findings *f, enum fkind k);
+/* Its summary sentence into buf (NUL-terminated, cut at sz). */
+void findings_nfs4_summary(const struct stats *s, const struct findings *f, enum fkind k,
+                           char *buf, size_t sz);
+/* Its members of "evidence" (the caller opened and closes the object). */
+void findings_nfs4_evidence(struct json_w *w, const struct stats *s, const struct findings *f,
+                            enum fkind k);
+
+#endif
