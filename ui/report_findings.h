@@ -2,7 +2,8 @@
 /* report_findings.h: the findings in the JSON and text reports.
  *
  * Each finding is one JSON object in the report's "findings" array:
- *   { "kind", "count", "summary", "share" (of all NFSv3 calls),
+ *   { "kind", "count", "summary", "share" (of the NFSv3 calls and NFSv4
+ *     COMPOUNDs the findings took),
  *     "cost_us" (sum of their latencies), "top_files": [ { "path", "count",
  *     "cost_us" } ], "top_clients": [ { "client", "count", "cost_us" } ],
  *     "evidence": { ... kind-specific ... } }
