@@ -71,6 +71,18 @@ op_sink_emit(const struct op_sink *sub, const struct op_item *op)
         sub->emit(sub->ctx, op);
 }
 
+/* What a per-call record (--records) says about a message that carries
+ * operations, from its call: the operations in call order, the message's
+ * kind, and the session slot it used (NFSv4.1 SEQUENCE, RFC 8881 §18.46). */
+#define MSG_DETAIL_OPS_TEXT 1600 /* NFS4_OPS_MAX names of up to 20 bytes, and "+N more" */
+struct msg_detail {
+    char ops[MSG_DETAIL_OPS_TEXT]; /* "sequence putfh read", space-separated */
+    char kind[96];                 /* rpc_program.kind_name of the call's main operations */
+    bool has_session;
+    uint8_t sessionid[16];
+    uint32_t slotid, sequenceid;
+};
+
 /* One operation of a program's table: for every program today the table is
  * its procedure table, indexed by procedure number. */
 struct rpc_op {
@@ -110,6 +122,10 @@ struct rpc_program {
     /* The name of a message's kind (op_event.main_ops), NULL: no kinds. */
     const char *(*kind_name)(uint32_t main_ops, char *buf, size_t size);
     const char *(*status_name)(uint32_t status); /* NULL if the program has no status word */
+    /* The record detail of a call from its scratch (pending_call.priv, as
+     * the call decoder left it); NULL: the program has none. False: no
+     * detail for this procedure. */
+    bool (*detail)(uint32_t proc, const uint8_t *priv, struct msg_detail *d);
     /* Is this status a failure? NULL: every status but 0. (NLM's BLOCKED is a
      * lock wait, not an error.) */
     bool (*status_error)(uint32_t status);

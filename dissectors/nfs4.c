@@ -7,6 +7,7 @@
  * per-kind rows. The decoding itself is nfs4_compound.c's; what the reply
  * needs from its call travels in the pending call's scratch as a
  * struct nfs4_digest. */
+#include <stdio.h>
 #include <string.h>
 
 #include "nfs4.h"
@@ -15,6 +16,8 @@
 
 _Static_assert(sizeof(struct nfs4_digest) <= PC_PRIV_SIZE, "the call's digest fits its scratch");
 _Static_assert(NFS4_FHSIZE <= PC_FH_MAX, "an NFSv4 handle fits the pending call");
+_Static_assert(sizeof(((struct msg_detail *)0)->sessionid) == NFS4_SESSIONID_SIZE,
+               "a record holds a whole session id");
 
 static const struct rpc_op nfs4_procs[2] = {
     [NFSPROC4_NULL] = { "null", OPK_NULL, 0 },
@@ -190,6 +193,41 @@ nfs4_reply(struct xdr_cur *x, const struct pending_call *pc, struct op_event *ev
     return rc;
 }
 
+/* A COMPOUND's record detail from its call's digest: the operations as
+ * decoded (an unknown one as op<N>, the rest counted), its kind, and the
+ * session slot of its SEQUENCE. */
+static bool
+nfs4_detail(uint32_t proc, const uint8_t *priv, struct msg_detail *out)
+{
+    const struct nfs4_digest *d = (const struct nfs4_digest *)priv;
+    size_t used = 0;
+    uint32_t i;
+
+    if (proc != NFSPROC4_COMPOUND || !d)
+        return false;
+    memset(out, 0, sizeof *out);
+    for (i = 0; i < d->ndecoded; i++) {
+        char nb[24];
+        const char *n = nfs4_op_name(nfs4_digest_op(d, i), nb, sizeof nb);
+        int w = snprintf(out->ops + used, sizeof out->ops - used, "%s%s", i ? " " : "", n);
+
+        if (w < 0 || (size_t)w >= sizeof out->ops - used)
+            break;
+        used += (size_t)w;
+    }
+    if (d->nops > d->ndecoded && used < sizeof out->ops)
+        snprintf(out->ops + used, sizeof out->ops - used, "%s+%lu more", used ? " " : "",
+                 (unsigned long)(d->nops - d->ndecoded));
+    nfs4_kind_name(&d->kind, false, out->kind, sizeof out->kind);
+    if (d->has_seq) {
+        out->has_session = true;
+        memcpy(out->sessionid, d->sessionid, sizeof out->sessionid);
+        out->slotid = d->slotid;
+        out->sequenceid = d->sequenceid;
+    }
+    return true;
+}
+
 static const char *
 nfs4_status(uint32_t status)
 {
@@ -209,6 +247,7 @@ const struct rpc_program nfs4_program = {
     .flags = PGF_FINDINGS,
     .kind_name = nfs4_kind_key_name,
     .status_name = nfs4_status,
+    .detail = nfs4_detail,
     .call = nfs4_call,
     .reply = nfs4_reply,
 };

@@ -297,6 +297,9 @@ struct nfs4_digest {
     uint32_t count;         /* its count (WRITE: data length) */
     uint8_t stable;         /* first WRITE/WRITE_SAME stable_how4, 0xff: none */
     uint8_t op[NFS4_OPS_MAX]; /* nfs4_op_pack() of each decoded op */
+    bool has_seq;           /* the call has a SEQUENCE / CB_SEQUENCE (its first one): */
+    uint8_t sessionid[NFS4_SESSIONID_SIZE];
+    uint32_t slotid, sequenceid;
 };
 
 struct nfs4_reply {

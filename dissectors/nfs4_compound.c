@@ -351,6 +351,12 @@ nfs4_digest_make(const struct nfs4_call *c, struct nfs4_digest *d)
     for (i = 0; i < c->ndecoded; i++) {
         const struct nfs4_argop *a = &c->op[i];
         d->op[i] = nfs4_op_pack(a->op);
+        if (!d->has_seq && a->op == (c->cb ? (uint32_t)OP_CB_SEQUENCE : (uint32_t)OP_SEQUENCE)) {
+            d->has_seq = true;
+            memcpy(d->sessionid, a->u.seq.sessionid, sizeof d->sessionid);
+            d->slotid = a->u.seq.slotid;
+            d->sequenceid = a->u.seq.sequenceid;
+        }
         if (c->cb)
             continue;
         if (a->op == OP_PUTFH && d->nputfh < NFS4_DIGEST_FH) {

@@ -25,13 +25,16 @@ CREATE TABLE calls (
     latency_us INTEGER, call_bytes INTEGER NOT NULL, reply_bytes INTEGER,
     outcome TEXT NOT NULL CHECK (outcome IN ('replied', 'rpc_error', 'no_reply')),
     retransmissions INTEGER NOT NULL,
-    call_frame INTEGER, reply_frame INTEGER, name TEXT, community_id TEXT
+    call_frame INTEGER, reply_frame INTEGER, name TEXT, community_id TEXT,
+    minor_version INTEGER, ops TEXT, kind TEXT, first_error_op TEXT, first_error_status TEXT,
+    sessionid TEXT, slotid INTEGER, sequenceid INTEGER
 );
 CREATE TEMP TABLE calls_csv (
     time, client, server, client_port, server_port, transport, xid, program, program_name,
     version, procedure, uid, gid, fh, path, "offset", count, stable_how, status, latency_us,
     call_bytes, reply_bytes, outcome, retransmissions, call_frame, reply_frame, name,
-    community_id
+    community_id, minor_version, ops, kind, first_error_op, first_error_status, sessionid,
+    slotid, sequenceid
 );
 .import --csv --skip 1 calls.csv calls_csv
 INSERT INTO calls
@@ -45,7 +48,10 @@ SELECT CAST(time AS REAL), NULLIF(client, ''), NULLIF(server, ''),
        CAST(NULLIF(latency_us, '') AS INTEGER), CAST(call_bytes AS INTEGER),
        CAST(NULLIF(reply_bytes, '') AS INTEGER), outcome, CAST(retransmissions AS INTEGER),
        CAST(NULLIF(call_frame, '') AS INTEGER), CAST(NULLIF(reply_frame, '') AS INTEGER),
-       NULLIF(name, ''), NULLIF(community_id, '')
+       NULLIF(name, ''), NULLIF(community_id, ''),
+       CAST(NULLIF(minor_version, '') AS INTEGER), NULLIF(ops, ''), NULLIF(kind, ''),
+       NULLIF(first_error_op, ''), NULLIF(first_error_status, ''), NULLIF(sessionid, ''),
+       CAST(NULLIF(slotid, '') AS INTEGER), CAST(NULLIF(sequenceid, '') AS INTEGER)
 FROM calls_csv;
 DROP TABLE calls_csv;
 -- ==== end
@@ -63,7 +69,9 @@ CREATE TABLE calls (
     "offset" UBIGINT, count UBIGINT, stable_how VARCHAR, status VARCHAR,
     latency_us UBIGINT, call_bytes UINTEGER NOT NULL, reply_bytes UINTEGER,
     outcome VARCHAR NOT NULL, retransmissions USMALLINT NOT NULL,
-    call_frame UBIGINT, reply_frame UBIGINT, name VARCHAR, community_id VARCHAR
+    call_frame UBIGINT, reply_frame UBIGINT, name VARCHAR, community_id VARCHAR,
+    minor_version UINTEGER, ops VARCHAR, kind VARCHAR, first_error_op VARCHAR,
+    first_error_status VARCHAR, sessionid VARCHAR, slotid UINTEGER, sequenceid UINTEGER
 );
 COPY calls FROM 'calls.csv' (FORMAT csv, HEADER true);
 -- ==== end
@@ -86,7 +94,11 @@ CREATE TABLE calls (
     latency_us Nullable(UInt64), call_bytes UInt32, reply_bytes Nullable(UInt32),
     outcome LowCardinality(String), retransmissions UInt16,
     call_frame Nullable(UInt64), reply_frame Nullable(UInt64), name Nullable(String),
-    community_id Nullable(String)
+    community_id Nullable(String),
+    minor_version Nullable(UInt32), ops Nullable(String), kind LowCardinality(Nullable(String)),
+    first_error_op LowCardinality(Nullable(String)),
+    first_error_status LowCardinality(Nullable(String)),
+    sessionid Nullable(String), slotid Nullable(UInt32), sequenceid Nullable(UInt32)
 ) ENGINE = MergeTree ORDER BY time;
 INSERT INTO calls FROM INFILE 'calls.csv' FORMAT CSVWithNames;
 -- ==== end

@@ -669,17 +669,52 @@ static const char *const op_cols[] = { "calls", "replies", "errors", "retransmis
 static const char *const lat_cols[] = { "count", "min", "mean", "p50", "p90", "p99", "max" };
 #define NCOLS(a) (sizeof(a) / sizeof(a)[0])
 
+/* What a CSV row is (the report's last three columns: row, minor_version,
+ * not_evaluated) and where its counts are: a procedure or NFSv4 COMPOUND
+ * row has every column of op_cols; an NFSv4 kind row has its COMPOUNDs
+ * ("compounds") as calls and replies, an operation row "count" as calls;
+ * neither has retransmissions, unanswered or bytes. */
+struct row_as {
+    const char *row;  /* "procedure", "compound", "kind", "operation" */
+    const char *minor; /* the minor version's key, or NULL: all */
+};
+
+static void
+csv_counts(FILE *out, const struct mnode *op, const struct row_as *as)
+{
+    size_t i;
+
+    if (strcmp(as->row, "kind") == 0) {
+        csv_num(out, child(op, "compounds"));
+        csv_num(out, child(op, "compounds"));
+        csv_num(out, child(op, "errors"));
+        fputs(",,,", out);
+    } else if (strcmp(as->row, "operation") == 0) {
+        csv_num(out, child(op, "count"));
+        csv_num(out, child(op, "replies"));
+        csv_num(out, child(op, "errors"));
+        fputs(",,,", out);
+    } else {
+        for (i = 0; i < NCOLS(op_cols); i++)
+            csv_num(out, child(op, op_cols[i]));
+    }
+}
+
 /* One procedure's row of program pg: in the text table if it has calls or
  * replies, in CSV always (as the report's). */
 static void
-emit_row(FILE *out, const struct mnode *pg, const struct mnode *op, bool csv)
+emit_row(FILE *out, const struct mnode *pg, const struct mnode *op, bool csv,
+         const struct row_as *as)
 {
+    static const struct row_as proc_row = { "procedure", NULL };
     const struct mnode *lat;
     char esc[512];
     size_t i;
 
     if (!op || op->kind != N_OBJ || !op->key)
         return;
+    if (!as)
+        as = &proc_row;
     lat = child(op, "latency_us");
     if (!csv && !get_u(child(op, "calls")) && !get_u(child(op, "replies")))
         return;
@@ -688,10 +723,18 @@ emit_row(FILE *out, const struct mnode *pg, const struct mnode *op, bool csv)
         fprintf(out, "%s,", esc);
         term_escape(esc, sizeof esc, (const uint8_t *)op->key, strlen(op->key));
         fputs(esc, out);
-        for (i = 0; i < NCOLS(op_cols); i++)
-            csv_num(out, child(op, op_cols[i]));
+        csv_counts(out, op, as);
         for (i = 0; i < NCOLS(lat_cols); i++)
             csv_num(out, child(lat, lat_cols[i]));
+        fprintf(out, ",%s,", as->row);
+        if (as->minor) {
+            term_escape(esc, sizeof esc, (const uint8_t *)as->minor, strlen(as->minor));
+            fputs(esc, out);
+        }
+        if (strcmp(as->row, "operation") == 0)
+            csv_num(out, child(op, "not_evaluated"));
+        else
+            fputc(',', out);
         fputs("\r\n", out);
     } else {
         term_escape(esc, sizeof esc, (const uint8_t *)pg->key, strlen(pg->key));
@@ -703,6 +746,52 @@ emit_row(FILE *out, const struct mnode *pg, const struct mnode *op, bool csv)
         for (i = 3; i < NCOLS(lat_cols); i++)
             txt_num(out, child(lat, lat_cols[i]), 8);
         fputc('\n', out);
+    }
+}
+
+/* The rows of every member of an NFSv4 "kinds" or "ops" object. */
+static void
+emit_members(FILE *out, const struct mnode *pg, const struct mnode *obj, const struct row_as *as)
+{
+    const struct mnode *c;
+
+    if (!obj || obj->kind != N_OBJ)
+        return;
+    for (c = obj->first; c; c = c->next)
+        emit_row(out, pg, c, true, as);
+}
+
+/* The report's NFSv4 CSV rows after NULL and COMPOUND (ui/report_csv.c):
+ * COMPOUNDs per minor version, then kinds and operations in total and per
+ * minor version. */
+static void
+emit_nfs4_csv(FILE *out, const struct mnode *pg)
+{
+    const struct mnode *mv = child(pg, "minor_versions"), *m;
+    struct row_as as = { "compound", NULL };
+
+    for (m = mv && mv->kind == N_OBJ ? mv->first : NULL; m; m = m->next) {
+        const struct mnode *c = child(m, "compound");
+
+        if (c && c->kind == N_OBJ && m->key) {
+            struct mnode row = *c; /* named "compound", as the report's row */
+
+            as.minor = m->key;
+            row.key = (char *)"compound";
+            emit_row(out, pg, &row, true, &as);
+        }
+    }
+    as.minor = NULL;
+    as.row = "kind";
+    emit_members(out, pg, child(pg, "kinds"), &as);
+    as.row = "operation";
+    emit_members(out, pg, child(pg, "ops"), &as);
+    for (m = mv && mv->kind == N_OBJ ? mv->first : NULL; m; m = m->next) {
+        as.minor = m->key;
+        as.row = "kind";
+        emit_members(out, pg, child(m, "kinds"), &as);
+        as.row = "operation";
+        emit_members(out, pg, child(m, "ops"), &as);
     }
 }
 
@@ -720,7 +809,7 @@ emit_table(FILE *out, const struct mnode *root, bool csv)
             fprintf(out, ",%s", op_cols[i]);
         for (i = 0; i < NCOLS(lat_cols); i++)
             fprintf(out, i == 0 ? ",lat_%s" : ",lat_%s_us", lat_cols[i]);
-        fputs("\r\n", out);
+        fputs(",row,minor_version,not_evaluated\r\n", out);
     } else {
         const struct mnode *cap = child(root, "capture"), *rpc = child(root, "rpc");
 
@@ -739,14 +828,16 @@ emit_table(FILE *out, const struct mnode *root, bool csv)
         const struct mnode *ops = child(pg, "ops"), *msg = child(pg, "compound");
 
         if (msg && msg->kind == N_OBJ) { /* NFSv4: its messages ("ops" are the operations) */
-            emit_row(out, pg, child(pg, "null"), csv);
-            emit_row(out, pg, msg, csv);
+            emit_row(out, pg, child(pg, "null"), csv, NULL);
+            emit_row(out, pg, msg, csv, NULL);
+            if (csv)
+                emit_nfs4_csv(out, pg);
             continue;
         }
         if (!ops || ops->kind != N_OBJ)
             continue;
         for (op = ops->first; op; op = op->next)
-            emit_row(out, pg, op, csv);
+            emit_row(out, pg, op, csv, NULL);
     }
 }
 

@@ -42,6 +42,14 @@ to_records(void *vctx, const struct op_event *ev)
 }
 
 static void
+to_records_op(void *vctx, const struct op_event *msg, const struct op_item *op)
+{
+    struct nfsscope_ctx *ctx = vctx;
+
+    records_op(ctx->records, msg, op);
+}
+
+static void
 to_lockwait(void *vctx, const struct op_event *ev)
 {
     struct nfsscope_ctx *ctx = vctx;
@@ -79,7 +87,7 @@ consumers_build(struct nfsscope_ctx *ctx)
     consumers_init(&ctx->out);
     consumers_add(&ctx->out, "findings", to_findings, NULL, ctx);
     consumers_add(&ctx->out, "view_findings", to_view_findings, NULL, ctx);
-    consumers_add(&ctx->out, "records", to_records, NULL, ctx);
+    consumers_add(&ctx->out, "records", to_records, to_records_op, ctx);
     consumers_add(&ctx->out, "lockwait", to_lockwait, NULL, ctx);
     consumers_add(&ctx->out, "stats", to_stats, to_stats_op, ctx);
     consumers_add(&ctx->out, "breakdowns", to_breakdowns, NULL, ctx);

@@ -13,6 +13,7 @@
 
 #include "community_id.h"
 #include "csv_field.h"
+#include "dissector.h"
 #include "json.h"
 #include "stats.h"
 #include "term_escape.h"
@@ -21,7 +22,8 @@
 #define REC_ESC_MAX (4 * REC_PATH_MAX + 1)      /* term_escape worst case */
 #define REC_NAME_MAX 255                        /* a name kept by the call (PC_NAME_MAX) */
 #define REC_NAME_ESC_MAX (4 * REC_NAME_MAX + 1)
-#define REC_LINE_MAX (2 * REC_ESC_MAX + 2 * REC_NAME_ESC_MAX + 1024) /* CSV quoting doubles */
+#define REC_LINE_MAX (2 * REC_ESC_MAX + 2 * REC_NAME_ESC_MAX + 2 * MSG_DETAIL_OPS_TEXT + 1024)
+                                                /* CSV quoting doubles */
 #define REC_FILEBUF (1u << 16)
 
 struct records {
@@ -34,6 +36,10 @@ struct records {
     char esc[REC_ESC_MAX];
     char name_esc[REC_NAME_ESC_MAX];
     char line[REC_LINE_MAX];
+    /* The first failed operation of the message to be written next
+     * (records_op), cleared by each records_write. */
+    bool err_set;
+    char err_op[24], err_status[40];
 };
 
 static const char *const stable_names[3] = { "UNSTABLE", "DATA_SYNC", "FILE_SYNC" };
@@ -125,6 +131,11 @@ struct rec {
     uint64_t offset, count, latency, call_frame, reply_frame; /* frames: 0 unknown */
     struct bytes name; /* raw, from the call */
     int64_t time_ns;
+    /* A message with operations (rpc_program.detail). */
+    bool has_minor, has_detail;
+    unsigned minor;
+    struct msg_detail d;
+    char sessionid[2 * sizeof ((struct msg_detail *)0)->sessionid + 1];
 };
 
 static void
@@ -230,6 +241,37 @@ fill(struct records *r, const struct stats *s, const struct op_event *ev, struct
     c->outcome = ev->outcome == OP_REPLIED     ? "replied"
                  : ev->outcome == OP_RPC_ERROR ? "rpc_error"
                                                : "no_reply";
+    c->has_minor = ev->minor != 0xff;
+    c->minor = ev->minor;
+    if (ev->pg && ev->pg->detail && ev->call_priv &&
+        ev->pg->detail(ev->proc, ev->call_priv, &c->d)) {
+        c->has_detail = true;
+        for (i = 0; c->d.has_session && i < sizeof c->d.sessionid; i++)
+            snprintf(c->sessionid + 2 * i, 3, "%02x", c->d.sessionid[i]);
+    }
+}
+
+void
+records_op(struct records *r, const struct op_event *msg, const struct op_item *op)
+{
+    const struct rpc_program *pg = msg->pg;
+    const char *nm;
+
+    if (!r || r->err_set || op->phase != OPI_RESULT || !op->has_status || !pg)
+        return;
+    if (pg->status_error ? !pg->status_error(op->status) : op->status == 0)
+        return;
+    r->err_set = true;
+    nm = op->op == 0 ? "illegal" : rpc_op(pg, op->op) ? rpc_op(pg, op->op)->name : NULL;
+    if (nm)
+        snprintf(r->err_op, sizeof r->err_op, "%s", nm);
+    else
+        snprintf(r->err_op, sizeof r->err_op, "op%" PRIu32, op->op);
+    nm = pg->status_name ? pg->status_name(op->status) : NULL;
+    if (nm)
+        snprintf(r->err_status, sizeof r->err_status, "%s", nm);
+    else
+        snprintf(r->err_status, sizeof r->err_status, "unknown(%" PRIu32 ")", op->status);
 }
 
 #define OPT_U(has, fmtv) ((has) ? (fmtv) : "")
@@ -267,7 +309,24 @@ write_csv(struct records *r, const struct rec *c)
          OPT_U(c->call_frame != 0, num[6]), OPT_U(c->reply_frame != 0, num[7]));
     if (c->name.len)
         rec_field(r, r->name_esc, true);
-    putf(r, ",%s\r\n", c->community_id);
+    putf(r, ",%s,", c->community_id);
+    if (c->has_minor)
+        putf(r, "%u", c->minor);
+    put(r, ",", 1);
+    if (c->has_detail) {
+        rec_field(r, c->d.ops, false);
+        put(r, ",", 1);
+        rec_field(r, c->d.kind, false);
+    } else {
+        put(r, ",", 1);
+    }
+    putf(r, ",%s,%s,%s,", r->err_set ? r->err_op : "", r->err_set ? r->err_status : "",
+         c->sessionid);
+    if (c->d.has_session)
+        putf(r, "%" PRIu32 ",%" PRIu32, c->d.slotid, c->d.sequenceid);
+    else
+        put(r, ",", 1);
+    put(r, "\r\n", 2);
     fwrite(r->line, 1, r->len, r->fp);
 }
 
@@ -335,6 +394,14 @@ write_jsonl(struct records *r, const struct rec *c)
     else
         json_null(&w);
     kv_str_or_null(&w, "community_id", c->has_key, c->community_id);
+    kv_u64_or_null(&w, "minor_version", c->has_minor, c->minor);
+    kv_str_or_null(&w, "ops", c->has_detail, c->d.ops);
+    kv_str_or_null(&w, "kind", c->has_detail, c->d.kind);
+    kv_str_or_null(&w, "first_error_op", r->err_set, r->err_op);
+    kv_str_or_null(&w, "first_error_status", r->err_set, r->err_status);
+    kv_str_or_null(&w, "sessionid", c->d.has_session, c->sessionid);
+    kv_u64_or_null(&w, "slotid", c->d.has_session, c->d.slotid);
+    kv_u64_or_null(&w, "sequenceid", c->d.has_session, c->d.sequenceid);
     json_close(&w);
     fputc('\n', r->fp); /* not json_end(): that flushes every line */
 }
@@ -344,13 +411,16 @@ records_write(struct records *r, const struct stats *s, const struct op_event *e
 {
     struct rec c;
 
-    if (!r || ev->outcome == OP_ORPHAN_REPLY)
+    if (!r)
         return;
-    fill(r, s, ev, &c);
-    if (r->fmt == RECORDS_CSV)
-        write_csv(r, &c);
-    else
-        write_jsonl(r, &c);
+    if (ev->outcome != OP_ORPHAN_REPLY) {
+        fill(r, s, ev, &c);
+        if (r->fmt == RECORDS_CSV)
+            write_csv(r, &c);
+        else
+            write_jsonl(r, &c);
+    }
+    r->err_set = false;
 }
 
 int

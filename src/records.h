@@ -8,7 +8,10 @@
  * rpc.orphan_replies. So the number of records is rpc.calls (every first
  * transmission ends as matched or unanswered exactly once). Wire strings
  * (paths, names) are made terminal-safe (term_escape.h) and then CSV-quoted, or
- * JSON-escaped. Columns: RECORDS_COLUMNS below. */
+ * JSON-escaped. Columns: RECORDS_COLUMNS below; the last eight are those of
+ * a message with operations (NFSv4 COMPOUND): its minor version, its
+ * operations, its kind, the first operation that failed and its status,
+ * the session slot of its SEQUENCE. */
 #ifndef NFSSCOPE_RECORDS_H
 #define NFSSCOPE_RECORDS_H
 
@@ -17,13 +20,15 @@
 struct records;
 struct stats;
 struct op_event;
+struct op_item;
 
 enum records_format { RECORDS_CSV, RECORDS_JSONL };
 
 #define RECORDS_COLUMNS                                                                     \
     "time,client,server,client_port,server_port,transport,xid,program,program_name,version," \
     "procedure,uid,gid,fh,path,offset,count,stable_how,status,latency_us,call_bytes,"       \
-    "reply_bytes,outcome,retransmissions,call_frame,reply_frame,name,community_id"
+    "reply_bytes,outcome,retransmissions,call_frame,reply_frame,name,community_id,"        \
+    "minor_version,ops,kind,first_error_op,first_error_status,sessionid,slotid,sequenceid"
 
 /* "csv" or "jsonl" into *f; false if neither. */
 int records_format_parse(const char *name, enum records_format *f);
@@ -32,6 +37,10 @@ int records_format_parse(const char *name, enum records_format *f);
 struct records *records_open(const char *path, enum records_format f, char *err, size_t errsz);
 /* One record for a finished call; orphan replies are skipped; NULL r: no-op. */
 void records_write(struct records *r, const struct stats *s, const struct op_event *ev);
+/* One operation of the message records_write() is handed next (its result
+ * or its not being evaluated, consumer.h order): the first that failed is
+ * the record's first_error_op and first_error_status. NULL r: no-op. */
+void records_op(struct records *r, const struct op_event *msg, const struct op_item *op);
 /* Flush and close. 0, or -1 with a reason in err (a write failed). NULL: 0. */
 int records_close(struct records *r, char *err, size_t errsz);
 

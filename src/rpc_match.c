@@ -95,6 +95,7 @@ event_who(struct op_event *ev, const struct pending_call *pc)
     ev->name2.len = pc->name2_len;
     ev->bd_idx = pc->bd_idx;
     ev->bd_gen = pc->bd_gen;
+    ev->call_priv = pc->priv;
 }
 
 /* A call that will never be answered (expired, evicted, or end of input). */

@@ -125,6 +125,7 @@ struct op_event {
     bool nlm_has_lock, nlm_block;
     uint64_t nlm_lock;
     const uint32_t *bd_idx, *bd_gen; /* the call's breakdown rows, or NULL */
+    const uint8_t *call_priv;   /* the call's dissector scratch (rpc_program.detail), or NULL */
     /* What the findings need, from the NFSv3 dissector. Borrowed
      * views are valid only during stats_record(). */
     struct op_attr attr;     /* fh's attributes after the op (fattr3, post_op_attr, wcc after) */

@@ -28,7 +28,7 @@
 
 struct rpc_program;
 
-#define PC_PRIV_SIZE 168 /* dissector scratch: NFSv4's call digest (nfs4.h) is the largest */
+#define PC_PRIV_SIZE 192 /* dissector scratch: NFSv4's call digest (nfs4.h) is the largest */
 #define PC_FH_MAX 128   /* NFS4_FHSIZE (RFC 8881 §3.2); NFSv3's is 64 (RFC 1813 §2.4) */
 #define PC_NAME_MAX 255 /* longest name kept for learning paths */
 #define PC_BD_DIMS 6    /* = BD__COUNT (breakdown.h) */

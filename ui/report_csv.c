@@ -2,7 +2,10 @@
 /* report_csv.c: the CSV report (-o csv), RFC 4180.
  *
  * A header row, then one row per (program, procedure) for every registered
- * program, procedures in number order, zero rows included. Records end in
+ * program, procedures in number order, zero rows included (column `row`:
+ * "procedure"); NFSv4's are followed by its COMPOUND rows per minor version,
+ * its kind and operation rows in total and per minor version, the numbers
+ * of the JSON report's nfs4 object (report_json.c). Records end in
  * CRLF as RFC 4180 §2 says; fields are quoted by csv_field() (names from the
  * wire that would start a spreadsheet formula get a leading apostrophe).
  * Latency fields are empty when the procedure has no timed replies; the mean
@@ -15,6 +18,7 @@
 #include <stdlib.h>
 
 #include "csv_field.h"
+#include "nfs4.h"
 #include "stats.h"
 #include "term_escape.h"
 #include "view.h"
@@ -24,7 +28,8 @@
 
 static const char csv_header[] = "program,procedure,calls,replies,errors,retransmissions,"
                                  "unanswered,bytes,lat_count,lat_min_us,lat_mean_us,lat_p50_us,"
-                                 "lat_p90_us,lat_p99_us,lat_max_us";
+                                 "lat_p90_us,lat_p99_us,lat_max_us,row,minor_version,"
+                                 "not_evaluated";
 
 /* A field; `wire`: it came from the network (see csv_field.h). */
 static void
@@ -111,6 +116,137 @@ csv_breakdowns(FILE *out, const struct stats *s, const struct view_info *vi)
     return 0;
 }
 
+/* The latency cells of h (empty when it has no replies). */
+static void
+lat_cells(FILE *out, const struct histo *h)
+{
+    num(out, h->count);
+    if (h->count) {
+        /* mean in tenths, rounded half up */
+        uint64_t t = (uint64_t)(histo_mean(h) * 10.0 + 0.5);
+
+        num(out, h->min);
+        fprintf(out, ",%" PRIu64 ".%" PRIu64, t / 10, t % 10);
+        num(out, histo_percentile(h, 50));
+        num(out, histo_percentile(h, 90));
+        num(out, histo_percentile(h, 99));
+        num(out, h->max);
+    } else {
+        fputs(",,,,,,", out);
+    }
+}
+
+/* The program and name cells of a row. */
+static void
+name_cells(FILE *out, const struct rpc_program *pg, const char *name)
+{
+    field(out, pg->name, false);
+    fputc(',', out);
+    field(out, name, false);
+}
+
+/* The last three cells: the row's type, its NFSv4 minor version (empty:
+ * all), its operations not evaluated (empty: not an operation row). */
+static void
+tail_cells(FILE *out, const char *row, int minor, const uint64_t *not_evaluated)
+{
+    fprintf(out, ",%s,", row);
+    if (minor >= 0)
+        fprintf(out, "%d", minor);
+    fputc(',', out);
+    if (not_evaluated)
+        fprintf(out, "%" PRIu64, *not_evaluated);
+    fputs("\r\n", out);
+}
+
+/* NFSv4 COMPOUNDs of one minor version: as a procedure row. */
+static void
+nfs4_compound_row(FILE *out, const struct rpc_program *pg, const struct proc_stats *p,
+                  unsigned minor)
+{
+    name_cells(out, pg, "compound");
+    num(out, p->calls);
+    num(out, p->replies);
+    num(out, p->errors);
+    num(out, p->retrans);
+    num(out, p->unanswered);
+    num(out, p->bytes);
+    lat_cells(out, &p->latency);
+    tail_cells(out, "compound", (int)minor, NULL);
+}
+
+/* COMPOUNDs by kind (calls and replies: the COMPOUNDs answered with a
+ * body; no retransmissions, unanswered or bytes are kept per kind). */
+static void
+nfs4_kind_rows(FILE *out, const struct rpc_program *pg, const struct kind_table *t, int minor)
+{
+    unsigned i;
+
+    for (i = 0; t->rows && i < t->n; i++) {
+        const struct proc_stats *p = &t->rows[i].st;
+        char name[96];
+
+        name_cells(out, pg, pg->kind_name(t->rows[i].key, name, sizeof name));
+        num(out, p->replies);
+        num(out, p->replies);
+        num(out, p->errors);
+        fputs(",,,", out);
+        lat_cells(out, &p->latency);
+        tail_cells(out, "kind", minor, NULL);
+    }
+}
+
+/* Operations seen: calls are occurrences in calls, replies results, the
+ * latency that of the COMPOUNDs containing the operation. */
+static void
+nfs4_op_rows(FILE *out, const struct rpc_program *pg, const struct proc_stats *ops, int minor)
+{
+    uint32_t i;
+
+    for (i = 0; i < pg->nops; i++) {
+        const struct proc_stats *p = &ops[i];
+        const char *name = i == 0 ? "illegal" : pg->ops[i].name;
+
+        if (!name || (!p->calls && !p->replies && !p->not_evaluated))
+            continue;
+        name_cells(out, pg, name);
+        num(out, p->calls);
+        num(out, p->replies);
+        num(out, p->errors);
+        fputs(",,,", out);
+        lat_cells(out, &p->latency);
+        tail_cells(out, "operation", minor, &p->not_evaluated);
+    }
+}
+
+/* After NFSv4's NULL and COMPOUND rows: COMPOUNDs per minor version seen,
+ * then kinds and operations in total and per minor version, in the JSON
+ * report's order. */
+static void
+nfs4_rows(FILE *out, const struct prog_stats *ps)
+{
+    const struct rpc_program *pg = ps->pg;
+    unsigned k;
+
+    for (k = 0; k < pg->nminor; k++) {
+        const struct proc_stats *c = &ps->minor[k].procs[NFSPROC4_COMPOUND];
+
+        if (c->calls || c->replies || c->unanswered)
+            nfs4_compound_row(out, pg, c, k);
+    }
+    nfs4_kind_rows(out, pg, &ps->kinds, -1);
+    nfs4_op_rows(out, pg, ps->ops, -1);
+    for (k = 0; k < pg->nminor; k++) {
+        const struct minor_stats *m = &ps->minor[k];
+        const struct proc_stats *c = &m->procs[NFSPROC4_COMPOUND];
+
+        if (!c->calls && !c->replies && !c->unanswered)
+            continue;
+        nfs4_kind_rows(out, pg, &m->kinds, (int)k);
+        nfs4_op_rows(out, pg, m->ops, (int)k);
+    }
+}
+
 static int
 csv_report(FILE *out, const struct stats *s, const struct view_info *vi)
 {
@@ -132,39 +268,25 @@ csv_report(FILE *out, const struct stats *s, const struct view_info *vi)
 
         for (k = 0; k < pg->nprocs; k++) {
             const struct proc_stats *p = &ps->procs[k];
-            const struct histo *h = &p->latency;
             char nb[24];
+            const char *name = rpc_proc_name(pg, k);
 
-            field(out, pg->name, false);
-            fputc(',', out);
-            if (rpc_proc_name(pg, k)) {
-                field(out, rpc_proc_name(pg, k), false);
-            } else {
+            if (!name) {
                 snprintf(nb, sizeof nb, "proc%" PRIu32, k);
-                field(out, nb, false);
+                name = nb;
             }
+            name_cells(out, pg, name);
             num(out, p->calls);
             num(out, p->replies);
             num(out, p->errors);
             num(out, p->retrans);
             num(out, p->unanswered);
             num(out, p->bytes);
-            num(out, h->count);
-            if (h->count) {
-                /* mean in tenths, rounded half up */
-                uint64_t t = (uint64_t)(histo_mean(h) * 10.0 + 0.5);
-
-                num(out, h->min);
-                fprintf(out, ",%" PRIu64 ".%" PRIu64, t / 10, t % 10);
-                num(out, histo_percentile(h, 50));
-                num(out, histo_percentile(h, 90));
-                num(out, histo_percentile(h, 99));
-                num(out, h->max);
-            } else {
-                fputs(",,,,,,", out);
-            }
-            fputs("\r\n", out);
+            lat_cells(out, &p->latency);
+            tail_cells(out, "procedure", -1, NULL);
         }
+        if (pg->nminor && ps->minor)
+            nfs4_rows(out, ps);
     }
     if (fflush(out) != 0 || ferror(out))
         return -1;

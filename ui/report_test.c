@@ -462,12 +462,14 @@ test_csv(void)
     csv = run(&report_csv_view, &s, &vinfo, false);
     CHECK(strncmp(csv, "program,procedure,calls,replies,errors,retransmissions,unanswered,bytes,"
                        "lat_count,lat_min_us,lat_mean_us,lat_p50_us,lat_p90_us,lat_p99_us,"
-                       "lat_max_us\r\n", 138) == 0);
-    HAS(csv, "\r\nnfs3,null,0,0,0,0,0,0,0,,,,,,\r\nnfs3,getattr,10,10,0,0,0,0,10,100,550.0,");
-    HAS(csv, "\r\nnfs3,write,2,1,0,1,1,8192,1,2500000,2500000.0,2500000,2500000,2500000,2500000\r\n");
+                       "lat_max_us,row,minor_version,not_evaluated\r\n", 182) == 0);
+    HAS(csv, "\r\nnfs3,null,0,0,0,0,0,0,0,,,,,,,procedure,,\r\n"
+             "nfs3,getattr,10,10,0,0,0,0,10,100,550.0,");
+    HAS(csv, "\r\nnfs3,write,2,1,0,1,1,8192,1,2500000,2500000.0,2500000,2500000,2500000,2500000,"
+             "procedure,,\r\n");
     HAS(csv, "\r\nnfs3,read,4,4,0,0,0,1572864,4,1500,1500.0,");
-    HAS(csv, "\r\nnfs3,commit,0,0,0,0,0,0,0,,,,,,\r\n\"mnt,\"\"x\"\"\",null,0,");
-    HAS(csv, "\r\n\"mnt,\"\"x\"\"\",mnt,2,1,0,0,1,0,1,42,42.0,42,42,42,42\r\n");
+    HAS(csv, "\r\nnfs3,commit,0,0,0,0,0,0,0,,,,,,,procedure,,\r\n\"mnt,\"\"x\"\"\",null,0,");
+    HAS(csv, "\r\n\"mnt,\"\"x\"\"\",mnt,2,1,0,0,1,0,1,42,42.0,42,42,42,42,procedure,,\r\n");
     for (line = strtok_r(csv, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
         CHECK(line[strlen(line) - 1] == '\r');
         rows++;

@@ -3,7 +3,9 @@
  *
  * Layout: a header (sources, filter, packets, bytes, duration), one table per
  * program that saw calls (every procedure, in procedure order, zero rows
- * included), the error statuses per procedure, the NFSv3 WRITE stable_how
+ * included; NFSv4: COMPOUNDs per minor version, kinds and operations seen,
+ * the numbers of the JSON report's nfs4 object), the error statuses per
+ * procedure, the NFSv3 WRITE stable_how
  * breakdown and READ/WRITE volumes, an "rpc:" totals line, and a capture
  * quality footer listing every non-zero anomaly. Latencies: whole
  * microseconds below 1 ms ("850us"), milliseconds with 2 decimals below
@@ -19,6 +21,7 @@
 #include <string.h>
 
 #include "lockwait.h"
+#include "nfs4.h"
 #include "report_findings.h"
 #include "stats.h"
 #include "term_escape.h"
@@ -165,8 +168,46 @@ proc_name(const struct rpc_program *pg, uint32_t i, char *buf, size_t sz)
     return buf;
 }
 
-/* "lookup: NFS3ERR_NOENT 12, NFS3ERR_ACCES 1" for each procedure with errors,
- * statuses in value order. */
+/* " NFS3ERR_NOENT 12, NFS3ERR_ACCES 1": a row's error statuses in value
+ * order, then the statuses beyond the table and the RPC-level errors. */
+static void
+status_list(FILE *out, const struct rpc_program *pg, const struct proc_stats *p)
+{
+    unsigned n = p->nstatus < STATS_MAX_STATUS ? p->nstatus : STATS_MAX_STATUS;
+    bool done[STATS_MAX_STATUS] = { false };
+    unsigned k, j, printed = 0;
+
+    for (k = 0; k < n; k++) {
+        unsigned best = n;
+
+        for (j = 0; j < n; j++)
+            if (!done[j] && (best == n || p->status[j].status < p->status[best].status))
+                best = j;
+        done[best] = true;
+        if (p->status[best].status == 0 || p->status[best].count == 0)
+            continue;
+        {
+            const char *nm = pg->status_name ? pg->status_name(p->status[best].status) : NULL;
+
+            fputs(printed++ ? ", " : " ", out);
+            if (nm)
+                put_esc(out, nm);
+            else
+                fprintf(out, "unknown(%" PRIu32 ")", p->status[best].status);
+            fprintf(out, " %" PRIu64, p->status[best].count);
+        }
+    }
+    if (p->status_other) {
+        fputs(printed++ ? ", " : " ", out);
+        fprintf(out, "other statuses %" PRIu64, p->status_other);
+    }
+    if (p->rpc_errors) {
+        fputs(printed++ ? ", " : " ", out);
+        fprintf(out, "rpc errors %" PRIu64, p->rpc_errors);
+    }
+}
+
+/* "lookup: NFS3ERR_NOENT 12, NFS3ERR_ACCES 1" for each procedure with errors. */
 static void
 error_lines(FILE *out, const struct prog_stats *ps)
 {
@@ -176,9 +217,6 @@ error_lines(FILE *out, const struct prog_stats *ps)
 
     for (i = 0; i < pg->nprocs; i++) {
         const struct proc_stats *p = &ps->procs[i];
-        unsigned n = p->nstatus < STATS_MAX_STATUS ? p->nstatus : STATS_MAX_STATUS;
-        bool done[STATS_MAX_STATUS] = { false };
-        unsigned k, j, printed = 0;
         char nb[24];
 
         if (p->errors == 0 && p->status_other == 0)
@@ -187,34 +225,7 @@ error_lines(FILE *out, const struct prog_stats *ps)
             fputs("errors by procedure:\n", out);
         any = true;
         fprintf(out, "  %s:", proc_name(pg, i, nb, sizeof nb));
-        for (k = 0; k < n; k++) {
-            unsigned best = n;
-
-            for (j = 0; j < n; j++)
-                if (!done[j] && (best == n || p->status[j].status < p->status[best].status))
-                    best = j;
-            done[best] = true;
-            if (p->status[best].status == 0 || p->status[best].count == 0)
-                continue;
-            {
-                const char *nm = pg->status_name ? pg->status_name(p->status[best].status) : NULL;
-
-                fputs(printed++ ? ", " : " ", out);
-                if (nm)
-                    put_esc(out, nm);
-                else
-                    fprintf(out, "unknown(%" PRIu32 ")", p->status[best].status);
-                fprintf(out, " %" PRIu64, p->status[best].count);
-            }
-        }
-        if (p->status_other) {
-            fputs(printed++ ? ", " : " ", out);
-            fprintf(out, "other statuses %" PRIu64, p->status_other);
-        }
-        if (p->rpc_errors) {
-            fputs(printed++ ? ", " : " ", out);
-            fprintf(out, "rpc errors %" PRIu64, p->rpc_errors);
-        }
+        status_list(out, pg, p);
         fputc('\n', out);
     }
 }
@@ -245,6 +256,264 @@ lock_waits(FILE *out, const struct lockwait *lw)
     fputc('\n', out);
 }
 
+/* ---- NFSv4: COMPOUNDs per minor version, COMPOUNDs by kind, operations ---- */
+
+/* Print a table line without its trailing blanks. */
+static void
+put_line(FILE *out, char *line)
+{
+    size_t len = strlen(line);
+
+    while (len > 0 && line[len - 1] == ' ')
+        line[--len] = '\0';
+    fputs(line, out);
+    fputc('\n', out);
+}
+
+/* p50, p90, p99 and max of h, "-" each when empty. */
+struct pctls {
+    char p50[32], p90[32], p99[32], max[32];
+};
+
+static void
+pctls_of(struct pctls *l, const struct histo *h)
+{
+    strcpy(l->p50, "-");
+    strcpy(l->p90, "-");
+    strcpy(l->p99, "-");
+    strcpy(l->max, "-");
+    if (h->count) {
+        fmt_latency(l->p50, sizeof l->p50, histo_percentile(h, 50));
+        fmt_latency(l->p90, sizeof l->p90, histo_percentile(h, 90));
+        fmt_latency(l->p99, sizeof l->p99, histo_percentile(h, 99));
+        fmt_latency(l->max, sizeof l->max, h->max);
+    }
+}
+
+/* One COMPOUND (or NULL) row: calls, replies, unanswered, errors, latency. */
+static void
+nfs4_msg_line(FILE *out, const char *label, const struct proc_stats *p)
+{
+    struct pctls l;
+    char line[512];
+
+    pctls_of(&l, &p->latency);
+    snprintf(line, sizeof line, "%-8s %10" PRIu64 " %10" PRIu64 " %10" PRIu64 " %8" PRIu64
+             " %8s %8s %8s %8s", label, p->calls, p->replies, p->unanswered, p->errors, l.p50,
+             l.p90, l.p99, l.max);
+    put_line(out, line);
+}
+
+static bool
+nfs4_minor_seen(const struct minor_stats *m)
+{
+    const struct proc_stats *c = &m->procs[NFSPROC4_COMPOUND];
+
+    return c->calls || c->replies || c->unanswered;
+}
+
+/* COMPOUNDs per minor version and in total, NULL apart, and the COMPOUNDs'
+ * error statuses (a COMPOUND's status is that of its last result). */
+static void
+nfs4_compounds(FILE *out, const struct prog_stats *ps)
+{
+    const struct rpc_program *pg = ps->pg;
+    const struct proc_stats *all = &ps->procs[NFSPROC4_COMPOUND];
+    bool any = false;
+    uint32_t k;
+    char label[16];
+
+    fprintf(out, "%-8s %10s %10s %10s %8s %8s %8s %8s %8s\n", "COMPOUND", "calls", "replies",
+            "unanswered", "errors", "p50", "p90", "p99", "max");
+    for (k = 0; k < pg->nminor; k++)
+        if (nfs4_minor_seen(&ps->minor[k])) {
+            snprintf(label, sizeof label, "v4.%" PRIu32, k);
+            nfs4_msg_line(out, label, &ps->minor[k].procs[NFSPROC4_COMPOUND]);
+        }
+    nfs4_msg_line(out, "total", all);
+    nfs4_msg_line(out, "null", &ps->procs[NFSPROC4_NULL]);
+    for (k = 0; k <= pg->nminor; k++) {
+        const struct proc_stats *p = k < pg->nminor ? &ps->minor[k].procs[NFSPROC4_COMPOUND] : all;
+
+        if (p->errors == 0 && p->status_other == 0)
+            continue;
+        if (k == pg->nminor && any)
+            continue; /* the per-version lines said it all */
+        if (!any)
+            fputs("COMPOUND errors:\n", out);
+        any = true;
+        if (k < pg->nminor)
+            fprintf(out, "  v4.%" PRIu32 ":", k);
+        else
+            fputs("  other versions:", out);
+        status_list(out, pg, p);
+        fputc('\n', out);
+    }
+}
+
+/* The kinds of t, ordered by their main operations' numbers (nfsstat -4
+ * lists operations in number order). */
+static int
+kind_cmp(const void *a, const void *b)
+{
+    uint32_t x = (*(const struct kind_row *const *)a)->key;
+    uint32_t y = (*(const struct kind_row *const *)b)->key;
+    unsigned i;
+
+    for (i = 0; i < 4; i++) { /* one packed op per byte, first op lowest */
+        unsigned bx = x >> (8 * i) & 0xff, by = y >> (8 * i) & 0xff;
+
+        if (bx != by)
+            return bx < by ? -1 : 1;
+    }
+    return 0;
+}
+
+/* COMPOUNDs by kind: the COMPOUND's main operations (nfsscope(1) says the
+ * rule), each kind with its COMPOUNDs' whole latency. */
+static void
+nfs4_kinds(FILE *out, const struct rpc_program *pg, const struct kind_table *t,
+           const char *title)
+{
+    const struct kind_row *rows[STATS_MAX_KINDS];
+    uint64_t total = t->other;
+    unsigned i, n = 0;
+    int w = 8;
+
+    for (i = 0; t->rows && i < t->n && n < STATS_MAX_KINDS; i++) {
+        char name[96];
+        int len = (int)strlen(pg->kind_name(t->rows[i].key, name, sizeof name));
+
+        rows[n++] = &t->rows[i];
+        total += t->rows[i].st.replies;
+        if (len > w)
+            w = len > 40 ? 40 : len;
+    }
+    if (n == 0 && t->other == 0)
+        return;
+    qsort(rows, n, sizeof rows[0], kind_cmp);
+    fprintf(out, "COMPOUNDs by kind%s (main operations; sequence, putfh, getfh, savefh, restorefh"
+                 " are glue):\n", title);
+    fprintf(out, "%-*s %10s %6s %8s %8s %8s %8s %8s\n", w, "kind", "compounds", "%", "errors",
+            "p50", "p90", "p99", "max");
+    for (i = 0; i < n; i++) {
+        const struct proc_stats *p = &rows[i]->st;
+        char name[96], pct[32], line[512];
+        struct pctls l;
+
+        pg->kind_name(rows[i]->key, name, sizeof name);
+        fmt_pct(pct, sizeof pct, p->replies, total);
+        pctls_of(&l, &p->latency);
+        snprintf(line, sizeof line, "%-*s %10" PRIu64 " %6s %8" PRIu64 " %8s %8s %8s %8s", w,
+                 name, p->replies, pct, p->errors, l.p50, l.p90, l.p99, l.max);
+        put_line(out, line);
+    }
+    if (t->other)
+        fprintf(out, "%-*s %10" PRIu64 "\n", w, "(other kinds)", t->other);
+}
+
+static bool
+nfs4_op_seen(const struct proc_stats *p)
+{
+    return p->calls || p->replies || p->not_evaluated;
+}
+
+/* Operations: occurrences in calls, results in replies, not evaluated (an
+ * earlier operation failed), errors, and the latency of the COMPOUNDs that
+ * contain them; then each one's error statuses. */
+static void
+nfs4_ops(FILE *out, const struct rpc_program *pg, const struct proc_stats *ops,
+         const char *title)
+{
+    bool any = false;
+    uint32_t i;
+    int w = 8;
+
+    for (i = 0; i < pg->nops; i++)
+        if (nfs4_op_seen(&ops[i])) {
+            const char *name = i == 0 ? "illegal" : pg->ops[i].name;
+            int len = name ? (int)strlen(name) : 0;
+
+            any = true;
+            if (len > w)
+                w = len;
+        }
+    if (!any)
+        return;
+    fprintf(out, "operations%s (latency: of the COMPOUNDs containing the operation):\n", title);
+    fprintf(out, "%-*s %10s %10s %10s %8s %8s %8s %8s %8s\n", w, "op", "count", "results",
+            "not eval", "errors", "p50", "p90", "p99", "max");
+    for (i = 0; i < pg->nops; i++) {
+        const struct proc_stats *p = &ops[i];
+        const char *name = i == 0 ? "illegal" : pg->ops[i].name;
+        char line[512];
+        struct pctls l;
+
+        if (!name || !nfs4_op_seen(p))
+            continue;
+        pctls_of(&l, &p->latency);
+        snprintf(line, sizeof line, "%-*s %10" PRIu64 " %10" PRIu64 " %10" PRIu64 " %8" PRIu64
+                 " %8s %8s %8s %8s", w, name, p->calls, p->replies, p->not_evaluated,
+                 p->errors, l.p50, l.p90, l.p99, l.max);
+        put_line(out, line);
+    }
+    any = false;
+    for (i = 0; i < pg->nops; i++) {
+        const struct proc_stats *p = &ops[i];
+        const char *name = i == 0 ? "illegal" : pg->ops[i].name;
+
+        if (!name || (p->errors == 0 && p->status_other == 0))
+            continue;
+        if (!any)
+            fprintf(out, "errors by operation%s:\n", title);
+        any = true;
+        fprintf(out, "  %s:", name);
+        status_list(out, pg, p);
+        fputc('\n', out);
+    }
+}
+
+/* The "NFS v4.x" section: COMPOUNDs per minor version, kinds, operations
+ * (with -v also per minor version when several were seen), WRITE
+ * stable_how4, bytes. */
+static void
+nfs4_section(FILE *out, const struct view_info *vi, const struct prog_stats *ps)
+{
+    const struct rpc_program *pg = ps->pg;
+    char wb[24], rb[24];
+    unsigned k, seen = 0;
+
+    nfs4_compounds(out, ps);
+    nfs4_kinds(out, pg, &ps->kinds, "");
+    nfs4_ops(out, pg, ps->ops, "");
+    for (k = 0; k < pg->nminor; k++)
+        seen += nfs4_minor_seen(&ps->minor[k]);
+    if (vi && vi->detail > 0 && seen > 1) /* -v: per minor version too */
+        for (k = 0; k < pg->nminor; k++) {
+            char title[24];
+
+            if (!nfs4_minor_seen(&ps->minor[k]))
+                continue;
+            snprintf(title, sizeof title, " in v4.%u", k);
+            nfs4_kinds(out, pg, &ps->minor[k].kinds, title);
+            nfs4_ops(out, pg, ps->minor[k].ops, title);
+        }
+    if (ps->write.stable[0] + ps->write.stable[1] + ps->write.stable[2]) {
+        fputs("write stable_how4:", out);
+        for (k = 0; k < 3; k++)
+            fprintf(out, "%s %s %" PRIu64, k ? "," : "", nfs4_stable_name(k),
+                    ps->write.stable[k]);
+        fputs("; committed:", out);
+        for (k = 0; k < 3; k++)
+            fprintf(out, "%s %s %" PRIu64, k ? "," : "", nfs4_stable_name(k),
+                    ps->write.committed[k]);
+        fputc('\n', out);
+    }
+    fmt_bytes(wb, sizeof wb, ps->write.bytes);
+    fmt_bytes(rb, sizeof rb, ps->read_bytes);
+    fprintf(out, "bytes: written %s, read %s\n", wb, rb);
+}
+
 static void
 program(FILE *out, const struct view_info *vi, const struct prog_stats *ps)
 {
@@ -266,6 +535,10 @@ program(FILE *out, const struct view_info *vi, const struct prog_stats *ps)
     if (ps->bad_proc)
         fprintf(out, ", %" PRIu64 " to unknown procedures", ps->bad_proc);
     fputs("\nlatency: us below 1 ms, ms below 1 s, then s; - = no replies\n", out);
+    if (pg->nminor && ps->minor) { /* NFSv4: COMPOUNDs, kinds, operations */
+        nfs4_section(out, vi, ps);
+        return;
+    }
     fprintf(out, "%-*s %10s %6s %8s %8s %8s %8s %8s %10s\n", nw, "proc", "calls", "%", "errors",
             "p50", "p90", "p99", "max", "bytes");
     for (i = 0; i < pg->nprocs; i++) {
