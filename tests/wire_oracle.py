@@ -12,6 +12,11 @@ The oracles the end-to-end tests use where tshark's view is incomplete
   verifier. Calls are keyed by (connection, XID); a reply answers the call
   of the same XID going the other way. Nothing is decoded past the header but
   WRITE's stable_how (RFC 1813 §3.3.7).
+- tcp_scan_nfs4(): the same scan for NFSv4 COMPOUND calls and replies
+  (RFC 7530 §16.2, RFC 8881 §16.2), with the operation lists of the I/O
+  COMPOUNDs: SEQUENCE, PUTFH, WRITE (its stable_how), GETATTR and COMMIT
+  arguments and results are skipped by their XDR lengths, across lost
+  bytes when the bytes after them were captured (RFC 8881 §18).
 - tcpdump_rpc(): tcpdump's own per-packet NFS lines ("NFS request xid N ...
   PROC", "NFS reply xid N reply ok|ERR ..."), matched the same way, with
   tcpdump's timestamps for the latencies.
@@ -19,9 +24,11 @@ The oracles the end-to-end tests use where tshark's view is incomplete
   capture but not all of it.
 
 Standard library only (bz2 for the compressed public captures)."""
+import bisect
 import bz2
 import collections
 import re
+import socket
 import struct
 import subprocess
 
@@ -107,6 +114,12 @@ def ipv4_incomplete_datagrams(path):
 
 def _tcp_runs(path):
     """{(src, sport, dst, dport): [contiguous payload bytes, ...]}."""
+    return {k: [r for _, r in v] for k, v in _tcp_runs_at(path).items()}
+
+
+def _tcp_runs_at(path):
+    """{(src, sport, dst, dport): [(sequence number of its first byte,
+    contiguous payload bytes), ...]} in sequence order."""
     segs = collections.defaultdict(dict)
     for _, _, lt, f in pcap_frames(path):
         r = _ip(lt, f)
@@ -131,10 +144,10 @@ def _tcp_runs(path):
                     cur += p[start + len(cur) - s:]
             else:
                 if cur is not None:
-                    runs.append(bytes(cur))
+                    runs.append((start, bytes(cur)))
                 cur, start = bytearray(p), s
         if cur is not None:
-            runs.append(bytes(cur))
+            runs.append((start, bytes(cur)))
         out[key] = runs
     return out
 
@@ -207,6 +220,177 @@ def tcp_scan(path):
     return s
 
 
+_CALL4 = struct.pack(">IIIII", 0, 2, NFS_PROG, 4, 1)  # CALL, rpcvers 2, NFS, v4, COMPOUND
+# The operations whose arguments and results the NFSv4 scan skips (RFC 8881 §18).
+NFS4_SCAN_OPS = {5: "commit", 9: "getattr", 22: "putfh", 38: "write", 53: "sequence"}
+STABLE4 = ["UNSTABLE4", "DATA_SYNC4", "FILE_SYNC4"]
+_NFS4_STATUS = {0: "NFS4_OK", 1: "NFS4ERR_PERM", 2: "NFS4ERR_NOENT", 5: "NFS4ERR_IO",
+                13: "NFS4ERR_ACCESS", 17: "NFS4ERR_EXIST", 28: "NFS4ERR_NOSPC",
+                10011: "NFS4ERR_EXPIRED", 10013: "NFS4ERR_GRACE",
+                10052: "NFS4ERR_BADSESSION", 10053: "NFS4ERR_BADSLOT"}  # RFC 8881 §15.1
+
+
+def nfs4_status_name(status):
+    return _NFS4_STATUS.get(status, f"nfsstat4 {status}")
+
+
+class _Stream:
+    """One direction's captured bytes by sequence number."""
+
+    def __init__(self, runs):
+        self.starts = [s for s, _ in runs]
+        self.runs = runs
+
+    def u32(self, pos):
+        i = bisect.bisect_right(self.starts, pos) - 1
+        if i < 0:
+            return None
+        s, r = self.runs[i]
+        if pos + 4 > s + len(r):
+            return None
+        return struct.unpack(">I", r[pos - s:pos - s + 4])[0]
+
+
+def _pad(n):
+    return n + (-n % 4)
+
+
+def _nfs4_call(st, p, end):
+    """(minorversion, [(op, stable_how or None)], every op skipped) of the
+    COMPOUND call whose cred starts at p; None if its head is not captured."""
+    for _ in range(2):  # credential, verifier
+        n = st.u32(p + 4)
+        if n is None:
+            return None
+        p += 8 + _pad(n)
+    n = st.u32(p)  # tag
+    if n is None:
+        return None
+    p += 4 + _pad(n)
+    minor, nops = st.u32(p), st.u32(p + 4)
+    if minor is None or nops is None:
+        return None
+    p += 8
+    ops = []
+    for _ in range(nops):
+        op = st.u32(p) if p < end else None
+        if op not in NFS4_SCAN_OPS:
+            return minor, ops, False
+        p += 4
+        stable = None
+        if op == 53:
+            p += 32  # sessionid, sequenceid, slotid, highest_slotid, cachethis
+        elif op == 22 or op == 9:  # nfs_fh4<>, bitmap4<>
+            n = st.u32(p)
+            if n is None:
+                return minor, ops, False
+            p += 4 + (_pad(n) if op == 22 else 4 * n)
+        elif op == 38:  # stateid, offset, stable, data<>
+            stable, n = st.u32(p + 24), st.u32(p + 28)
+            if n is None:
+                return minor, ops, False
+            p += 32 + _pad(n)
+        else:  # COMMIT: offset, count
+            p += 12
+        ops.append((NFS4_SCAN_OPS[op], stable))
+    return minor, ops, True
+
+
+def _nfs4_reply(st, p, end):
+    """(status, [(op, status, committed or None)], every result skipped) of
+    the COMPOUND reply whose status starts at p."""
+    status = st.u32(p)
+    n = st.u32(p + 4)  # tag
+    nres = st.u32(p + 8 + _pad(n)) if n is not None else None
+    if nres is None:
+        return status, [], False
+    p += 12 + _pad(n)
+    res = []
+    for _ in range(nres):
+        op, rst = (st.u32(p), st.u32(p + 4)) if p < end else (None, None)
+        if op not in NFS4_SCAN_OPS or rst is None:
+            return status, res, False
+        p += 8
+        committed = None
+        if rst == 0:
+            if op == 53:
+                p += 36  # sessionid, sequenceid, slotid, highest, target, status flags
+            elif op == 38:  # count, committed, writeverf
+                committed = st.u32(p + 4)
+                p += 16
+            elif op == 9:  # bitmap4<>, attrlist4<>
+                n = st.u32(p)
+                m = st.u32(p + 4 + 4 * n) if n is not None else None
+                if m is None:
+                    return status, res, False
+                p += 8 + 4 * n + _pad(m)
+            elif op == 5:
+                p += 8
+        res.append((NFS4_SCAN_OPS[op], rst, committed))
+    return status, res, True
+
+
+class Nfs4Scan:
+    """NFSv4 COMPOUNDs found by tcp_scan_nfs4(), keyed (connection, XID)."""
+
+    def __init__(self):
+        self.calls = {}    # key -> (minorversion, [(op, stable_how)], complete)
+        self.replies = {}  # key of the call -> (status, [(op, status, committed)], complete)
+
+
+def tcp_scan_nfs4(path):
+    s = Nfs4Scan()
+    heads = []
+    for conn, runs in _tcp_runs_at(path).items():
+        st = _Stream(runs)
+        for start, run in runs:
+            for pat, typ in ((_CALL4, 0), (_REPLY, 1)):
+                i = run.find(pat)
+                while i >= 8:
+                    mark, xid = struct.unpack(">II", run[i - 8:i])
+                    if mark & 0x80000000:
+                        pos = start + i - 4  # the message's first byte (xid)
+                        heads.append((typ, conn, xid, st, pos, pos + (mark & 0x7FFFFFFF)))
+                    i = run.find(pat, i + 1)
+    for typ, conn, xid, st, pos, end in heads:
+        if typ == 0 and (conn, xid) not in s.calls:
+            c = _nfs4_call(st, pos + 24, end)
+            if c is not None:
+                s.calls[(conn, xid)] = c
+    for typ, conn, xid, st, pos, end in heads:
+        key = ((conn[2], conn[3], conn[0], conn[1]), xid)
+        if typ == 1 and key in s.calls and key not in s.replies:
+            s.replies[key] = _nfs4_reply(st, pos + 24, end)
+    return s
+
+
+def tshark_nfs4_calls(path, prefs=()):
+    """tshark's NFSv4 COMPOUND records: ({call key: [op names] or None},
+    {call key: [result op names] or None}), keyed as tcp_scan_nfs4's
+    (IPv4). None: the frame carries several RPC messages, so which
+    operations are whose is not known."""
+    rows = tshark_fields(path, ["ip.src", "tcp.srcport", "ip.dst", "tcp.dstport", "rpc.xid",
+                                "rpc.msgtyp", "rpc.program", "rpc.programversion",
+                                "rpc.procedure", "nfs.opcode"], prefs, "nfs.procedure_v4")
+    calls, replies = {}, {}
+    for r in rows:
+        if len(r) < 10 or not r[4] or not r[0] or "100003" not in r[6].split(","):
+            continue
+        conn = (socket.inet_aton(r[0]), int(r[1]), socket.inet_aton(r[2]), int(r[3]))
+        back = (conn[2], conn[3], conn[0], conn[1])
+        xids, types, procs = r[4].split(","), r[5].split(","), r[8].split(",")
+        one = len(xids) == 1 and r[7].split(",")[0] == "4"
+        ops = [NFS4_SCAN_OPS.get(int(o), "op%s" % o) for o in r[9].split(",") if o]
+        for x, t, pr in zip(xids, types, procs if len(procs) == len(xids) else ["1"] * len(xids)):
+            if pr != "1":  # NULL (or another program's message in the frame)
+                continue
+            if t == "0":
+                calls[(conn, int(x, 16))] = ops if one else None
+            else:
+                replies[(back, int(x, 16))] = ops if one else None
+    return calls, replies
+
+
 _TD_REQ = re.compile(r"^(\d+\.\d+) IP6? (\S+) > (\S+): .*?NFS request xid (\d+) \d+ (\w+)")
 _TD_REP = re.compile(r"^(\d+\.\d+) IP6? (\S+) > (\S+): .*?NFS reply xid (\d+) reply")
 
@@ -260,11 +444,14 @@ class Tcpdump:
         return [v for k, v in self.answered.items() if self.calls[k][0] == proc]
 
 
-def tshark_fields(path, fields, prefs=()):
+def tshark_fields(path, fields, prefs=(), dfilter=None):
     """tshark -T fields rows (lists of strings) with the given preferences,
-    port 2049 decoded as RPC (as in the public truth files)."""
+    port 2049 decoded as RPC (as in the public truth files), of the frames
+    that pass the display filter if one is given."""
     cmd = ["tshark", "-n", "-r", "-", "-T", "fields", "-E", "occurrence=a", "-E", "aggregator=,",
            "-d", "udp.port==2049,rpc", "-d", "tcp.port==2049,rpc"]
+    if dfilter:
+        cmd += ["-Y", dfilter]
     for p in prefs:
         cmd += ["-o", p]
     for f in fields:
