@@ -16,7 +16,9 @@ Inputs are only the repository's own samples/ (never ../shared/pcaps).
   fuzz_rpc/     whole RPC messages, one per (type, program, procedure), and a
                 few hand-made headers (AUTH_NONE, RPCSEC_GSS, denied replies)
   fuzz_nfs4/    every COMPOUND call (and its reply) of the NFSv4 samples, whole
-                and as head + tail (header layout in fuzz_nfs4.c)
+                and as head + tail (header layout in fuzz_nfs4.c); a WRITE
+                call whose data's middle is missing, resumed from its tail;
+                a hand-made CB_COMPOUND call and reply
 Deterministic: the same samples give the same files. Only the standard
 library is used."""
 import os
@@ -308,10 +310,28 @@ def seeds_rpc_and_nfs3():
         struct.pack('>IIIIIIII', 0x1234, 1, 0, 0, 0, 2, 3, 3))
 
 
+def io_op(args):
+    """The op after SEQUENCE and PUTFH (or after PUTFH) of COMPOUND4args."""
+    try:
+        tag = struct.unpack('>I', args[:4])[0]
+        off = 4 + ((tag + 3) & ~3) + 8
+        op = struct.unpack('>I', args[off:off + 4])[0]
+        if op == 53:  # SEQUENCE4args: 32 bytes
+            off += 36
+            op = struct.unpack('>I', args[off:off + 4])[0]
+        if op == 22:  # PUTFH: nfs_fh4<>
+            n = struct.unpack('>I', args[off + 4:off + 8])[0]
+            off += 8 + ((n + 3) & ~3)
+            op = struct.unpack('>I', args[off:off + 4])[0]
+        return op
+    except struct.error:
+        return None
+
+
 def seeds_nfs4():
     """COMPOUND calls and call+reply pairs of the NFSv4 samples, distinct by
     the ops of the call (layout in fuzz_nfs4.c)."""
-    seen = set()
+    seen, tails = set(), set()
     for name in ('nfs41-session.pcap', 'nfs42-ops.pcap', 'nfs41-rep-too-big.pcap'):
         hdr, pkts = read_pcap(os.path.join(SAMPLES, name))
         calls = {}
@@ -338,6 +358,7 @@ def seeds_nfs4():
                 continue
             seen.add(key)
             stem = '%s-%d-%d' % (name[:-5], op, len(seen))
+            whole_args, whole_res, io = args, r[2], io_op(args)
             args, res = args[:4096], r[2][:4096]
             put('fuzz_nfs4', stem + '-call', b'\x00\x00\x00' + args)
             put('fuzz_nfs4', stem + '-reply',
@@ -345,6 +366,27 @@ def seeds_nfs4():
             if len(res) > 64:  # the reply from a head and a 32-byte tail 16 bytes off
                 put('fuzz_nfs4', stem + '-reply-tail',
                     b'\xa0\x20\x04' + struct.pack('>H', len(args)) + args + res)
+            # WRITE data (a call) or READ data (a reply) whose middle the RPC
+            # layer did not keep: 1,020 bytes cut out of the data, the message
+            # decoded from its head and a 64-byte tail that resumes after it.
+            for kind, body, ctl, want in (('call', whole_args, 0x20, 38),
+                                          ('reply', whole_res, 0xa0, 25)):
+                if len(body) > 1400 and io == want and kind not in tails:
+                    tails.add(kind)
+                    cut = body[:len(body) - 64 - 1020] + body[len(body) - 64:]
+                    pre = struct.pack('>H', len(args)) + args if kind == 'reply' else b''
+                    put('fuzz_nfs4', '%s-%s-data-tail' % (stem, kind),
+                        bytes([ctl, 65, 255]) + pre + cut)
+    # CB_COMPOUND (RFC 8881 §20.2): CB_SEQUENCE then CB_RECALL, and its reply.
+    cb = struct.pack('>IIII', 0, 1, 0, 2)  # tag "", minorversion 1, callback_ident, 2 ops
+    cb += struct.pack('>I', 11) + b'\x5a' * 16 + struct.pack('>IIIII', 7, 0, 0, 0, 0)
+    cb += struct.pack('>I', 4) + struct.pack('>I', 1) + b'\x33' * 12 + struct.pack('>I', 0)
+    cb += struct.pack('>I', 8) + b'\xfe' * 8
+    put('fuzz_nfs4', 'hand-cb-sequence-recall-call', b'\x40\x00\x00' + cb)
+    res = struct.pack('>III', 0, 0, 2) + struct.pack('>II', 11, 0) + b'\x5a' * 16
+    res += struct.pack('>IIII', 7, 0, 0, 0) + struct.pack('>II', 4, 0)
+    put('fuzz_nfs4', 'hand-cb-sequence-recall-reply',
+        b'\xc0\x00\x00' + struct.pack('>H', len(cb)) + cb + res)
 
 
 def main():
