@@ -233,6 +233,12 @@ add_test(NAME e2e_nfs4 COMMAND Python3::Interpreter ${CMAKE_SOURCE_DIR}/tests/e2
          $<TARGET_FILE:nfsscope> ${NFSSCOPE_PCAPS} ${CMAKE_SOURCE_DIR}/samples)
 set_tests_properties(e2e_nfs4 PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
 
+# NFSv4 COMPOUNDs of two samples re-segmented: many per segment, one over many.
+add_test(NAME e2e_nfs4_segments COMMAND Python3::Interpreter
+         ${CMAKE_SOURCE_DIR}/tests/e2e_nfs4_segments.py $<TARGET_FILE:nfsscope>
+         ${CMAKE_SOURCE_DIR}/samples ${CMAKE_BINARY_DIR}/nfs4_segments_work)
+set_tests_properties(e2e_nfs4_segments PROPERTIES TIMEOUT 600)
+
 # The NFSv4 numbers of the text report, -o csv and --records against
 # tshark's per-operation truth (and tshark's SEQUENCE fields, if installed).
 add_test(NAME e2e_nfs4_views COMMAND Python3::Interpreter ${CMAKE_SOURCE_DIR}/tests/e2e_nfs4_views.py
