@@ -11,6 +11,8 @@ here in Python):
 - delay_grace_storms: COMPOUNDs answered NFS4ERR_GRACE, and the time from
   the first try to the success against the client's wait;
 - stale_state / session_limits: COMPOUNDs by status;
+- open_close_storm: short opens without a delegation (nfs41-state opens
+  one file nine times), the delegations and why_no_delegation the client saw;
 - redundant_getattr on nfs41-ls: only GETATTR COMPOUNDs, with the change
   attribute the client already held (tshark's nfs.changeid4);
 - NLM (nlm-locks): denied LOCKs in lock_contention, denied TESTs as evidence.
@@ -55,16 +57,17 @@ def tshark_rows(path):
                         "-E", "separator=|", "-e", "frame.time_epoch", "-e", "rpc.msgtyp",
                         "-e", "rpc.xid", "-e", "nfs.opcode", "-e", "nfs.nfsstat4",
                         "-e", "nfs.fh.hash", "-e", "nfs.changeid4", "-e", "nfs.stable_how4",
-                        "-e", "nfs.main_opcode"],
+                        "-e", "nfs.main_opcode", "-e", "nfs.open.delegation_type"],
                        capture_output=True, text=True, timeout=300)
     check(p.returncode == 0, f"tshark {path}: {p.stderr[-300:]}")
     rows = []
     for line in p.stdout.splitlines():
-        t, typ, xid, ops, st, fh, chg, stable, main = line.split("|")
+        t, typ, xid, ops, st, fh, chg, stable, main, deleg = line.split("|")
         ints = lambda s: [int(x, 0) for x in s.split(",") if x]
         rows.append({"t": float(t), "reply": typ == "1", "xid": xid, "ops": ints(ops),
                      "st": ints(st), "fh": [x for x in fh.split(",") if x],
-                     "chg": ints(chg), "stable": ints(stable), "main": ints(main)})
+                     "chg": ints(chg), "stable": ints(stable), "main": ints(main),
+                     "deleg": (ints(deleg) or [None])[0]})
     return rows
 
 
@@ -173,6 +176,30 @@ def main():
               f"{name}: negative_lookups == tshark's {neg}")
         tl = sum(op_status(r, OP_LOCK).count(10010) for r in replies)
         check(count(fs, "lock_contention") == tl, f"{name}: lock_contention == tshark's {tl}")
+        # open_close_storm: OPEN (the file of its GETFH) then CLOSE of that
+        # handle within 3 s with no delegation granted, from the third per file
+        delegs = {"OPEN_DELEGATE_NONE": 0, "OPEN_DELEGATE_NONE_EXT": 3}
+        dg = n4["delegations_granted"]
+        if dg:
+            ev = fs.get("open_close_storm", {}).get("evidence")
+            if ev:
+                check(ev["delegations"] == dg, f"{name}: delegations {ev['delegations']} == {dg}")
+                check(ev["why_no_delegation"] == n4["why_no_delegation"],
+                      f"{name}: why_no_delegation {ev['why_no_delegation']}")
+        opened, short = {}, {}
+        for r in rows:
+            c = calls.get(r["xid"])
+            if not r["reply"] or not c or not c["main"]:
+                continue
+            if c["main"][0] == OP_OPEN and op_status(r, OP_OPEN) == [0] and r["fh"]:
+                opened[r["fh"][-1]] = (c["t"], r["deleg"])
+            elif c["main"][0] == 4 and op_status(r, 4) == [0] and c["fh"]:
+                o = opened.pop(c["fh"][-1], None)
+                if o and r["t"] - o[0] <= 3.0 and o[1] in delegs.values():
+                    short[c["fh"][-1]] = short.get(c["fh"][-1], 0) + 1
+        want = sum(n for n in short.values() if n >= 3)
+        check(count(fs, "open_close_storm") == want,
+              f"{name}: open_close_storm {count(fs, 'open_close_storm')} == tshark's {want}")
         if name == "nfs41-ls":
             want = redundant_getattrs(rows)
             check(want > 0 and count(fs, "redundant_getattr") == want,
