@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -247,6 +248,207 @@ put_name(FILE *out, const char *label, const char *s)
     fprintf(out, "  %s: %s\n", label, buf);
 }
 
+/* ---- NFSv4: COMPOUNDs per minor version, kinds, operations ---- */
+
+static void pair(struct json_w *w, const char *key, double a, double b);
+
+#define NFS4_NAMES 128 /* kinds (32 per report) and operations (76) of both */
+
+/* The member names of the object at `path` in A, then those only in B. */
+static size_t
+members(const struct side *a, const struct side *b, const char *path, char out[][96],
+        size_t max)
+{
+    const struct side *sides[2] = { a, b };
+    size_t n = 0, i, k;
+
+    for (i = 0; i < 2; i++) {
+        const struct jsonr *j = &sides[i]->j;
+        uint32_t obj = jsonr_path(j, 0, path), c;
+
+        if (obj == JSONR_NONE || j->n[obj].type != JR_OBJ)
+            continue;
+        for (c = j->n[obj].first; c != JSONR_NONE && n < max; c = j->n[c].next) {
+            char name[96];
+
+            jsonr_unescape(j->text + j->n[c].key_off, j->n[c].key_len, name, sizeof name);
+            if (strchr(name, '.')) /* not addressable by a path; no such name is written */
+                continue;
+            for (k = 0; k < n && strcmp(out[k], name) != 0; k++)
+                ;
+            if (k == n)
+                strcpy(out[n++], name);
+        }
+    }
+    return n;
+}
+
+static bool
+has_nfs4(const struct side *a, const struct side *b)
+{
+    double ca = num(a, "nfs4.compound.calls"), cb = num(b, "nfs4.compound.calls");
+
+    return (!isnan(ca) && ca > 0) || (!isnan(cb) && cb > 0);
+}
+
+/* One text row: a count A and B with its change, then p50/p90/p99 A -> B
+ * of `lat` (a path to a latency_us object, or NULL). */
+static void
+nfs4_text_row(FILE *out, const char *label, double ca, double cb, const struct side *a,
+              const struct side *b, const char *lat)
+{
+    char x[32], y[32], c[48], key[256], esc[128];
+    unsigned i;
+
+    term_escape(esc, sizeof esc, (const uint8_t *)label, strlen(label));
+    fmt_num(x, sizeof x, ca);
+    fmt_num(y, sizeof y, cb);
+    fmt_change(c, sizeof c, ca, cb);
+    fprintf(out, "%-20s %8s %8s %-16s", esc, x, y, c);
+    for (i = 0; lat && i < 3; i++) {
+        snprintf(key, sizeof key, "%s.%s", lat, pcts[i]);
+        fmt_us(x, sizeof x, num(a, key));
+        fmt_us(y, sizeof y, num(b, key));
+        fprintf(out, "%s%s %s -> %s", i ? ", " : " ", pcts[i], x, y);
+    }
+    fputc('\n', out);
+}
+
+static void
+nfs4_text(FILE *out, const struct side *a, const struct side *b)
+{
+    static char names[NFS4_NAMES][96];
+    char key[256], lat[256];
+    size_t n, i;
+
+    if (!has_nfs4(a, b))
+        return;
+    fputs("\nNFS v4.x COMPOUNDs: calls, then latency p50 / p90 / p99 (A -> B)\n", out);
+    fprintf(out, "%-20s %8s %8s %-16s %s\n", "minor version", "calls A", "calls B", "change",
+            "latency A -> B");
+    n = members(a, b, "nfs4.minor_versions", names, NFS4_NAMES);
+    for (i = 0; i < n; i++) {
+        char label[112];
+
+        snprintf(key, sizeof key, "nfs4.minor_versions.%s.compound.calls", names[i]);
+        snprintf(lat, sizeof lat, "nfs4.minor_versions.%s.compound.latency_us", names[i]);
+        snprintf(label, sizeof label, "v4.%s", names[i]);
+        nfs4_text_row(out, label, num(a, key), num(b, key), a, b, lat);
+    }
+    nfs4_text_row(out, "total", num(a, "nfs4.compound.calls"), num(b, "nfs4.compound.calls"),
+                  a, b, "nfs4.compound.latency_us");
+    nfs4_text_row(out, "errors", num(a, "nfs4.compound.errors"), num(b, "nfs4.compound.errors"),
+                  a, b, NULL);
+    fputs("\nNFS v4.x COMPOUNDs by kind: COMPOUNDs, then latency (A -> B)\n", out);
+    n = members(a, b, "nfs4.kinds", names, NFS4_NAMES);
+    for (i = 0; i < n; i++) {
+        snprintf(key, sizeof key, "nfs4.kinds.%s.compounds", names[i]);
+        snprintf(lat, sizeof lat, "nfs4.kinds.%s.latency_us", names[i]);
+        nfs4_text_row(out, names[i], num(a, key), num(b, key), a, b, lat);
+    }
+    fputs("\nNFS v4.x operations: count in calls, then errors (A -> B)\n", out);
+    n = members(a, b, "nfs4.ops", names, NFS4_NAMES);
+    for (i = 0; i < n; i++) {
+        char x[32], y[32], c[48];
+
+        snprintf(key, sizeof key, "nfs4.ops.%s.count", names[i]);
+        fmt_num(x, sizeof x, num(a, key));
+        fmt_num(y, sizeof y, num(b, key));
+        fmt_change(c, sizeof c, num(a, key), num(b, key));
+        fprintf(out, "%-20s %8s %8s %-16s", names[i], x, y, c);
+        snprintf(key, sizeof key, "nfs4.ops.%s.errors", names[i]);
+        fmt_num(x, sizeof x, num(a, key));
+        fmt_num(y, sizeof y, num(b, key));
+        fprintf(out, " errors %s -> %s\n", x, y);
+    }
+}
+
+/* The same in JSON: every value a pair [A, B]. */
+static void
+nfs4_json_lat(struct json_w *w, const struct side *a, const struct side *b, const char *lat)
+{
+    char key[256];
+    unsigned i;
+
+    for (i = 0; i < 3; i++) {
+        snprintf(key, sizeof key, "%s.%s", lat, pcts[i]);
+        pair(w, pcts[i], num(a, key), num(b, key));
+    }
+}
+
+static void
+nfs4_json(struct json_w *w, const struct side *a, const struct side *b)
+{
+    static char names[NFS4_NAMES][96];
+    static const char *const cmembers[] = { "calls", "replies", "errors" };
+    char key[256];
+    size_t n, i, k;
+
+    if (!has_nfs4(a, b))
+        return;
+    json_key(w, "nfs4");
+    json_obj(w);
+    json_key(w, "compound");
+    json_obj(w);
+    for (k = 0; k < 3; k++) {
+        snprintf(key, sizeof key, "nfs4.compound.%s", cmembers[k]);
+        pair(w, cmembers[k], num(a, key), num(b, key));
+    }
+    nfs4_json_lat(w, a, b, "nfs4.compound.latency_us");
+    json_close(w);
+    json_key(w, "minor_versions");
+    json_obj(w);
+    n = members(a, b, "nfs4.minor_versions", names, NFS4_NAMES);
+    for (i = 0; i < n; i++) {
+        char lat[256];
+
+        json_key(w, names[i]);
+        json_obj(w);
+        for (k = 0; k < 3; k++) {
+            snprintf(key, sizeof key, "nfs4.minor_versions.%s.compound.%s", names[i],
+                     cmembers[k]);
+            pair(w, cmembers[k], num(a, key), num(b, key));
+        }
+        snprintf(lat, sizeof lat, "nfs4.minor_versions.%s.compound.latency_us", names[i]);
+        nfs4_json_lat(w, a, b, lat);
+        json_close(w);
+    }
+    json_close(w);
+    json_key(w, "kinds");
+    json_obj(w);
+    n = members(a, b, "nfs4.kinds", names, NFS4_NAMES);
+    for (i = 0; i < n; i++) {
+        char lat[256];
+
+        json_key(w, names[i]);
+        json_obj(w);
+        snprintf(key, sizeof key, "nfs4.kinds.%s.compounds", names[i]);
+        pair(w, "compounds", num(a, key), num(b, key));
+        snprintf(key, sizeof key, "nfs4.kinds.%s.errors", names[i]);
+        pair(w, "errors", num(a, key), num(b, key));
+        snprintf(lat, sizeof lat, "nfs4.kinds.%s.latency_us", names[i]);
+        nfs4_json_lat(w, a, b, lat);
+        json_close(w);
+    }
+    json_close(w);
+    json_key(w, "ops");
+    json_obj(w);
+    n = members(a, b, "nfs4.ops", names, NFS4_NAMES);
+    for (i = 0; i < n; i++) {
+        static const char *const omembers[] = { "count", "replies", "not_evaluated", "errors" };
+
+        json_key(w, names[i]);
+        json_obj(w);
+        for (k = 0; k < 4; k++) {
+            snprintf(key, sizeof key, "nfs4.ops.%s.%s", names[i], omembers[k]);
+            pair(w, omembers[k], num(a, key), num(b, key));
+        }
+        json_close(w);
+    }
+    json_close(w);
+    json_close(w);
+}
+
 static void
 text(FILE *out, const struct side *a, const struct side *b)
 {
@@ -310,6 +512,7 @@ text(FILE *out, const struct side *a, const struct side *b)
             fprintf(out, "  %-20s %12s %12s  %s\n", stable_names[i], x, y, c);
         }
     }
+    nfs4_text(out, a, b);
     nk = kinds(a, b, kk, 16);
     fputs("\nFindings (count A -> B; - = not reported)\n", out);
     if (!nk)
@@ -386,6 +589,7 @@ json(FILE *out, const struct side *a, const struct side *b)
         json_close(&w);
     }
     json_close(&w);
+    nfs4_json(&w, a, b);
     json_key(&w, "findings");
     json_obj(&w);
     nk = kinds(a, b, kk, 16);

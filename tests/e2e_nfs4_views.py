@@ -21,7 +21,11 @@ Per capture:
         failed operation is the first failure of its COMPOUND); no row says
         "proc<N>"; and, when tshark 4.0.17 is installed, each row's
         sessionid, slotid and sequenceid = tshark's nfs.session_id4,
-        nfs.slotid, nfs.seqid of the call's SEQUENCE (by XID).
+        nfs.slotid, nfs.seqid of the call's SEQUENCE (by XID);
+  prom  the final scrape of a replay with --metrics: COMPOUND calls and
+        replies per minor version, COMPOUND errors by status, COMPOUNDs and
+        their latency counts by kind, per operation count, results, not
+        evaluated and errors by status.
 
   e2e_nfs4_views.py NFSSCOPE PCAPS_DIR SAMPLES_DIR WORKDIR"""
 import collections
@@ -31,6 +35,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 
@@ -220,6 +225,131 @@ def check_records(name, path, n4, pcap, tshark_options):
                         f'tshark\'s {len(seqs)} ({sorted(set(have.items()) ^ set(seqs.items()))[:4]})')
 
 
+# ---- Prometheus ------------------------------------------------------------
+
+def metrics(nfsscope, pcap, work):
+    """{(name, labels): value} of the final scrape of a replay (--metrics)."""
+    from e2e_metrics import parse_exposition, scrape, wait_for
+    err = os.path.join(work, os.path.basename(pcap) + '.metrics.err')
+    with open(os.devnull, 'w') as o, open(err, 'w') as e:
+        ns = subprocess.Popen([nfsscope, '-r', pcap, '--metrics', '127.0.0.1:0', '--speed', '0',
+                               '-o', 'json'], stdout=o, stderr=e)
+    try:
+        m = wait_for(err, r'until interrupted', 60, ns)
+        m = m and wait_for(err, r'metrics at (http://\S+/metrics)', 1, ns)
+        if not check(m is not None, f'{pcap}: metrics served'):
+            return {}
+        samples, _ = parse_exposition(scrape(m.group(1))[2])
+    finally:
+        ns.send_signal(signal.SIGINT)
+        ns.wait(timeout=30)
+    return samples
+
+
+def family(samples, name, key):
+    """{label value of key: summed value} of one family."""
+    out = collections.Counter()
+    for (n, labels), v in samples.items():
+        if n == name:
+            out[dict(labels)[key]] += int(v)
+    return dict(out)
+
+
+def check_prom(name, samples, n4):
+    want = {m: t['compound']['calls'] for m, t in n4.get('by_minorversion', {}).items()}
+    got = family(samples, 'nfsscope_nfs4_compounds_total', 'minor')
+    check(got == want, f'{name}: prometheus COMPOUNDs per minor {got} == {want}')
+    want = {m: t['compound']['replies'] for m, t in n4.get('by_minorversion', {}).items()}
+    got = family(samples, 'nfsscope_nfs4_compound_replies_total', 'minor')
+    check(got == want, f'{name}: prometheus COMPOUND replies per minor {got} == {want}')
+    want = collections.Counter()
+    for k, v in n4['compound'].get('status', {}).items():
+        if k != 'NFS4_OK' and v:
+            want[k] += v
+    if sum(n4['compound'].get('rpc_level_errors', {}).values()):
+        want['RPC_ERROR'] = sum(n4['compound']['rpc_level_errors'].values())
+    got = family(samples, 'nfsscope_nfs4_compound_errors_total', 'status')
+    check(got == dict(want), f'{name}: prometheus COMPOUND errors {got} == {dict(want)}')
+    want = {k.lower(): v for k, v in n4.get('main_opcode', {}).items()}
+    got = family(samples, 'nfsscope_nfs4_kind_compounds_total', 'kind')
+    check(got == want, f'{name}: prometheus kinds {got} == {want}')
+    got = {k: int(v) for (n, labels), v in samples.items()
+           if n == 'nfsscope_nfs4_kind_latency_seconds_count' for k in [dict(labels)['kind']]}
+    check(got == want, f'{name}: prometheus kind latency counts {got} == {want}')
+    ops = truth_ops(n4.get('ops', {}))
+    for fam, i in (('nfsscope_nfs4_ops_total', 0), ('nfsscope_nfs4_op_results_total', 1),
+                   ('nfsscope_nfs4_op_not_evaluated_total', 2)):
+        got = family(samples, fam, 'op')
+        want = {k: v[i] for k, v in ops.items()}
+        check(got == want, f'{name}: prometheus {fam} {got} == {want}')
+    got = collections.Counter()
+    for (n, labels), v in samples.items():
+        if n == 'nfsscope_nfs4_op_errors_total':
+            d = dict(labels)
+            got[(d['op'], d['status'])] += int(v)
+    want = {(op_name(k), st): c for k, v in n4.get('ops', {}).items()
+            for st, c in errors_only(v['status']).items()}
+    check(dict(got) == want, f'{name}: prometheus operation errors {dict(got)} == {want}')
+
+
+# ---- merge and diff ----------------------------------------------------------
+
+def check_merge_diff(nfsscope, work, a, b):
+    """a, b: (name, pcap, nfs4 truth). merge -o json of their reports adds
+    every NFSv4 count up; diff -o json pairs them."""
+    (na, pa, ta), (nb, pb, tb) = a, b
+    ja, jb = os.path.join(work, na + '.json'), os.path.join(work, nb + '.json')
+    for pcap, path in ((pa, ja), (pb, jb)):
+        with open(path, 'wb') as f:
+            f.write(run([nfsscope, '-r', pcap, '-o', 'json']))
+    m = json.loads(run([nfsscope, 'merge', '-o', 'json', ja, jb]))['nfs4']
+    tag = f'merge {na} {nb}'
+    want = truth_compound(ta['compound'])[:2]
+    want = (want[0] + tb['compound']['calls'], want[1] + tb['compound']['replies'])
+    check((m['compound']['calls'], m['compound']['replies']) == want,
+          f'{tag}: COMPOUND calls, replies {m["compound"]["calls"]}, {m["compound"]["replies"]}'
+          f' == {want}')
+    want = collections.Counter({k.lower(): v for k, v in ta.get('main_opcode', {}).items()})
+    want.update({k.lower(): v for k, v in tb.get('main_opcode', {}).items()})
+    have = {k: v['compounds'] for k, v in m['kinds'].items()}
+    check(have == dict(want), f'{tag}: kinds {have} == {dict(want)}')
+    want = collections.Counter()
+    for t in (ta, tb):
+        for k, v in t.get('ops', {}).items():
+            want[op_name(k)] += v['count']
+    have = {k: v['count'] for k, v in m['ops'].items()}
+    check(have == dict(want), f'{tag}: operation counts {have} == {dict(want)}')
+    for minor in set(ta.get('by_minorversion', {})) | set(tb.get('by_minorversion', {})):
+        want = sum(t.get('by_minorversion', {}).get(minor, {'compound': {'calls': 0}})
+                   ['compound']['calls'] for t in (ta, tb))
+        have = m['minor_versions'].get(minor, {}).get('compound', {}).get('calls')
+        check(have == want, f'{tag}: v4.{minor} COMPOUNDs {have} == {want}')
+
+    d = json.loads(run([nfsscope, 'diff', '-o', 'json', ja, jb]))
+    tag = f'diff {na} {nb}'
+    if not check('nfs4' in d, f'{tag}: has nfs4'):
+        return
+    d = d['nfs4']
+    check(d['compound']['calls'] == [ta['compound']['calls'], tb['compound']['calls']],
+          f'{tag}: COMPOUND calls {d["compound"]["calls"]}')
+    kinds = set(k.lower() for t in (ta, tb) for k in t.get('main_opcode', {}))
+    check(set(d['kinds']) == kinds, f'{tag}: kinds {sorted(d["kinds"])} == {sorted(kinds)}')
+    for k in kinds:
+        want = [next((v for kk, v in t.get('main_opcode', {}).items() if kk.lower() == k), None)
+                for t in (ta, tb)]
+        check(d['kinds'][k]['compounds'] == want, f'{tag}: kind {k} {d["kinds"][k]["compounds"]}'
+                                                  f' == {want}')
+    ops = set(op_name(k) for t in (ta, tb) for k in t.get('ops', {}))
+    for op in ops:
+        want = [next((v['count'] for kk, v in t.get('ops', {}).items() if op_name(kk) == op),
+                     None) for t in (ta, tb)]
+        check(d['ops'].get(op, {}).get('count') == want,
+              f'{tag}: op {op} count {d["ops"].get(op, {}).get("count")} == {want}')
+    text = run([nfsscope, 'diff', ja, jb]).decode()
+    check('NFS v4.x COMPOUNDs by kind' in text and 'NFS v4.x operations' in text,
+          f'{tag}: the text has the NFSv4 tables')
+
+
 def tshark_ok():
     exe = shutil.which('tshark')
     if not exe:
@@ -234,6 +364,7 @@ def one(nfsscope, work, name, pcap, n4, tshark_options):
     rec = os.path.join(work, os.path.basename(pcap) + '.records.csv')
     run([nfsscope, '-r', pcap, '-o', 'json', '--records', rec])
     check_records(name, rec, n4, pcap, tshark_options)
+    check_prom(name, metrics(nfsscope, pcap, work), n4)
 
 
 def main():
@@ -249,7 +380,7 @@ def main():
             one(nfsscope, work, cap, os.path.join(pcaps, cap), ref['nfs4'], None)
     else:
         print('note: no truth-v4 in', pcaps, ': only the samples are compared')
-    n = 0
+    n, seen = 0, []
     for f in sorted(os.listdir(samples)):
         if not f.endswith('.truth.json'):
             continue
@@ -261,8 +392,14 @@ def main():
                     if os.path.exists(os.path.join(samples, base + e)))
         one(nfsscope, work, base, pcap, truth['nfs4'],
             truth['tshark_options'] if has_tshark else None)
+        seen.append((base, pcap, truth['nfs4']))
         n += 1
     check(n >= 3, f'{n} NFSv4 samples compared')
+    # two samples of different minor versions (4.0 and 4.1)
+    pick = [next((x for x in seen if set(x[2]['by_minorversion']) == {m}), None)
+            for m in ('0', '1')]
+    if check(all(pick), 'samples of NFSv4.0 and of NFSv4.1 to merge and diff'):
+        check_merge_diff(nfsscope, work, pick[0], pick[1])
     finish()
 
 

@@ -9,7 +9,9 @@ session of fixed size (its own tmux server, no config), sends keys, reads the
 screen with capture-pane and checks: the procedure rows and counts once the
 replay has ended (against `nfsscope -r ... -o json` of the same file), the
 latency sparkline's p99 (against the JSON timeline), sort, filter, hide-zero,
-panels, reset, help, resize, quit; the terminal is back (no alternate screen,
+panels, reset, help, resize, quit; the NFSv4 kinds and operations panels
+equal tshark's truth of samples/nfs41-state (nfs.main_opcode, per operation
+count, results, not evaluated, errors); the terminal is back (no alternate screen,
 cursor visible) and the final report is on stdout after quit, after SIGTERM
 and after a fatal signal; a file name with an escape sequence in it is shown
 escaped.
@@ -463,6 +465,37 @@ def main():
     finally:
         t.kill()
         os.unlink(evil)
+
+    # --- NFSv4: the kinds and operations panels against tshark's truth ----------
+    v4 = os.path.join(samples, "nfs41-state.pcap")
+    with open(os.path.join(samples, "nfs41-state.truth.json")) as f:
+        n4 = json.load(f)["nfs4"]  # tshark's (tests/truth-from-tshark)
+    t = Tmux("v4", 160, 45, shell("%s --tui --speed 0 -r %s" % (nfsscope, v4), work, "v4"))
+    try:
+        s = t.wait_for(lambda s: "END OF CAPTURE" in s)
+        t.keys("6")
+        s = t.wait_for(lambda s: re.search(r"^kind\s+compounds", s, re.M) is not None, 20)
+        kinds = {m.group(1): int(m.group(2)) for m in
+                 re.finditer(r"^([a-z_+]+)\s+(\d+)\s+[\d.]+%", s, re.M)}
+        want = {k.lower(): v for k, v in n4["main_opcode"].items()}
+        check(kinds == want, "v4 kinds panel: COMPOUNDs per kind %s == tshark's %s"
+              % (kinds, want))
+        t.keys("7")
+        s = t.wait_for(lambda s: re.search(r"^operation\s+count\s+results", s, re.M)
+                       is not None, 20)
+        check("latency: of the COMPOUNDs containing it" in s,
+              "v4 ops panel labels the latency as the COMPOUNDs'")
+        ops = {m.group(1): tuple(int(x) for x in m.groups()[1:]) for m in
+               re.finditer(r"^([a-z_]+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s", s, re.M)}
+        want = {k.lower(): (v["count"], v["in_replies"], v["not_evaluated"],
+                            sum(c for st, c in v["status"].items() if st != "NFS4_OK"))
+                for k, v in n4["ops"].items()}
+        check(ops == want, "v4 ops panel: count, results, not evaluated, errors %s == "
+              "tshark's %s" % (ops, want))
+        t.keys("q")
+        wait_file(os.path.join(work, "v4.rc"))
+    finally:
+        t.kill()
 
     print("%d failed" % len(FAILS))
     return 1 if FAILS else 0

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "findings.h"
+#include "nfs4.h"
 
 static const char *const stable_names[3] = { "UNSTABLE", "DATA_SYNC", "FILE_SYNC" };
 
@@ -343,6 +344,222 @@ write_stable(FILE *out, const struct stats *s)
     }
 }
 
+/* ---- NFSv4: COMPOUNDs per minor version, kinds, operations ----
+ * Labels from fixed tables only: minor ("0", "1", "2"; "other" for a
+ * higher minor version, counted in the totals only), kind (the JSON
+ * report's kind names, at most STATS_MAX_KINDS, the rest "other"), op (the
+ * operation table's names, ILLEGAL "illegal") and status (nfsstat4 names,
+ * "RPC_ERROR", "other"). Each family summed over its labels is the JSON
+ * nfs4 object's total. */
+
+static const char *
+nfs4_op_label(const struct rpc_program *pg, uint32_t i)
+{
+    return i == 0 ? "illegal" : pg->ops[i].name;
+}
+
+static void
+minor_label(FILE *out, const char *name, int minor)
+{
+    if (minor < 0)
+        fprintf(out, "%s{minor=\"other\"", name);
+    else
+        fprintf(out, "%s{minor=\"%d\"", name, minor);
+}
+
+/* COMPOUND calls or replies per minor version, the rest as "other". */
+static void
+nfs4_compound_counts(FILE *out, const struct prog_stats *ps, const char *name, enum pfield f)
+{
+    const struct rpc_program *pg = ps->pg;
+    uint64_t sum = 0, all = pfield(&ps->procs[NFSPROC4_COMPOUND], f);
+    uint32_t k;
+
+    for (k = 0; k < pg->nminor; k++) {
+        const struct proc_stats *c = &ps->minor[k].procs[NFSPROC4_COMPOUND];
+
+        if (!seen(c))
+            continue;
+        minor_label(out, name, (int)k);
+        fprintf(out, "} %" PRIu64 "\n", pfield(c, f));
+        sum += pfield(c, f);
+    }
+    if (all > sum) {
+        minor_label(out, name, -1);
+        fprintf(out, "} %" PRIu64 "\n", all - sum);
+    }
+}
+
+/* The error statuses of a row p (COMPOUND of one minor version, or an
+ * operation), labelled key="value" and status; they add up to p->errors. */
+static void
+nfs4_status_series(FILE *out, const struct rpc_program *pg, const struct proc_stats *p,
+                   const char *name, const char *key, const char *value)
+{
+    uint64_t named = 0;
+    unsigned j;
+
+    for (j = 0; j < p->nstatus; j++) {
+        const char *sn = pg->status_name(p->status[j].status);
+
+        if (!status_is_error(pg, p->status[j].status) || !sn || !p->status[j].count)
+            continue;
+        fprintf(out, "%s{%s=\"%s\",status=\"", name, key, value);
+        report_prom_label(out, sn);
+        fprintf(out, "\"} %" PRIu64 "\n", p->status[j].count);
+        named += p->status[j].count;
+    }
+    if (p->rpc_errors) {
+        fprintf(out, "%s{%s=\"%s\",status=\"RPC_ERROR\"} %" PRIu64 "\n", name, key, value,
+                p->rpc_errors);
+        named += p->rpc_errors;
+    }
+    if (p->errors > named)
+        fprintf(out, "%s{%s=\"%s\",status=\"other\"} %" PRIu64 "\n", name, key, value,
+                p->errors - named);
+}
+
+static void
+nfs4_kind_latency(FILE *out, const char *kind, const struct proc_stats *p)
+{
+    uint64_t cum = 0;
+    unsigned b;
+
+    for (b = 0; b < STATS_LAT_BOUNDS; b++) {
+        cum += p->lat_le[b];
+        fputs("nfsscope_nfs4_kind_latency_seconds_bucket{kind=\"", out);
+        report_prom_label(out, kind);
+        fputs("\",le=\"", out);
+        le_label(out, stats_lat_bound_ns(b));
+        fprintf(out, "\"} %" PRIu64 "\n", cum);
+    }
+    fputs("nfsscope_nfs4_kind_latency_seconds_bucket{kind=\"", out);
+    report_prom_label(out, kind);
+    fprintf(out, "\",le=\"+Inf\"} %" PRIu64 "\n", p->latency.count);
+    fputs("nfsscope_nfs4_kind_latency_seconds_sum{kind=\"", out);
+    report_prom_label(out, kind);
+    fputs("\"} ", out);
+    seconds(out, p->latency.sum);
+    fputs("\nnfsscope_nfs4_kind_latency_seconds_count{kind=\"", out);
+    report_prom_label(out, kind);
+    fprintf(out, "\"} %" PRIu64 "\n", p->latency.count);
+}
+
+enum kfield { KF_COMPOUNDS, KF_ERRORS, KF_LATENCY };
+
+static void
+nfs4_kinds(FILE *out, const struct prog_stats *ps, enum kfield f)
+{
+    const struct kind_table *t = &ps->kinds;
+    unsigned i;
+
+    for (i = 0; t->rows && i < t->n; i++) {
+        const struct proc_stats *p = &t->rows[i].st;
+        char kind[96];
+
+        ps->pg->kind_name(t->rows[i].key, kind, sizeof kind);
+        if (f == KF_LATENCY) {
+            nfs4_kind_latency(out, kind, p);
+            continue;
+        }
+        fprintf(out, "%s{kind=\"", f == KF_COMPOUNDS ? "nfsscope_nfs4_kind_compounds_total"
+                                                      : "nfsscope_nfs4_kind_errors_total");
+        report_prom_label(out, kind);
+        fprintf(out, "\"} %" PRIu64 "\n", f == KF_COMPOUNDS ? p->replies : p->errors);
+    }
+    if (t->other && f == KF_COMPOUNDS)
+        fprintf(out, "nfsscope_nfs4_kind_compounds_total{kind=\"other\"} %" PRIu64 "\n", t->other);
+}
+
+enum ofield { OF_COUNT, OF_RESULTS, OF_NOT_EVALUATED };
+
+static void
+nfs4_ops(FILE *out, const struct prog_stats *ps, const char *name, enum ofield f)
+{
+    const struct rpc_program *pg = ps->pg;
+    uint32_t i;
+
+    for (i = 0; i < pg->nops; i++) {
+        const struct proc_stats *p = &ps->ops[i];
+        const char *op = nfs4_op_label(pg, i);
+
+        if (!op || (!p->calls && !p->replies && !p->not_evaluated))
+            continue;
+        fprintf(out, "%s{op=\"%s\"} %" PRIu64 "\n", name, op,
+                f == OF_COUNT ? p->calls : f == OF_RESULTS ? p->replies : p->not_evaluated);
+    }
+}
+
+static void
+nfs4_metrics(FILE *out, const struct prog_stats *ps)
+{
+    const struct rpc_program *pg = ps->pg;
+    uint64_t errs = 0;
+    uint32_t k;
+
+    family(out, "nfsscope_nfs4_compounds_total", "counter",
+           "NFSv4 COMPOUND calls (first transmissions) per minor version.");
+    nfs4_compound_counts(out, ps, "nfsscope_nfs4_compounds_total", PF_CALLS);
+    family(out, "nfsscope_nfs4_compound_replies_total", "counter",
+           "NFSv4 COMPOUND replies per minor version.");
+    nfs4_compound_counts(out, ps, "nfsscope_nfs4_compound_replies_total", PF_REPLIES);
+    family(out, "nfsscope_nfs4_compound_errors_total", "counter",
+           "NFSv4 COMPOUNDs that failed, per minor version and status (that of the last "
+           "result; RPC_ERROR: the RPC layer refused the call).");
+    for (k = 0; k < pg->nminor; k++) {
+        char mv[12];
+
+        snprintf(mv, sizeof mv, "%" PRIu32, k);
+        nfs4_status_series(out, pg, &ps->minor[k].procs[NFSPROC4_COMPOUND],
+                           "nfsscope_nfs4_compound_errors_total", "minor", mv);
+        errs += ps->minor[k].procs[NFSPROC4_COMPOUND].errors;
+    }
+    if (ps->procs[NFSPROC4_COMPOUND].errors > errs)
+        fprintf(out, "nfsscope_nfs4_compound_errors_total{minor=\"other\",status=\"other\"} %" PRIu64
+                     "\n", ps->procs[NFSPROC4_COMPOUND].errors - errs);
+    family(out, "nfsscope_nfs4_kind_compounds_total", "counter",
+           "NFSv4 COMPOUNDs answered with a body, by kind (main operations, as Wireshark's "
+           "nfs.main_opcode).");
+    nfs4_kinds(out, ps, KF_COMPOUNDS);
+    family(out, "nfsscope_nfs4_kind_errors_total", "counter",
+           "NFSv4 COMPOUNDs of each kind that failed.");
+    nfs4_kinds(out, ps, KF_ERRORS);
+    family(out, "nfsscope_nfs4_kind_latency_seconds", "histogram",
+           "Call to reply time of the NFSv4 COMPOUNDs of each kind.");
+    nfs4_kinds(out, ps, KF_LATENCY);
+    family(out, "nfsscope_nfs4_ops_total", "counter",
+           "NFSv4 operations in COMPOUND calls, by operation.");
+    nfs4_ops(out, ps, "nfsscope_nfs4_ops_total", OF_COUNT);
+    family(out, "nfsscope_nfs4_op_results_total", "counter",
+           "NFSv4 operation results in COMPOUND replies, by operation.");
+    nfs4_ops(out, ps, "nfsscope_nfs4_op_results_total", OF_RESULTS);
+    family(out, "nfsscope_nfs4_op_not_evaluated_total", "counter",
+           "NFSv4 operations of answered COMPOUNDs with no result (an earlier one failed).");
+    nfs4_ops(out, ps, "nfsscope_nfs4_op_not_evaluated_total", OF_NOT_EVALUATED);
+    family(out, "nfsscope_nfs4_op_errors_total", "counter",
+           "NFSv4 operation results that failed, by operation and status.");
+    for (k = 0; k < pg->nops; k++) {
+        const char *op = nfs4_op_label(pg, k);
+
+        if (op)
+            nfs4_status_series(out, pg, &ps->ops[k], "nfsscope_nfs4_op_errors_total", "op", op);
+    }
+}
+
+/* The NFSv4 families, for the first program with minor versions. */
+static void
+nfs4(FILE *out, const struct stats *s)
+{
+    size_t i;
+
+    for (i = 0; i < s->nprogs; i++)
+        if (s->progs[i].pg->nminor && s->progs[i].minor && s->progs[i].ops &&
+            s->progs[i].pg->status_name && s->progs[i].pg->kind_name) {
+            nfs4_metrics(out, &s->progs[i]);
+            return;
+        }
+}
+
 static void
 counter(FILE *out, const char *name, const char *help, uint64_t v)
 {
@@ -443,6 +660,7 @@ report_prom(FILE *out, const struct stats *s, const struct findings *f, bool inp
     latency(out, s);
     bytes(out, s);
     write_stable(out, s);
+    nfs4(out, s);
     if (f)
         findings(out, f);
     family(out, "nfsscope_anomalies_total", "counter",

@@ -319,6 +319,7 @@ nfs4_compounds(FILE *out, const struct prog_stats *ps)
 {
     const struct rpc_program *pg = ps->pg;
     const struct proc_stats *all = &ps->procs[NFSPROC4_COMPOUND];
+    uint64_t minor_errors = 0;
     bool any = false;
     uint32_t k;
     char label[16];
@@ -332,22 +333,29 @@ nfs4_compounds(FILE *out, const struct prog_stats *ps)
         }
     nfs4_msg_line(out, "total", all);
     nfs4_msg_line(out, "null", &ps->procs[NFSPROC4_NULL]);
-    for (k = 0; k <= pg->nminor; k++) {
-        const struct proc_stats *p = k < pg->nminor ? &ps->minor[k].procs[NFSPROC4_COMPOUND] : all;
+    for (k = 0; k < pg->nminor; k++) {
+        const struct proc_stats *p = &ps->minor[k].procs[NFSPROC4_COMPOUND];
 
+        minor_errors += p->errors;
         if (p->errors == 0 && p->status_other == 0)
             continue;
-        if (k == pg->nminor && any)
-            continue; /* the per-version lines said it all */
         if (!any)
             fputs("COMPOUND errors:\n", out);
         any = true;
-        if (k < pg->nminor)
-            fprintf(out, "  v4.%" PRIu32 ":", k);
-        else
-            fputs("  other versions:", out);
+        fprintf(out, "  v4.%" PRIu32 ":", k);
         status_list(out, pg, p);
         fputc('\n', out);
+    }
+    if (all->errors > minor_errors) { /* a minor version beyond the program's */
+        if (!any)
+            fputs("COMPOUND errors:\n", out);
+        if (minor_errors == 0) {
+            fputs("  other versions:", out);
+            status_list(out, pg, all);
+            fputc('\n', out);
+        } else {
+            fprintf(out, "  other versions: %" PRIu64 "\n", all->errors - minor_errors);
+        }
     }
 }
 

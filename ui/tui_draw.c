@@ -295,6 +295,8 @@ draw_tabs(struct tui_state *t, int y)
 
     move(y, 0);
     for (i = 0; i < tui_panel_count && x < COLS; i++) {
+        if (tui_panels[i]->optional && i != t->panel && tui_panels[i]->rows(t, tui_panels[i]) == 0)
+            continue;
         snprintf(b, sizeof b, " %zu %s ", i + 1, tui_panels[i]->name);
         if (i == t->panel)
             attron(A_REVERSE);

@@ -76,6 +76,8 @@ struct tui_panel {
     bool filter;                  /* '/' filters its rows by name */
     bool scoped;                  /* shows the scope (Enter on a breakdown panel) */
     enum bd_dim dim;              /* breakdown panels: their table */
+    bool optional;                /* its tab shows only while it has rows or is the current
+                                   * panel (NFSv4's, on a network without NFSv4) */
     /* Draw into rows [y0, y0 + height) of the screen. */
     void (*draw)(struct tui_state *t, const struct tui_panel *p, int y0, int height);
     /* Rows it has now, after filters (for scrolling). */

@@ -2,7 +2,8 @@
 /* tui_panels.c: the panels of the view, one descriptor each (struct
  * tui_panel) in tui_panels[], in tab order: the nfsstat-style procedure
  * table (whole, or for one client, server or file), the client, server and
- * file breakdowns, and the findings. Each reads `const struct stats *` and
+ * file breakdowns, the findings, and NFSv4's COMPOUNDs by kind and
+ * operations. Each reads `const struct stats *` and
  * the view's own baselines (tui_state.c) and draws with tui_draw.c's clipped,
  * escaped output: every label from the wire (addresses, paths, export names)
  * goes through term_escape() before the screen. */
@@ -672,6 +673,149 @@ draw_findings(struct tui_state *t, int y0, int height, bool draw)
     return n;
 }
 
+/* ---------------------------------------------------------------- NFSv4 */
+
+/* The program with minor versions, operations and kinds (NFSv4), or NULL. */
+static const struct prog_stats *
+nfs4_stats(const struct tui_state *t)
+{
+    size_t i;
+
+    for (i = 0; i < t->s->nprogs; i++)
+        if (t->s->progs[i].pg->nminor && t->s->progs[i].minor && t->s->progs[i].ops &&
+            t->s->progs[i].pg->kind_name)
+            return &t->s->progs[i];
+    return NULL;
+}
+
+struct v4row {
+    char name[96];
+    uint64_t count, results, not_evaluated, errors;
+    const struct histo *lat;
+};
+
+static int
+v4row_cmp(const void *va, const void *vb)
+{
+    const struct v4row *a = va, *b = vb;
+
+    if (a->count != b->count)
+        return a->count > b->count ? -1 : 1;
+    return strcmp(a->name, b->name);
+}
+
+/* Draw rows (most first) under a header; the same for both panels. */
+static int
+draw_v4(struct tui_state *t, int y0, int height, bool draw, struct v4row *rows, size_t n,
+        bool ops, uint64_t total)
+{
+    char line[256], l50[16], l90[16], l99[16], lmax[16];
+    size_t i;
+    int y;
+
+    qsort(rows, n, sizeof *rows, v4row_cmp);
+    if (!draw)
+        return (int)n;
+    if (ops)
+        snprintf(line, sizeof line, "%-22s %10s %10s %9s %8s %8s %8s %8s %8s  (since the start;"
+                 " latency: of the COMPOUNDs containing it)", "operation", "count", "results",
+                 "not eval", "errors", "p50", "p90", "p99", "max");
+    else
+        snprintf(line, sizeof line, "%-22s %10s %6s %8s %8s %8s %8s %8s  (since the start)",
+                 "kind", "compounds", "share", "errors", "p50", "p90", "p99", "max");
+    attron(A_REVERSE);
+    mvhline(y0, 0, ' ', COLS);
+    tui_put_clip(y0, 0, line, COLS);
+    attroff(A_REVERSE);
+    if (n == 0) {
+        tui_put_clip(y0 + 1, 1, "(no NFSv4 COMPOUND yet)", COLS - 1);
+        return 0;
+    }
+    if (t->scroll[t->panel] > (int)n - 1)
+        t->scroll[t->panel] = (int)n - 1;
+    for (i = (size_t)t->scroll[t->panel], y = y0 + 1; i < n && y < y0 + height; i++, y++) {
+        const struct v4row *r = &rows[i];
+        bool have = r->lat->count > 0;
+
+        tui_fmt_lat(l50, sizeof l50, have ? histo_percentile(r->lat, 50) : 0, have);
+        tui_fmt_lat(l90, sizeof l90, have ? histo_percentile(r->lat, 90) : 0, have);
+        tui_fmt_lat(l99, sizeof l99, have ? histo_percentile(r->lat, 99) : 0, have);
+        tui_fmt_lat(lmax, sizeof lmax, r->lat->max, have);
+        if (ops)
+            snprintf(line, sizeof line,
+                     "%-22s %10" PRIu64 " %10" PRIu64 " %9" PRIu64 " %8" PRIu64 " %8s %8s %8s %8s",
+                     r->name, r->count, r->results, r->not_evaluated, r->errors, l50, l90, l99,
+                     lmax);
+        else
+            snprintf(line, sizeof line, "%-22s %10" PRIu64 " %5.1f%% %8" PRIu64 " %8s %8s %8s %8s",
+                     r->name, r->count,
+                     total ? 100.0 * (double)r->count / (double)total : 0.0, r->errors, l50, l90,
+                     l99, lmax);
+        if (r->errors)
+            attron(A_BOLD);
+        tui_put_clip(y, 0, line, COLS);
+        attroff(A_BOLD);
+    }
+    return (int)n;
+}
+
+/* COMPOUNDs by kind (their main operations, as in the report). */
+static int
+draw_v4_kinds(struct tui_state *t, int y0, int height, bool draw)
+{
+    const struct prog_stats *ps = nfs4_stats(t);
+    struct v4row rows[STATS_MAX_KINDS];
+    uint64_t total = 0;
+    size_t n = 0, i;
+
+    for (i = 0; ps && ps->kinds.rows && i < ps->kinds.n && n < STATS_MAX_KINDS; i++) {
+        const struct proc_stats *p = &ps->kinds.rows[i].st;
+
+        ps->pg->kind_name(ps->kinds.rows[i].key, rows[n].name, sizeof rows[n].name);
+        rows[n].count = p->replies;
+        rows[n].results = rows[n].not_evaluated = 0;
+        rows[n].errors = p->errors;
+        rows[n].lat = &p->latency;
+        total += p->replies;
+        n++;
+    }
+    return draw_v4(t, y0, height, draw, rows, n, false, total + (ps ? ps->kinds.other : 0));
+}
+
+/* The operations seen inside the COMPOUNDs. */
+static int
+draw_v4_ops(struct tui_state *t, int y0, int height, bool draw)
+{
+    const struct prog_stats *ps = nfs4_stats(t);
+    struct v4row *rows;
+    size_t n = 0;
+    uint32_t i;
+    int ret;
+
+    if (!ps)
+        return draw_v4(t, y0, height, draw, NULL, 0, true, 0);
+    rows = calloc(ps->pg->nops, sizeof *rows);
+    if (!rows)
+        return 0;
+    for (i = 0; i < ps->pg->nops; i++) {
+        const struct proc_stats *p = &ps->ops[i];
+        const char *name = i == 0 ? "illegal" : ps->pg->ops[i].name;
+
+        if (!name || (!p->calls && !p->replies && !p->not_evaluated))
+            continue;
+        snprintf(rows[n].name, sizeof rows[n].name, "%s", name);
+        rows[n].count = p->calls;
+        rows[n].results = p->replies;
+        rows[n].not_evaluated = p->not_evaluated;
+        rows[n].errors = p->errors;
+        rows[n].lat = &p->latency;
+        n++;
+    }
+    ret = draw_v4(t, y0, height, draw, rows, n, true, 0);
+    free(rows);
+    return ret;
+}
+
 
 /* ---------------------------------------------------------------- the panels */
 
@@ -734,6 +878,34 @@ findings_rows(struct tui_state *t, const struct tui_panel *p)
 {
     (void)p;
     return draw_findings(t, 0, 0, false);
+}
+
+static void
+v4kinds_draw(struct tui_state *t, const struct tui_panel *p, int y0, int height)
+{
+    (void)p;
+    draw_v4_kinds(t, y0, height, true);
+}
+
+static int
+v4kinds_rows(struct tui_state *t, const struct tui_panel *p)
+{
+    (void)p;
+    return draw_v4_kinds(t, 0, 0, false);
+}
+
+static void
+v4ops_draw(struct tui_state *t, const struct tui_panel *p, int y0, int height)
+{
+    (void)p;
+    draw_v4_ops(t, y0, height, true);
+}
+
+static int
+v4ops_rows(struct tui_state *t, const struct tui_panel *p)
+{
+    (void)p;
+    return draw_v4_ops(t, 0, 0, false);
 }
 
 static const char *const procedures_cols[] = { "name", "calls", "calls/s", "errors", "p50",
@@ -812,9 +984,36 @@ static const struct tui_panel findings_panel = {
     .hints = hints,
 };
 
+static const char v4_hints[] = "h help  q quit  Tab panel  p pause";
+
+static const struct tui_panel nfs4_kinds_panel = {
+    .name = "v4 kinds",
+    .title = "NFSv4 COMPOUNDs by kind",
+    .optional = true,
+    .draw = v4kinds_draw,
+    .rows = v4kinds_rows,
+    .hints = v4_hints,
+    .help = "NFSv4 COMPOUNDs answered with a body, by kind: their main operations, as"
+            " Wireshark's nfs.main_opcode (sequence, putfh, getfh, savefh and restorefh are"
+            " glue), most first, with errors and the COMPOUNDs' latency; since the start.",
+};
+
+static const struct tui_panel nfs4_ops_panel = {
+    .name = "v4 ops",
+    .title = "NFSv4 operations",
+    .optional = true,
+    .draw = v4ops_draw,
+    .rows = v4ops_rows,
+    .hints = v4_hints,
+    .help = "NFSv4 operations inside the COMPOUNDs, most first: count (in calls), results"
+            " (in replies), not evaluated (after an earlier failure), errors, and the"
+            " latency of the COMPOUNDs containing the operation; since the start.",
+};
+
 /* The tabs, in order: key 1 is the first. */
 const struct tui_panel *const tui_panels[] = {
     &procedures_panel, &clients_panel, &servers_panel, &files_panel, &findings_panel,
+    &nfs4_kinds_panel, &nfs4_ops_panel,
 };
 const size_t tui_panel_count = sizeof tui_panels / sizeof tui_panels[0];
 _Static_assert(sizeof tui_panels / sizeof tui_panels[0] <= TUI_PANELS_MAX,
