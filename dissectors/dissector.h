@@ -45,6 +45,10 @@ struct op_item {
                       * message's latency is not counted again for it */
     uint32_t status; /* the operation's own status (nfsstat4) */
     struct bytes fh; /* the handle it acted on, when known (empty: not known) */
+    /* The operation as the program decoded it, in the program's own types
+     * (NFSv4: struct nfs4_op_detail, nfs4.h); NULL: none. Borrowed, valid
+     * only during emit. */
+    const void *detail;
 };
 
 /* The last bytes of a message whose middle the RPC layer did not keep

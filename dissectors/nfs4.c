@@ -45,7 +45,8 @@ seen_before(uint64_t seen[2], uint32_t row)
 
 static void
 emit(const struct op_sink *sub, uint32_t op, uint32_t index, enum op_phase ph,
-     const struct nfs4_resop *r, struct bytes fh, uint64_t seen[2])
+     const struct nfs4_resop *r, struct bytes fh, uint64_t seen[2],
+     const struct nfs4_op_detail *detail)
 {
     const struct rpc_op *t = nfs4_op(op);
     struct op_item it;
@@ -62,6 +63,7 @@ emit(const struct op_sink *sub, uint32_t op, uint32_t index, enum op_phase ph,
         it.status = r->status;
     }
     it.fh = fh;
+    it.detail = detail;
     op_sink_emit(sub, &it);
 }
 
@@ -108,6 +110,7 @@ nfs4_call(struct xdr_cur *x, struct pending_call *pc, const struct op_sink *sub)
     static _Thread_local struct nfs4_call c; /* a few KiB: not on the stack per message */
     struct nfs4_digest *d = (struct nfs4_digest *)pc->priv;
     const struct nfs4_argop *main_op;
+    struct nfs4_op_detail det;
     struct nfs4_tail t;
     enum decode_rc rc;
     uint32_t i;
@@ -116,6 +119,9 @@ nfs4_call(struct xdr_cur *x, struct pending_call *pc, const struct op_sink *sub)
         return DECODE_OK;
     rc = nfs4_compound_call(x, tail_of(sub, &t), &c);
     nfs4_digest_make(&c, d);
+    memset(&det, 0, sizeof det);
+    det.minorversion = c.minorversion;
+    det.call = d;
     pc->minor = c.minorversion <= 0xfe ? (uint8_t)c.minorversion : 0xfe;
     main_op = nfs4_call_main_op(&c);
     if (main_op) {
@@ -140,8 +146,9 @@ nfs4_call(struct xdr_cur *x, struct pending_call *pc, const struct op_sink *sub)
             pc->stable = a->stable <= FILE_SYNC4 ? a->stable : STABLE_NONE;
             pc->write_count = a->count;
         }
+        det.arg = a;
         emit(sub, a->op, i, OPI_CALL, NULL, a->op == OP_PUTFH ? a->fh : (struct bytes){ 0 },
-             NULL);
+             NULL, &det);
     }
     return rc;
 }
@@ -153,6 +160,7 @@ nfs4_reply(struct xdr_cur *x, const struct pending_call *pc, struct op_event *ev
     static _Thread_local struct nfs4_reply r;
     const struct nfs4_digest *d = (const struct nfs4_digest *)pc->priv;
     uint64_t seen[2] = { 0, 0 };
+    struct nfs4_op_detail det;
     struct nfs4_tail t;
     enum decode_rc rc;
     uint32_t i;
@@ -160,6 +168,9 @@ nfs4_reply(struct xdr_cur *x, const struct pending_call *pc, struct op_event *ev
     if (pc->proc != NFSPROC4_COMPOUND)
         return DECODE_OK;
     rc = nfs4_compound_reply(x, tail_of(sub, &t), d, &r);
+    memset(&det, 0, sizeof det);
+    det.minorversion = d->minorversion;
+    det.call = d;
     if (rc != DECODE_OK && r.ndecoded == 0 && !xdr_cur_ok(x))
         return rc; /* not even the COMPOUND's status */
     ev->status = r.status;
@@ -179,7 +190,8 @@ nfs4_reply(struct xdr_cur *x, const struct pending_call *pc, struct op_event *ev
             ev->read_bytes += res->count;
             ev->eof = ev->eof || res->eof;
         }
-        emit(sub, res->op, i, OPI_RESULT, res, fh, seen);
+        det.res = res;
+        emit(sub, res->op, i, OPI_RESULT, res, fh, seen, &det);
     }
     nfs4_event_fill(d, &r, ev);
     /* The call's operations after the last result were not evaluated. */
@@ -188,7 +200,8 @@ nfs4_reply(struct xdr_cur *x, const struct pending_call *pc, struct op_event *ev
 
         if (d->stop == NFS4_STOP_UNKNOWN && i + 1 == d->ndecoded)
             break;
-        emit(sub, op, i, OPI_NOT_EVALUATED, NULL, (struct bytes){ 0 }, seen);
+        det.res = NULL;
+        emit(sub, op, i, OPI_NOT_EVALUATED, NULL, (struct bytes){ 0 }, seen, &det);
     }
     return rc;
 }

@@ -300,6 +300,24 @@ struct nfs4_digest {
     bool has_seq;           /* the call has a SEQUENCE / CB_SEQUENCE (its first one): */
     uint8_t sessionid[NFS4_SESSIONID_SIZE];
     uint32_t slotid, sequenceid;
+    /* For the state a reply changes (src/nfs4_state.h), besides the
+     * SEQUENCE's session and slot above (a failed SEQUENCE result carries
+     * neither, RFC 8881 §18.46.2): the argument of the first op whose result
+     * does not repeat it (st_op: its index, 0xff: none): SETCLIENTID_CONFIRM,
+     * RENEW, DESTROY_CLIENTID, CREATE_SESSION, and a 4.0 OPEN or new-owner
+     * LOCK: the clientid in st_arg[0..7] (host order); CLOSE, DELEGRETURN,
+     * FREE_STATEID: the stateid's other (12 bytes); DESTROY_SESSION: the
+     * sessionid. */
+    uint8_t st_op;
+    uint8_t st_arg[NFS4_SESSIONID_SIZE];
+};
+
+/* What nfs4.c hands with each operation it emits (op_item.detail). */
+struct nfs4_op_detail {
+    uint32_t minorversion;
+    const struct nfs4_argop *arg;   /* OPI_CALL: the op's arguments; else NULL */
+    const struct nfs4_resop *res;   /* OPI_RESULT: its result; else NULL */
+    const struct nfs4_digest *call; /* the call's digest (struct nfs4_digest) */
 };
 
 struct nfs4_reply {

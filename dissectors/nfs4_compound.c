@@ -331,6 +331,39 @@ nfs4_call_main_op(const struct nfs4_call *c)
     return NULL;
 }
 
+/* The argument a result needs to change state (struct nfs4_digest st_op). */
+static void
+digest_state_arg(const struct nfs4_call *c, const struct nfs4_argop *a, uint32_t i,
+                 struct nfs4_digest *d)
+{
+    switch (a->op) {
+    case OP_OPEN:
+    case OP_LOCK:
+        if (c->minorversion != 0 || (a->op == OP_LOCK && !a->u.lock.new_lock_owner))
+            return; /* 4.1: the session names the client (RFC 8881 §18.16.3) */
+        /* fall through */
+    case OP_SETCLIENTID_CONFIRM:
+    case OP_RENEW:
+    case OP_DESTROY_CLIENTID:
+    case OP_CREATE_SESSION:
+        memcpy(d->st_arg, &a->clientid, sizeof a->clientid);
+        break;
+    case OP_CLOSE:
+    case OP_DELEGRETURN:
+    case OP_FREE_STATEID:
+        if (!a->has_stateid)
+            return;
+        memcpy(d->st_arg, a->stateid.other, sizeof a->stateid.other);
+        break;
+    case OP_DESTROY_SESSION:
+        memcpy(d->st_arg, a->u.seq.sessionid, NFS4_SESSIONID_SIZE);
+        break;
+    default:
+        return;
+    }
+    d->st_op = (uint8_t)i;
+}
+
 void
 nfs4_digest_make(const struct nfs4_call *c, struct nfs4_digest *d)
 {
@@ -348,6 +381,7 @@ nfs4_digest_make(const struct nfs4_call *c, struct nfs4_digest *d)
     d->kind = c->kind;
     d->newgen = c->newgen;
     d->stable = 0xff;
+    d->st_op = 0xff;
     for (i = 0; i < c->ndecoded; i++) {
         const struct nfs4_argop *a = &c->op[i];
         d->op[i] = nfs4_op_pack(a->op);
@@ -359,6 +393,8 @@ nfs4_digest_make(const struct nfs4_call *c, struct nfs4_digest *d)
         }
         if (c->cb)
             continue;
+        if (d->st_op == 0xff)
+            digest_state_arg(c, a, i, d);
         if (a->op == OP_PUTFH && d->nputfh < NFS4_DIGEST_FH) {
             d->putfh_hash[d->nputfh] = fh_hash(a->fh);
             d->putfh_op[d->nputfh++] = (uint8_t)i;

@@ -27,6 +27,9 @@ config_defaults(struct nfsscope_config *cfg)
     cfg->bd_rows = 1024;
     cfg->names_max = 65536;
     cfg->lock_waits_max = 4096; /* NLM blocked locks waiting for GRANTED */
+    cfg->nfs4_clients_max = 1024;
+    cfg->nfs4_sessions_max = 1024;
+    cfg->nfs4_stateids_max = 16384;
     cfg->findings_max = 16384;
     cfg->top_n = 10;
     cfg->threads = 2;

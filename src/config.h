@@ -38,6 +38,9 @@ struct nfsscope_config {
     size_t bd_rows;   /* rows per breakdown table (client, server, file, ...) */
     size_t names_max; /* file handles with a known name */
     size_t lock_waits_max; /* NLM blocked locks followed until granted */
+    size_t nfs4_clients_max;  /* NFSv4 client ids followed (nfs4_state.h) */
+    size_t nfs4_sessions_max; /* NFSv4.1 sessions followed */
+    size_t nfs4_stateids_max; /* NFSv4 open, lock and delegation stateids followed */
     size_t findings_max; /* entries per findings table (attributes, access, model); 0 = off */
     unsigned top_n;   /* rows shown per breakdown */
     unsigned by_mask; /* breakdowns shown in the text report (1 << enum bd_dim) */

@@ -5,15 +5,19 @@
  * refused, unanswered) and every orphan reply into one op_event and hands it
  * to a list of consumers that the pipeline builds once at start-up
  * (pipeline.c: the findings, the view's findings, --records, the NLM lock
- * waits, the counters, the breakdowns). Each consumer sees each event once,
- * in list order; none of them calls another, so the modules that consume
- * know nothing of each other and nothing below the pipeline calls one above
- * it. The event and what it borrows are valid only during the call.
+ * waits, the counters, the NFSv4 state, the breakdowns). Each consumer sees
+ * each event once, in list order; none of them calls another, so the
+ * modules that consume know nothing of each other and nothing below the
+ * pipeline calls one above it. The event and what it borrows are valid only during the call.
  *
  * A message of a program with an operation table (NFSv4 COMPOUND) also
  * hands each operation's result to the consumers that take operations,
  * with the message's event (its outcome, times and who), before the
- * message itself: op 0 .. op N-1, then the message. */
+ * message itself: op 0 .. op N-1, then the message. Each operation of the
+ * call (phase OPI_CALL) is handed to them too, as the call is seen, with an
+ * event of the call alone (its times, who; outcome OP_NO_REPLY, nothing of
+ * a reply): what follows a call while it is pending (an NFSv4.1 session's
+ * slots in flight) is known only then. */
 #ifndef NFSSCOPE_CONSUMER_H
 #define NFSSCOPE_CONSUMER_H
 
@@ -32,7 +36,7 @@ struct consumer {
     void *self;
 };
 
-#define CONSUMERS_MAX 12 /* the pipeline's list has 6; room for the next programs' state */
+#define CONSUMERS_MAX 12 /* the pipeline's list has 7; room for the next programs' state */
 
 struct consumers {
     unsigned n;

@@ -100,8 +100,8 @@ test_list(void)
 static const uint8_t call1[] = CALL(1), reply1[] = REPLY(1), call2[] = CALL(2),
                      reply9[] = REPLY(9);
 
-static const char *const pipeline_order[] = { "findings", "view_findings", "records",
-                                              "lockwait", "stats",         "breakdowns" };
+static const char *const pipeline_order[] = { "findings", "view_findings", "records", "lockwait",
+                                              "stats",    "nfs4_state",    "breakdowns" };
 #define NPIPE (sizeof pipeline_order / sizeof *pipeline_order)
 
 static consumer_fn *orig_fn[CONSUMERS_MAX];

@@ -155,6 +155,7 @@ run_open(struct run *r, const struct cli *c)
     r->ctx_ready = true;
     r->vi.findings = r->ctx.findings;
     r->vi.lockwait = r->ctx.lockwait;
+    r->vi.nfs4_state = r->ctx.nfs4_state;
     st = capture_open(&r->cap, cfg, r->err, sizeof r->err);
     if (st != 0)
         return st;

@@ -15,6 +15,9 @@
  *     report does not carry, so a row merged from several reports has null
  *     p50/p90/p99; "distinct" adds (an upper bound); "other" rows add;
  *   - timeline buckets merge by "t" (p99_us: the larger, an upper bound);
+ *   - NFSv4 client and session rows merge by their "key" (the clientid,
+ *     the sessionid): counts add, {"max"}/{"min"} keep the larger/smaller,
+ *     channel attributes and strings are the first report's;
  *   - anomalies add; "findings" are not merged (they need the packets: run
  *     nfsscope on the captures together) and are left out.
  * A report is refused (one line, exit 1) unless its "schema" is this
@@ -288,7 +291,11 @@ key_is(const struct mnode *m, const char *k)
 static bool
 key_kept(const struct mnode *m)
 {
-    static const char *const kept[] = { "top", "interval_s", "t", "lo", "hi" };
+    static const char *const kept[] = { "top", "interval_s", "t", "lo", "hi",
+                                        /* an NFSv4.1 session's channel_attrs4 */
+                                        "headerpadsize", "maxrequestsize", "maxresponsesize",
+                                        "maxresponsesize_cached", "maxoperations",
+                                        "maxrequests" };
     size_t i;
 
     for (i = 0; i < sizeof kept / sizeof kept[0]; i++)
@@ -845,7 +852,9 @@ emit_table(FILE *out, const struct mnode *root, bool csv)
 
 /* The members whose values are strings in a report (outside "findings");
  * every other leaf is a number or null. */
-static const char *const string_members[] = { "schema", "key", "fh", "order", "filter" };
+static const char *const string_members[] = { "schema", "key", "fh", "order", "filter",
+                                               /* NFSv4 clients and sessions */
+                                               "clientid", "address", "learned_by" };
 
 static bool
 string_allowed(const struct mnode *m, const struct mnode *parent)

@@ -2,8 +2,9 @@
 /* op_emit_test.c: a program whose messages carry several operations (a toy
  * COMPOUND, shaped as NFSv4's: RFC 8881 §16.2) through the matcher, the
  * dissector's op_sink and the consumers: each operation of the call counts
- * as that operation's call, each result reaches the consumers that take
- * operations (before its message) with its status and handle, the message
+ * as that operation's call and reaches the consumers that take operations
+ * as the call is seen, each result reaches them (before its message) with
+ * its status and handle, the message
  * row keeps calls, RPC-level errors and latency, and the message's kind is
  * the dissector's main operation, answered or not. */
 #include <string.h>
@@ -189,6 +190,7 @@ feed(const uint8_t *p, size_t n, unsigned dir, long ms)
 #define TRACE_MAX 32
 static struct seen {
     bool is_op;
+    uint8_t phase;
     uint32_t op, index, status, xid;
     bool has_status;
     uint8_t kind, outcome, msg_kind;
@@ -216,6 +218,7 @@ c_op(void *self, const struct op_event *msg, const struct op_item *op)
     (void)self;
     if (ntr < TRACE_MAX) {
         tr[ntr].is_op = true;
+        tr[ntr].phase = op->phase;
         tr[ntr].op = op->op;
         tr[ntr].index = op->index;
         tr[ntr].status = op->status;
@@ -267,7 +270,25 @@ main(void)
     EQ(ps->ops[TOY_PUTFH].calls, 1); /* every operation, at call time */
     EQ(ps->ops[TOY_GETATTR].calls, 1);
     EQ(ps->ops[TOY_READ].calls, 1);
-    EQ(ntr, 0);                      /* consumers see finished messages only */
+    /* The call's operations reach the consumers that take operations as it
+     * is seen, with an event of the call alone. */
+    EQ(ntr, 3);
+    if (ntr == 3) {
+        unsigned i;
+
+        for (i = 0; i < 3; i++) {
+            CHECK(tr[i].is_op);
+            EQ(tr[i].phase, OPI_CALL);
+            EQ(tr[i].index, i);
+            EQ(tr[i].xid, 1);
+            EQ(tr[i].outcome, OP_NO_REPLY);
+        }
+        EQ(tr[0].op, TOY_PUTFH);
+        EQ(tr[0].fh_len, 4);
+        EQ(tr[2].op, TOY_READ);
+    }
+    EQ(ps->ops[TOY_READ].replies, 0); /* the counters take results only */
+    ntr = 0;
     n = reply_head(b, 1, 0);
     n = put(b, n, 5);                /* COMPOUND status: the last result's */
     n = put(b, n, 3);
@@ -284,6 +305,7 @@ main(void)
 
         for (i = 0; i < 3; i++) {
             CHECK(tr[i].is_op);
+            EQ(tr[i].phase, OPI_RESULT);
             EQ(tr[i].index, i);
             EQ(tr[i].xid, 1);
             EQ(tr[i].outcome, OP_REPLIED);
@@ -320,6 +342,8 @@ main(void)
     n = put(b, n, 1);
     n = put(b, n, TOY_GETATTR);
     feed(b, n, 0, 10);
+    EQ(ntr, 1); /* its operation, as the call is seen */
+    ntr = 0;
     n = reply_head(b, 2, 1);
     feed(b, n, 1, 11);
     EQ(ntr, 1);
@@ -336,6 +360,8 @@ main(void)
     n = put(b, n, 1);
     n = put(b, n, TOY_READ);
     feed(b, n, 0, 20);
+    EQ(ntr, 1);
+    ntr = 0;
     rpc_match_flush(&m);
     EQ(ntr, 1);
     EQ(tr[0].outcome, OP_NO_REPLY);

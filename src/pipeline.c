@@ -10,6 +10,7 @@
 #include "findings.h"
 #include "findings_worker.h"
 #include "lockwait.h"
+#include "nfs4_state.h"
 #include "records.h"
 #include "rpc.h"
 
@@ -74,6 +75,21 @@ to_stats_op(void *vctx, const struct op_event *msg, const struct op_item *op)
 }
 
 static void
+to_nfs4_state(void *vctx, const struct op_event *ev)
+{
+    (void)vctx; /* the state changes with operations only */
+    (void)ev;
+}
+
+static void
+to_nfs4_state_op(void *vctx, const struct op_event *msg, const struct op_item *op)
+{
+    struct nfsscope_ctx *ctx = vctx;
+
+    nfs4_state_record_op(ctx->nfs4_state, msg, op);
+}
+
+static void
 to_breakdowns(void *vctx, const struct op_event *ev)
 {
     struct nfsscope_ctx *ctx = vctx;
@@ -90,6 +106,7 @@ consumers_build(struct nfsscope_ctx *ctx)
     consumers_add(&ctx->out, "records", to_records, to_records_op, ctx);
     consumers_add(&ctx->out, "lockwait", to_lockwait, NULL, ctx);
     consumers_add(&ctx->out, "stats", to_stats, to_stats_op, ctx);
+    consumers_add(&ctx->out, "nfs4_state", to_nfs4_state, to_nfs4_state_op, ctx);
     consumers_add(&ctx->out, "breakdowns", to_breakdowns, NULL, ctx);
 }
 
@@ -244,7 +261,9 @@ pipeline_init(struct nfsscope_ctx *ctx, const struct nfsscope_config *cfg)
     if (cfg->findings_max) /* 0 turns the findings off */
         ctx->findings = findings_new(cfg->findings_max, cfg->window_s, seed ^ 0x66696e64ULL);
     ctx->lockwait = lockwait_new(cfg->lock_waits_max, seed ^ 0x6c6f636bULL);
-    if ((cfg->findings_max && !ctx->findings) || !ctx->lockwait)
+    ctx->nfs4_state = nfs4_state_new(cfg->nfs4_clients_max, cfg->nfs4_sessions_max,
+                                     cfg->nfs4_stateids_max, seed ^ 0x6e667334ULL);
+    if ((cfg->findings_max && !ctx->findings) || !ctx->lockwait || !ctx->nfs4_state)
         goto fail;
     consumers_build(ctx);
     ctx->frag = ipfrag_new(cfg->ipfrag_max, cfg->ipfrag_timeout_s, &ctx->stats.anom);
@@ -273,6 +292,7 @@ fail:
     rpc_rm_pool_free(ctx->rm_pool);
     findings_free(ctx->findings);
     lockwait_free(ctx->lockwait);
+    nfs4_state_free(ctx->nfs4_state);
     stats_fini(&ctx->stats);
     memset(ctx, 0, sizeof *ctx);
     return -1;
@@ -292,6 +312,8 @@ pipeline_fini(struct nfsscope_ctx *ctx)
     ctx->findings = NULL;
     lockwait_free(ctx->lockwait);
     ctx->lockwait = NULL;
+    nfs4_state_free(ctx->nfs4_state);
+    ctx->nfs4_state = NULL;
     stats_fini(&ctx->stats);
 }
 

@@ -7,7 +7,7 @@
  * The consumers of finished calls (consumer.h) are listed once, in
  * pipeline_init(), in this order: the findings (on this thread, or queued to
  * the findings thread), the view's findings, --records, the NLM lock waits,
- * the per-program counters, the breakdowns. --records comes before the
+ * the per-program counters, the NFSv4 state, the breakdowns. --records comes before the
  * breakdowns because those learn names from the call, and a record shows the
  * path as it was known before the call (a RENAME's old name).
  *
@@ -57,6 +57,7 @@ struct nfsscope_ctx {
     struct findings *findings_view; /* the view's since its reset, owned by the view */
     struct records *records;       /* records.h: --records, owned by the caller */
     struct lockwait *lockwait;     /* lockwait.h: NLM v4 lock waits */
+    struct nfs4_state *nfs4_state; /* nfs4_state.h: NFSv4 clients, sessions, stateids */
     struct consumers out;          /* the list, in the order above (top of the file) */
     /* The TCP stream of the packet being read and its frame: messages its
      * bytes complete get that frame number (pipeline.c stream_data). */

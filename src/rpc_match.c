@@ -44,20 +44,43 @@ event_op(struct op_event *ev, const struct pending_call *pc)
 }
 
 /* The operations a dissector emits (dissector.h op_item): from a call, to
- * the per-operation call counts; from a reply, to the consumers, with the
- * reply's event as far as it is decoded (outcome, times, who). */
+ * the per-operation call counts and to the consumers that take operations,
+ * with an event of the call alone (consumer.h); from a reply, to the
+ * consumers, with the reply's event as far as it is decoded (outcome,
+ * times, who). */
 struct call_sink_ctx {
     struct stats *stats;
+    const struct consumers *out;
     const struct rpc_program *pg;
     const struct pending_call *pc; /* its minor version, set by the dissector */
+    bool have_ev;
+    struct op_event ev;            /* made at the call's first operation */
 };
+
+static void event_who(struct op_event *ev, const struct pending_call *pc);
 
 static void
 call_op(void *ctx, const struct op_item *op)
 {
-    const struct call_sink_ctx *c = ctx;
+    struct call_sink_ctx *c = ctx;
 
     stats_op_call(c->stats, c->pg, c->pc->minor, op);
+    if (!c->have_ev) {
+        EV_CLEAR(&c->ev);
+        c->ev.pg = c->pg;
+        c->ev.prog = c->pc->prog;
+        c->ev.vers = c->pc->vers;
+        c->ev.proc = c->pc->proc;
+        c->ev.kind = c->pc->kind;
+        c->ev.t_call = c->pc->t_call;
+        c->ev.call_len = c->pc->call_len;
+        c->ev.outcome = OP_NO_REPLY; /* not answered yet */
+        c->ev.stable = c->ev.committed = STABLE_NONE;
+        event_who(&c->ev, c->pc);
+        c->have_ev = true;
+    }
+    c->ev.minor = c->pc->minor;
+    consumers_emit_op(c->out, &c->ev, op);
 }
 
 struct reply_sink_ctx {
@@ -264,9 +287,15 @@ handle_call(struct rpc_match *m, struct flow *f, unsigned dir, const struct rpc_
     if (pg && pg->call && rc == DECODE_OK && !h->gss_wrapped && h->proc < pg->nprocs) {
         struct xdr_cur x;
         enum decode_rc drc;
-        struct call_sink_ctx cc = { m->stats, pg, pc };
+        static _Thread_local struct call_sink_ctx cc; /* an event: not on the stack per call */
         struct msg_tail t;
         struct op_sink sub = { call_op, &cc, body_tail(msg, h, &t) };
+
+        cc.stats = m->stats;
+        cc.out = m->out;
+        cc.pg = pg;
+        cc.pc = pc;
+        cc.have_ev = false;
 
         xdr_cur_init(&x, h->body);
         drc = body_rc(pg->call(&x, pc, &sub), msg);

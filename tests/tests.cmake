@@ -246,6 +246,12 @@ add_test(NAME e2e_nfs4_views COMMAND Python3::Interpreter ${CMAKE_SOURCE_DIR}/te
          ${CMAKE_BINARY_DIR}/e2e_nfs4_views_work)
 set_tests_properties(e2e_nfs4_views PROPERTIES TIMEOUT 600)
 
+# The NFSv4 state (nfs4.clients, sessions, stateids, delegations) against
+# tshark's truth and the clients' records.
+add_test(NAME e2e_nfs4_state COMMAND Python3::Interpreter ${CMAKE_SOURCE_DIR}/tests/e2e_nfs4_state.py
+         $<TARGET_FILE:nfsscope> ${NFSSCOPE_PCAPS} ${CMAKE_SOURCE_DIR}/samples)
+set_tests_properties(e2e_nfs4_state PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
+
 # The capture readers (src/capfile.c against --reader libpcap): byte-identical
 # reports on every sample, public capture and derived variant; compressed
 # input; a pcapng with interfaces of two link types, against tshark.

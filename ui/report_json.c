@@ -17,6 +17,7 @@
 #include "lockwait.h"
 #include "nfs4.h"
 #include "report_findings.h"
+#include "report_nfs4_state.h"
 #include "stats.h"
 #include "view.h"
 
@@ -391,7 +392,7 @@ nfs4_kinds(struct json_w *w, const struct rpc_program *pg, const struct kind_tab
 }
 
 static void
-nfs4_object(struct json_w *w, const struct prog_stats *ps)
+nfs4_object(struct json_w *w, const struct view_info *vi, const struct prog_stats *ps)
 {
     const struct rpc_program *pg = ps->pg;
     uint32_t k;
@@ -435,6 +436,7 @@ nfs4_object(struct json_w *w, const struct prog_stats *ps)
     json_obj(w);
     json_kv_u64(w, "bytes", ps->read_bytes);
     json_close(w);
+    nfs4_state_json(w, vi ? vi->nfs4_state : NULL); /* clients, sessions, stateids, delegations */
     /* extras */
     json_kv_u64(w, "unknown_procedure_calls", ps->bad_proc);
     json_close(w);
@@ -447,7 +449,7 @@ program(struct json_w *w, const struct view_info *vi, const struct prog_stats *p
     uint32_t i;
 
     if (pg->nminor && ps->minor) { /* NFSv4: the contract's nfs4 object */
-        nfs4_object(w, ps);
+        nfs4_object(w, vi, ps);
         return;
     }
     json_key(w, pg->name);

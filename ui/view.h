@@ -13,6 +13,7 @@
 
 struct findings;
 struct lockwait;
+struct nfs4_state;
 
 struct view_info {           /* what the report says about its input */
     const char *const *sources; /* file names or interface, NULL-terminated */
@@ -24,6 +25,7 @@ struct view_info {           /* what the report says about its input */
     /* The analyses run beside the stats (pipeline.h); NULL: off. */
     const struct findings *findings; /* findings.h */
     const struct lockwait *lockwait; /* lockwait.h: NLM v4 lock waits */
+    const struct nfs4_state *nfs4_state; /* nfs4_state.h: NFSv4 clients, sessions, stateids */
 };
 
 struct view_ops {

@@ -50,6 +50,7 @@ run_reports(const struct nfsscope_ctx *ctx)
             abort(); /* the registry lost a view */
         vi.findings = ctx->findings;
         vi.lockwait = ctx->lockwait;
+        vi.nfs4_state = ctx->nfs4_state;
         v->report(out, s, &vi);
         fflush(out);
     }

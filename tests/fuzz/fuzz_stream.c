@@ -256,7 +256,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (getenv("NFSSCOPE_FUZZ_REPORT")) /* inspecting a corpus file by hand */
         report_text_view.report(stdout, &sf.ctx.stats,
                                 &(struct view_info){ .findings = sf.ctx.findings,
-                                                     .lockwait = sf.ctx.lockwait });
+                                                     .lockwait = sf.ctx.lockwait,
+                                                     .nfs4_state = sf.ctx.nfs4_state });
     pipeline_fini(&sf.ctx);
     return 0;
 }

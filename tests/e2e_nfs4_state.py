@@ -1,0 +1,151 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+"""e2e_nfs4_state.py: the NFSv4 state in nfsscope -o json (nfs4.clients,
+sessions, stateids, delegations) against outside truths: tshark's for every
+NFSv4 sample (samples/NAME.truth.json) and public NFSv4 capture
+(../shared/pcaps/public/truth-v4/, tshark 4.0.17), and the generating
+client's own record for the samples (samples/NAME.expect.json).
+
+  - SEQUENCE: the operations in calls (tshark: opcode 53), the distinct
+    sessionids they name (nfs.session_id4) and the highest slot a call
+    used (nfs.slotid);
+  - OPEN results by delegation type (nfs.open.delegation_type) and the
+    refusals by reason (nfs.open.why_no_delegation);
+  - the fore channel CREATE_SESSION granted (the client's record);
+  - the counts the state keeps of operations answered NFS4_OK, against the
+    per-operation status truth: SETCLIENTID, EXCHANGE_ID, CREATE_SESSION,
+    DESTROY_SESSION, DESTROY_CLIENTID, OPEN, OPEN_CONFIRM, CLOSE, LOCK,
+    LOCKU, FREE_STATEID, DELEGRETURN; RENEW and DELEGRETURN calls; RENEW
+    errors; SEQUENCE errors by status.
+
+  e2e_nfs4_state.py NFSSCOPE PCAPS_DIR SAMPLES_DIR
+Exit 77 (skip) for the public part when the captures are absent (a failure
+under CI)."""
+import json
+import os
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from checks import check, finish, skip_part  # noqa: E402  (tests/checks.py)
+
+SAMPLES = ('nfs40-ops', 'nfs41-session', 'nfs41-state', 'nfs41-grace', 'nfs41-ls',
+           'nfs41-rep-too-big', 'nfs42-ops')
+# Every public NFSv4 capture with a truth. In the lossy mixed capture
+# nfsscope decodes COMPOUNDs that tshark loses (tests/e2e_nfs4.py), so
+# there its SEQUENCE count is at least tshark's; everything else is exact.
+LOSSY = ('nfstrace-eth-ipv4-tcp-nfsv3-4-41-cifs1-2',)
+PUBLIC = ('nfstrace-eth-ipv4-tcp-nfsv4-incorrect_mount', 'suricata-verify-nfs4-01-input',
+          'nfstrace-eth-ipv4-tcp-nfsv41', 'tcpdump-nfs-v4', 'nfstrace-eth-ipv4-tcp-nfsv4',
+          'nfstrace-eth-ipv4-tcp-nfsv3-4-41-cifs1-2')
+
+
+def report(nfsscope, path):
+    data, arg = None, path
+    if path.endswith('.bz2'):
+        data = subprocess.run(['bzcat', path], capture_output=True, check=True).stdout
+        arg = '-'
+    p = subprocess.run([nfsscope, '-r', arg, '-o', 'json'], input=data, capture_output=True,
+                       timeout=600)
+    check(p.returncode == 0, f'{path}: nfsscope exit {p.returncode} {p.stderr[:200]!r}')
+    return json.loads(p.stdout)['nfs4'] if p.returncode == 0 else None
+
+
+def ok_results(ops, name):
+    return ops.get(name, {}).get('status', {}).get('NFS4_OK', 0)
+
+
+def errors_of(ops, name):
+    return {k: v for k, v in ops.get(name, {}).get('status', {}).items() if k != 'NFS4_OK' and v}
+
+
+def nonzero(d):
+    return {k: v for k, v in d.items() if v}
+
+
+def compare(name, got, truth, lossy=False):
+    se, de, cl, si = got['sessions'], got['delegations'], got['clients'], got['stateids']
+    ts = truth['sessions']
+    if lossy:
+        check(se['sequence']['calls'] >= ts['sequence_ops'],
+              f'{name}: SEQUENCE calls {se["sequence"]["calls"]} >= {ts["sequence_ops"]}')
+    else:
+        check(se['sequence']['calls'] == ts['sequence_ops'],
+              f'{name}: SEQUENCE calls {se["sequence"]["calls"]} == {ts["sequence_ops"]}')
+    used = [r for r in se['rows'] if r['sequence_calls']]
+    check(se['rows_other'] == 0, f'{name}: every session listed')
+    check(len(used) == ts['distinct_sessionids'],
+          f'{name}: sessions with SEQUENCE calls {len(used)} == {ts["distinct_sessionids"]}')
+    top = max((r['slotid']['max'] for r in used if r['slotid']), default=None)
+    check(top == ts['max_slotid'], f'{name}: highest slot used {top} == {ts["max_slotid"]}')
+    check(nonzero(de['by_type']) == truth['delegations_granted'],
+          f'{name}: OPEN results by delegation type {nonzero(de["by_type"])} == '
+          f'{truth["delegations_granted"]}')
+    if 'why_no_delegation' in truth:
+        check(nonzero(de['refused']) == truth['why_no_delegation'],
+              f'{name}: refusals {nonzero(de["refused"])} == {truth["why_no_delegation"]}')
+    ops = truth['ops']
+    for key, got_n, op in (
+            ('setclientid', cl['setclientid'], 'SETCLIENTID'),
+            ('exchange_id', cl['exchange_id'], 'EXCHANGE_ID'),
+            ('sessions created', se['created'], 'CREATE_SESSION'),
+            ('sessions destroyed', se['destroyed'], 'DESTROY_SESSION'),
+            ('clients destroyed', cl['destroyed'], 'DESTROY_CLIENTID'),
+            ('opens', si['opens'], 'OPEN'),
+            ('open confirms', si['open_confirms'], 'OPEN_CONFIRM'),
+            ('closes', si['closes'], 'CLOSE'),
+            ('locks', si['locks'], 'LOCK'),
+            ('unlocks', si['unlocks'], 'LOCKU'),
+            ('freed', si['freed'], 'FREE_STATEID'),
+            ('delegations returned', de['delegreturn']['returned'], 'DELEGRETURN')):
+        want = ok_results(ops, op)
+        check(got_n == want, f'{name}: {key} {got_n} == {op} answered NFS4_OK {want}')
+    want = ops.get('RENEW', {}).get('count', 0)
+    check(cl['renewals']['renew'] == want, f'{name}: RENEW calls {cl["renewals"]["renew"]} == {want}')
+    want = ops.get('DELEGRETURN', {}).get('count', 0)
+    check(de['delegreturn']['calls'] == want,
+          f'{name}: DELEGRETURN calls {de["delegreturn"]["calls"]} == {want}')
+    check(cl['renewals']['status'] == errors_of(ops, 'RENEW'),
+          f'{name}: RENEW errors {cl["renewals"]["status"]} == {errors_of(ops, "RENEW")}')
+    check(se['sequence']['status'] == errors_of(ops, 'SEQUENCE'),
+          f'{name}: SEQUENCE errors {se["sequence"]["status"]} == {errors_of(ops, "SEQUENCE")}')
+    check(se['sequence']['errors'] == sum(errors_of(ops, 'SEQUENCE').values()),
+          f'{name}: SEQUENCE error count')
+    return used
+
+
+def main():
+    if len(sys.argv) != 4:
+        print(__doc__)
+        return 2
+    nfsscope, pcaps, samples = sys.argv[1:]
+    for s in SAMPLES:
+        got = report(nfsscope, os.path.join(samples, s + '.pcap'))
+        if got is None:
+            continue
+        for kind in ('truth', 'expect'):
+            with open(os.path.join(samples, f'{s}.{kind}.json')) as f:
+                ref = json.load(f)['nfs4']
+            used = compare(f'{s} ({kind})', got, ref)
+            if kind == 'expect' and 'fore_channels' in ref:
+                fore = [{k: r['fore_channel'][k] for k in ref['fore_channels'][0]}
+                        for r in used if r['fore_channel']]
+                check(fore == ref['fore_channels'],
+                      f'{s}: fore channels {fore} == the client\'s {ref["fore_channels"]}')
+    if not os.path.isdir(os.path.join(pcaps, 'truth-v4')):
+        skip_part('public captures not found: ' + pcaps, ci_required=True)
+        return finish()
+    for p in PUBLIC:
+        path = os.path.join(pcaps, p + '.pcap')
+        if not os.path.exists(path):
+            path += '.bz2'
+        with open(os.path.join(pcaps, 'truth-v4', p + '.json')) as f:
+            truth = json.load(f)['nfs4']
+        got = report(nfsscope, path)
+        if got is not None:
+            compare(p, got, truth, p in LOSSY)
+    return finish()
+
+
+if __name__ == '__main__':
+    sys.exit(main())
