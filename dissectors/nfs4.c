@@ -125,7 +125,12 @@ nfs4_call(struct xdr_cur *x, struct pending_call *pc, const struct op_sink *sub)
     pc->minor = c.minorversion <= 0xfe ? (uint8_t)c.minorversion : 0xfe;
     main_op = nfs4_call_main_op(&c);
     if (main_op) {
-        const struct nfs4_fhgen *g = main_op->fh_gen < c.ngen ? &c.gen[main_op->fh_gen] : NULL;
+        /* RENAME (RFC 8881 §18.26) acts on the saved FH (the source
+         * directory) and the current FH (the target), as NFSv3's from and
+         * to (the names learn the move from them). */
+        bool rename = main_op->op == OP_RENAME;
+        uint8_t gi = rename ? main_op->saved_gen : main_op->fh_gen;
+        const struct nfs4_fhgen *g = gi < c.ngen ? &c.gen[gi] : NULL;
 
         if (g && g->fh.len && g->fh.len <= PC_FH_MAX) {
             memcpy(pc->fh, g->fh.p, g->fh.len);
@@ -134,6 +139,16 @@ nfs4_call(struct xdr_cur *x, struct pending_call *pc, const struct op_sink *sub)
         if (main_op->name.len && main_op->name.len <= PC_NAME_MAX) {
             memcpy(pc->name, main_op->name.p, main_op->name.len);
             pc->name_len = (uint8_t)main_op->name.len;
+        }
+        if (rename && pc->name_len && main_op->fh_gen < c.ngen) {
+            struct bytes to = c.gen[main_op->fh_gen].fh, nm = main_op->name2;
+
+            if (to.len && nm.len && to.len + nm.len <= (size_t)(PC_NAME_MAX - pc->name_len)) {
+                memcpy(pc->name + pc->name_len, to.p, to.len);
+                memcpy(pc->name + pc->name_len + to.len, nm.p, nm.len);
+                pc->fh2_len = (uint8_t)to.len;
+                pc->name2_len = (uint8_t)nm.len;
+            }
         }
         pc->kind = nfs4_op(main_op->op) ? nfs4_op(main_op->op)->kind : OPK_OTHER;
     }
@@ -151,6 +166,44 @@ nfs4_call(struct xdr_cur *x, struct pending_call *pc, const struct op_sink *sub)
              NULL, &det);
     }
     return rc;
+}
+
+/* What a successful main operation teaches the names (src/names.h), as
+ * NFSv3 replies do: LOOKUP, OPEN by name and CREATE (RFC 8881 §18.15,
+ * §18.16, §18.4) name the handle of the generation they start, when a
+ * GETFH of the COMPOUND returned it, in the directory the call's handle
+ * (pending_call.fh) and name are of; REMOVE (§18.25) unlinks that name,
+ * RENAME (§18.26) moves it; PUTROOTFH (§18.21) followed by GETFH names the
+ * server's root "/" (an export root, as a MOUNT reply's). */
+static void
+reply_names(const struct nfs4_reply *r, const struct nfs4_digest *d, struct op_event *ev)
+{
+    uint32_t i, main_op;
+    uint8_t g;
+
+    if (!d->kind.n)
+        return;
+    main_op = d->kind.op[0];
+    for (i = 0; i < r->ndecoded && r->res[i].op != main_op; i++)
+        continue;
+    if (i >= r->ndecoded || !r->res[i].has_status || r->res[i].status != NFS4_OK)
+        return;
+    if (main_op == OP_REMOVE || main_op == OP_RENAME) {
+        ev->names_op = main_op == OP_REMOVE ? NAMES_OP_REMOVE : NAMES_OP_RENAME;
+        return;
+    }
+    if (main_op != OP_LOOKUP && main_op != OP_OPEN && main_op != OP_CREATE &&
+        main_op != OP_PUTROOTFH)
+        return;
+    for (g = 1; g < r->ngen; g++)
+        if (r->gen[g].set_by == i && r->gen[g].fh.len) {
+            ev->obj_fh = r->gen[g].fh;
+            break;
+        }
+    if (main_op == OP_PUTROOTFH && ev->obj_fh.len) { /* the server's root: the path "/" */
+        ev->obj_is_export = true;
+        ev->name = (struct bytes){ (const uint8_t *)"/", 1 };
+    }
 }
 
 static enum decode_rc
@@ -177,6 +230,7 @@ nfs4_reply(struct xdr_cur *x, const struct pending_call *pc, struct op_event *ev
     ev->has_status = true;
     ev->has_main_ops = true;
     ev->main_ops = kind_pack(&d->kind);
+    reply_names(&r, d, ev);
     for (i = 0; i < r.ndecoded; i++) {
         const struct nfs4_resop *res = &r.res[i];
         struct bytes fh = res->fh_gen < r.ngen ? r.gen[res->fh_gen].fh : (struct bytes){ 0 };

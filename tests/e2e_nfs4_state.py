@@ -16,7 +16,9 @@ client's own record for the samples (samples/NAME.expect.json).
     per-operation status truth: SETCLIENTID, EXCHANGE_ID, CREATE_SESSION,
     DESTROY_SESSION, DESTROY_CLIENTID, OPEN, OPEN_CONFIRM, CLOSE, LOCK,
     LOCKU, FREE_STATEID, DELEGRETURN; RENEW and DELEGRETURN calls; RENEW
-    errors; SEQUENCE errors by status.
+    errors; SEQUENCE errors by status;
+  - the per-file breakdown's paths, learned from LOOKUP, OPEN, CREATE and
+    RENAME: made of the names tshark sees on the wire.
 
   e2e_nfs4_state.py NFSSCOPE PCAPS_DIR SAMPLES_DIR
 Exit 77 (skip) for the public part when the captures are absent (a failure
@@ -40,7 +42,7 @@ PUBLIC = ('nfstrace-eth-ipv4-tcp-nfsv4-incorrect_mount', 'suricata-verify-nfs4-0
           'nfstrace-eth-ipv4-tcp-nfsv3-4-41-cifs1-2')
 
 
-def report(nfsscope, path):
+def report(nfsscope, path, whole=False):
     data, arg = None, path
     if path.endswith('.bz2'):
         data = subprocess.run(['bzcat', path], capture_output=True, check=True).stdout
@@ -48,7 +50,10 @@ def report(nfsscope, path):
     p = subprocess.run([nfsscope, '-r', arg, '-o', 'json'], input=data, capture_output=True,
                        timeout=600)
     check(p.returncode == 0, f'{path}: nfsscope exit {p.returncode} {p.stderr[:200]!r}')
-    return json.loads(p.stdout)['nfs4'] if p.returncode == 0 else None
+    if p.returncode != 0:
+        return None
+    r = json.loads(p.stdout)
+    return r if whole else r['nfs4']
 
 
 def ok_results(ops, name):
@@ -114,15 +119,49 @@ def compare(name, got, truth, lossy=False):
     return used
 
 
+def tshark_names(path):
+    """Every component name tshark sees in the capture's NFSv4 operations
+    (LOOKUP, OPEN, CREATE, RENAME, REMOVE: nfs.pathname.component, nfs.name)."""
+    p = subprocess.run(['tshark', '-r', path, '-Y', 'nfs', '-T', 'fields', '-e',
+                        'nfs.pathname.component', '-e', 'nfs.name', '-E', 'occurrence=a',
+                        '-E', 'aggregator=/'], capture_output=True, text=True, timeout=300)
+    names = set()
+    for line in p.stdout.splitlines():
+        for field in line.split('\t'):
+            names.update(n for n in field.split('/') if n)
+    return p.returncode == 0, names
+
+
+def check_paths(name, path, got_report):
+    """The per-file breakdown labels the names learned from LOOKUP, OPEN,
+    CREATE and RENAME: each component of a path is a name the wire carried
+    (tshark's), and some files have one."""
+    ok, names = tshark_names(path)
+    if not check(ok, f'{name}: tshark ran'):
+        return
+    rows = got_report['breakdowns']['file']['rows']
+    paths = [r['key'] for r in rows if '/' in r['key']]
+    check(len(paths) > 0, f'{name}: some file rows have a path ({[r["key"] for r in rows]})')
+    for lab in paths:
+        comps = [c for c in lab.split('/') if c and c != '...']
+        check(all(c in names for c in comps), f'{name}: {lab} is made of names on the wire')
+
+
 def main():
     if len(sys.argv) != 4:
         print(__doc__)
         return 2
     nfsscope, pcaps, samples = sys.argv[1:]
+    have_tshark = subprocess.run(['which', 'tshark'], capture_output=True).returncode == 0
     for s in SAMPLES:
-        got = report(nfsscope, os.path.join(samples, s + '.pcap'))
+        got = report(nfsscope, os.path.join(samples, s + '.pcap'), whole=True)
         if got is None:
             continue
+        if have_tshark:
+            check_paths(s, os.path.join(samples, s + '.pcap'), got)
+        else:
+            skip_part('tshark not installed: the paths are not checked')
+        got = got['nfs4']
         for kind in ('truth', 'expect'):
             with open(os.path.join(samples, f'{s}.{kind}.json')) as f:
                 ref = json.load(f)['nfs4']
