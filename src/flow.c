@@ -127,6 +127,8 @@ flow_table_renew(struct flow_table *t, struct flow *f)
     f->prev_id = f->id;
     f->id = t->next_id++;
     f->role = ROLE_NONE;
+    f->tls = 0;
+    memset(f->tls_half, 0, sizeof f->tls_half);
 }
 
 unsigned

@@ -18,6 +18,7 @@
 #include "flow_key.h"
 #include "hashtab.h"
 #include "rpc_rm.h"
+#include "rpc_tls.h"
 #include "tcp_reasm.h"
 
 struct flow {
@@ -30,6 +31,10 @@ struct flow {
     uint8_t in_use;
     uint8_t rpc_seen;  /* a valid RPC message was decoded on this flow */
     uint8_t role;      /* internal: who is the client, and from what (flow_client_dir) */
+    uint8_t tls;       /* the connection switched to TLS after an AUTH_TLS probe
+                        * (RFC 9289 §4.1): its bytes are TLS records, not RPC */
+    uint8_t tls_idx;   /* its row in stats.tls (rpc_tls_start) */
+    struct rpc_tls_half tls_half[2];
     struct tcp_half tcp[2];
     struct rpc_rm rm[2];
     struct bd_cache bdc; /* breakdown rows of this connection's calls */

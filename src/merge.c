@@ -854,7 +854,8 @@ emit_table(FILE *out, const struct mnode *root, bool csv)
  * every other leaf is a number or null. */
 static const char *const string_members[] = { "schema", "key", "fh", "order", "filter",
                                                /* NFSv4 clients and sessions */
-                                               "clientid", "address", "learned_by" };
+                                               "clientid", "address", "learned_by",
+                                               "client", "server" /* rpc.tls.listed[] */ };
 
 static bool
 string_allowed(const struct mnode *m, const struct mnode *parent)

@@ -114,8 +114,11 @@ static void
 deliver_rpc(void *vctx, void *flow, unsigned dir, const struct rpc_msg_view *m)
 {
     struct nfsscope_ctx *ctx = vctx;
+    struct flow *f = flow;
 
-    rpc_match_message(&ctx->match, flow, dir, m, false);
+    rpc_match_message(&ctx->match, f, dir, m, false);
+    if (f->tls) /* the message was the STARTTLS reply: TLS follows it */
+        rpc_rm_stop(&f->rm[dir]);
 }
 
 static bool
@@ -135,8 +138,14 @@ stream_data(void *vctx, void *flow, unsigned dir, struct bytes chunk, const stru
     struct nfsscope_ctx *ctx = vctx;
     struct flow *f = flow;
 
+    size_t used = 0;
+
     ctx->match.frame = flow == ctx->pkt_flow && dir == ctx->pkt_dir ? ctx->pkt_frame : 0;
-    rpc_rm_feed(ctx->rm_pool, &f->rm[dir], f, dir, chunk, ts, deliver_rpc, ctx);
+    if (!f->tls)
+        used = rpc_rm_feed(ctx->rm_pool, &f->rm[dir], f, dir, chunk, ts, deliver_rpc, ctx);
+    if (f->tls && used < chunk.len) /* RPC-over-TLS (RFC 9289): records, not RPC */
+        rpc_tls_data(&ctx->stats.tls, f->tls_idx, dir, &f->tls_half[dir], chunk.p + used,
+                     chunk.len - used);
 }
 
 static void
@@ -146,7 +155,10 @@ stream_gap(void *vctx, void *flow, unsigned dir, uint64_t nbytes, const struct t
     struct flow *f = flow;
 
     ctx->match.frame = flow == ctx->pkt_flow && dir == ctx->pkt_dir ? ctx->pkt_frame : 0;
-    rpc_rm_gap(ctx->rm_pool, &f->rm[dir], f, dir, nbytes, ts, deliver_rpc, ctx);
+    if (f->tls)
+        rpc_tls_gap(&ctx->stats.tls, f->tls_idx, dir, &f->tls_half[dir], nbytes);
+    else
+        rpc_rm_gap(ctx->rm_pool, &f->rm[dir], f, dir, nbytes, ts, deliver_rpc, ctx);
 }
 
 /* What the TCP connection did (tcp_reasm.h): the SYN says who the client
@@ -170,6 +182,9 @@ stream_event(void *vctx, void *flow, unsigned dir, enum tcp_event ev, const stru
         rpc_rm_end(ctx->rm_pool, &f->rm[dir]);
         break;
     case TCP_EV_NEW:
+        if (f->tls) /* the new connection starts with RPC again */
+            for (unsigned d = 0; d < 2; d++)
+                rpc_rm_release(ctx->rm_pool, &f->rm[d]);
         flow_table_renew(&ctx->flows, f);
         anomaly_add(&ctx->stats.anom, ANOM_TCP_RECONNECT, 1);
         reconnects_add(&ctx->stats.reconnects, f->key.af, dir == 0 ? f->key.saddr : f->key.daddr);

@@ -184,6 +184,11 @@ fill(struct records *r, const struct stats *s, const struct op_event *ev, struct
     c->vers = ev->vers;
     c->prog_name = ev->pg ? ev->pg->name : "";
     c->proc = rpc_proc_name(ev->pg, ev->proc);
+    if (ev->gss_proc >= 1 && ev->gss_proc <= 3) { /* RPCSEC_GSS control (RFC 2203 §5.2) */
+        static const char *const ctl[3] = { "rpcsec_gss_init", "rpcsec_gss_continue_init",
+                                            "rpcsec_gss_destroy" };
+        c->proc = ctl[ev->gss_proc - 1];
+    }
     if (!c->proc) {
         snprintf(c->procbuf, sizeof c->procbuf, "proc%" PRIu32, ev->proc);
         c->proc = c->procbuf;

@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* rpc.c: ONC RPC call and reply headers (RFC 5531 §9). */
+/* rpc.c: ONC RPC call and reply headers (RFC 5531 §9), RPCSEC_GSS credentials
+ * (RFC 2203 §5) and the RPC-over-TLS probe (RFC 9289 §4.1). */
 #include "rpc.h"
+
+#include <string.h>
 
 #include "xdr_cur.h"
 
@@ -46,20 +49,53 @@ auth_sys(struct bytes body, struct rpc_hdr *h)
         h->bad_cred = true;
 }
 
-/* rpc_gss_cred_vers_1_t (RFC 2203 §5): version, gss_proc, seq_num, service.
- * Only RPCSEC_GSS_DATA with rpc_gss_svc_none carries plain arguments. */
-static bool
-gss_plain(struct bytes body)
+/* rpc_gss_cred_vers_1_t (RFC 2203 §5): version (RPCSEC_GSS_VERS_1), gss_proc,
+ * seq_num, service, handle<>. The arguments are plain only for
+ * RPCSEC_GSS_DATA with rpc_gss_svc_none; integrity and privacy wrap them
+ * (§5.3.2.2, §5.3.2.3), control messages carry their own (§5.2). */
+static void
+gss_cred(struct bytes body, struct rpc_hdr *h)
 {
     struct xdr_cur c;
-    uint32_t proc, service;
+    struct bytes handle;
+    uint32_t vers, proc, seq, service;
 
     xdr_cur_init(&c, body);
-    xdr_cur_u32(&c);
+    vers = xdr_cur_u32(&c);
     proc = xdr_cur_u32(&c);
-    xdr_cur_u32(&c);
+    seq = xdr_cur_u32(&c);
     service = xdr_cur_u32(&c);
-    return xdr_cur_ok(&c) && proc == 0 && service == 1;
+    xdr_cur_opaque(&c, RPC_MAX_AUTH_BYTES, &handle);
+    h->gss_wrapped = true;
+    if (!xdr_cur_ok(&c) || vers != 1 || proc > RPCSEC_GSS_DESTROY ||
+        service < RPC_GSS_SVC_NONE || service > RPC_GSS_SVC_PRIVACY)
+        return;
+    h->gss = true;
+    h->gss_proc = (uint8_t)proc;
+    h->gss_service = (uint8_t)service;
+    h->gss_seq = seq;
+    h->gss_wrapped = proc != RPCSEC_GSS_DATA || service != RPC_GSS_SVC_NONE;
+}
+
+enum decode_rc
+rpc_gss_integ_body(struct bytes body, uint32_t *seq, struct bytes *args, bool *whole)
+{
+    struct xdr_cur c;
+    uint32_t len;
+
+    xdr_cur_init(&c, body);
+    len = xdr_cur_u32(&c);
+    *seq = xdr_cur_u32(&c);
+    if (!xdr_cur_ok(&c))
+        return xdr_cur_status(&c);
+    if (len < 4)
+        return DECODE_INVALID;
+    args->p = body.p + 8;
+    args->len = body.len - 8;
+    *whole = len - 4 <= args->len;
+    if (*whole)
+        args->len = len - 4;
+    return DECODE_OK;
 }
 
 enum decode_rc
@@ -88,7 +124,7 @@ rpc_hdr_parse(struct bytes msg, struct rpc_hdr *h)
         if (h->cred_flavor == AUTH_SYS_FLAVOR)
             auth_sys(cred, h);
         else if (h->cred_flavor == RPCSEC_GSS_FLAVOR)
-            h->gss_wrapped = !gss_plain(cred);
+            gss_cred(cred, h);
         opaque_auth(&x, &verf, h);
     } else {
         h->reply_stat = xdr_cur_enum(&x, MSG_DENIED);
@@ -96,6 +132,8 @@ rpc_hdr_parse(struct bytes msg, struct rpc_hdr *h)
             return xdr_cur_status(&x);
         if (h->reply_stat == MSG_ACCEPTED) {
             h->verf_flavor = opaque_auth(&x, &verf, h);
+            h->starttls = xdr_cur_ok(&x) && h->verf_flavor == AUTH_NONE_FLAVOR &&
+                          verf.len == 8 && memcmp(verf.p, "STARTTLS", 8) == 0;
             h->accept_stat = xdr_cur_enum(&x, SYSTEM_ERR);
             if (xdr_cur_ok(&x) && h->accept_stat == PROG_MISMATCH) {
                 xdr_cur_u32(&x); /* low */
@@ -119,7 +157,8 @@ rpc_hdr_parse(struct bytes msg, struct rpc_hdr *h)
 static bool
 flavor_known(uint32_t f)
 {
-    return f <= AUTH_DH_FLAVOR || f == RPCSEC_GSS_FLAVOR || f == 4 /* RPCSEC_KERB */ ||
+    return f <= AUTH_DH_FLAVOR || f == RPCSEC_GSS_FLAVOR || f == AUTH_TLS_FLAVOR ||
+           f == 4 /* RPCSEC_KERB */ ||
            f == 390003 || f == 390004 || f == 390005; /* Kerberos pseudo-flavors */
 }
 

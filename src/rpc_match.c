@@ -119,6 +119,8 @@ event_who(struct op_event *ev, const struct pending_call *pc)
     ev->bd_idx = pc->bd_idx;
     ev->bd_gen = pc->bd_gen;
     ev->call_priv = pc->priv;
+    ev->gss_service = pc->gss_service;
+    ev->gss_proc = pc->gss_proc;
 }
 
 /* A call that will never be answered (expired, evicted, or end of input). */
@@ -183,37 +185,74 @@ count_auth(struct stats *s, uint32_t flavor)
     case RPCSEC_GSS_FLAVOR:
         s->rpc.auth_gss++;
         break;
+    case AUTH_TLS_FLAVOR:
+        s->rpc.auth_tls++;
+        break;
     default:
         s->rpc.auth_other++;
         break;
     }
 }
 
-/* What a dissector's DECODE_TRUNCATED means: the capture cut the message
- * (the head is shorter than the message), or, when the head holds the whole
- * message, a length inside it runs past its end: an impossible value
- * (a 4 GB string in a 100-byte call), counted as a decode error. */
-static enum decode_rc
-body_rc(enum decode_rc drc, const struct rpc_msg_view *msg)
+/* The head holds the whole message. */
+static bool
+msg_whole(const struct rpc_msg_view *msg)
 {
-    if (drc == DECODE_TRUNCATED && !msg->head_partial && msg->head.len >= msg->msg_len)
+    return !msg->head_partial && msg->head.len >= msg->msg_len;
+}
+
+/* What a dissector's DECODE_TRUNCATED means: the capture cut the message
+ * (the head is shorter than the message), or, when the bytes it was given
+ * hold all of the arguments or results (`whole`), a length inside them runs
+ * past their end: an impossible value (a 4 GB string in a 100-byte call),
+ * counted as a decode error. */
+static enum decode_rc
+body_rc(enum decode_rc drc, bool whole)
+{
+    if (drc == DECODE_TRUNCATED && whole)
         return DECODE_INVALID;
     return drc;
 }
 
-/* The message's tail for the dissector, its offset counted from the body
- * (the arguments or results after the RPC header, in the head); NULL if
- * none was kept. */
+/* The message's tail for the dissector, its offset counted from `body` (the
+ * arguments or results the dissector reads, in the head); NULL if none was
+ * kept, or `whole`: they are all in body. */
 static const struct msg_tail *
-body_tail(const struct rpc_msg_view *msg, const struct rpc_hdr *h, struct msg_tail *t)
+body_tail(const struct rpc_msg_view *msg, struct bytes body, bool whole, struct msg_tail *t)
 {
-    size_t body_off = (size_t)(h->body.p - msg->head.p);
+    size_t body_off = (size_t)(body.p - msg->head.p);
 
-    if (!msg->tail.len || !h->body.p || msg->tail_off < body_off + h->body.len)
+    if (whole || !msg->tail.len || !body.p || msg->tail_off < body_off + body.len)
         return NULL;
     t->b = msg->tail;
     t->off = msg->tail_off - (uint32_t)body_off;
     return t;
+}
+
+/* The arguments or results of a message in *out, and in *whole whether all
+ * of them are there: the body, or for RPCSEC_GSS integrity the procedure's
+ * data inside rpc_gss_integ_data (RFC 2203 §5.3.2.2), after its seq_num.
+ * DECODE_INVALID: the integrity wrapping does not parse in a whole message
+ * (counted as a decode error); DECODE_TRUNCATED: it was cut by the capture. */
+static enum decode_rc
+msg_body(const struct rpc_hdr *h, const struct rpc_msg_view *msg, uint8_t gss_service,
+         struct bytes *out, bool *whole)
+{
+    uint32_t seq;
+    bool all;
+    enum decode_rc rc;
+
+    *out = h->body;
+    *whole = msg_whole(msg);
+    if (gss_service != RPC_GSS_SVC_INTEGRITY)
+        return DECODE_OK;
+    rc = rpc_gss_integ_body(h->body, &seq, out, &all);
+    if (rc == DECODE_OK && !all && *whole) /* databody_integ runs past the message */
+        rc = DECODE_INVALID;
+    if (rc == DECODE_TRUNCATED && *whole)
+        rc = DECODE_INVALID;
+    *whole = all;
+    return rc;
 }
 
 /* Same procedure: the same call sent again. */
@@ -277,19 +316,38 @@ handle_call(struct rpc_match *m, struct flow *f, unsigned dir, const struct rpc_
     pc->frame = m->frame;
     pc->uid = h->uid;
     pc->gid = h->gid;
+    /* RPCSEC_GSS (RFC 2203 §5.3.2): integrity arguments are decoded inside
+     * their wrapping; privacy ones are encrypted; control messages carry
+     * GSS tokens, not the NULL procedure's (empty) arguments. */
     pc->gss_wrapped = h->gss_wrapped;
+    if (h->gss) { /* rpc.c checked: service 1..3, gss_proc 0..3 */
+        pc->gss_service = h->gss_service & 3u;
+        if (h->gss_proc != RPCSEC_GSS_DATA)
+            pc->gss_proc = h->gss_proc & 3u;
+        else if (h->gss_service == RPC_GSS_SVC_INTEGRITY)
+            pc->gss_wrapped = 0;
+    }
+    pc->tls_probe = h->cred_flavor == AUTH_TLS_FLAVOR && h->proc == 0;
     pc->stable = STABLE_NONE;
     pc->minor = 0xff;
     pc->kind = rpc_proc(pg, h->proc) ? rpc_proc(pg, h->proc)->kind : OPK_OTHER;
     pc->partial = rc != DECODE_OK || msg->head_partial;
     if (msg->head.len >= 32) /* the credential's flavor was captured */
         count_auth(m->stats, h->cred_flavor);
-    if (pg && pg->call && rc == DECODE_OK && !h->gss_wrapped && h->proc < pg->nprocs) {
+    if (pc->gss_service)
+        stats_gss_call(m->stats, pg, h->proc, pc->gss_service, pc->gss_proc);
+    if (pc->gss_proc) { /* a context control message: counted apart */
+        stats_call_by(m->stats, pc, &f->bdc);
+        return;
+    }
+    if (pg && pg->call && rc == DECODE_OK && !pc->gss_wrapped && h->proc < pg->nprocs) {
         struct xdr_cur x;
-        enum decode_rc drc;
+        struct bytes body;
+        bool whole;
+        enum decode_rc drc = msg_body(h, msg, pc->gss_service, &body, &whole);
         static _Thread_local struct call_sink_ctx cc; /* an event: not on the stack per call */
         struct msg_tail t;
-        struct op_sink sub = { call_op, &cc, body_tail(msg, h, &t) };
+        struct op_sink sub = { call_op, &cc, body_tail(msg, body, whole, &t) };
 
         cc.stats = m->stats;
         cc.out = m->out;
@@ -297,8 +355,10 @@ handle_call(struct rpc_match *m, struct flow *f, unsigned dir, const struct rpc_
         cc.pc = pc;
         cc.have_ev = false;
 
-        xdr_cur_init(&x, h->body);
-        drc = body_rc(pg->call(&x, pc, &sub), msg);
+        if (drc == DECODE_OK) {
+            xdr_cur_init(&x, body);
+            drc = body_rc(pg->call(&x, pc, &sub), whole);
+        }
         if (drc == DECODE_INVALID)
             anomaly_add(&m->stats->anom, ANOM_NFS_DECODE_ERROR, 1);
         else if (drc == DECODE_TRUNCATED)
@@ -371,6 +431,13 @@ handle_reply(struct rpc_match *m, struct flow *f, unsigned dir, const struct rpc
     ev.reject_stat = h->reject_stat;
     ev.partial = pc->partial || rc != DECODE_OK || msg->head_partial;
     event_who(&ev, pc);
+    /* The server agreed to RPC-over-TLS (RFC 9289 §4.1): the connection's
+     * next bytes are the TLS handshake. */
+    if (rc == DECODE_OK && pc->tls_probe && h->starttls && h->accept_stat == RPC_SUCCESS &&
+        f->key.proto == FLOW_PROTO_TCP && !f->tls) {
+        f->tls = 1;
+        f->tls_idx = (uint8_t)rpc_tls_start(&m->stats->tls, &f->key, pc->dir, &msg->ts_last);
+    }
     if (rc == DECODE_OK && (h->reply_stat != MSG_ACCEPTED || h->accept_stat != RPC_SUCCESS)) {
         ev.outcome = OP_RPC_ERROR;
     } else {
@@ -378,13 +445,17 @@ handle_reply(struct rpc_match *m, struct flow *f, unsigned dir, const struct rpc
         if (rc == DECODE_OK && pc->pg && pc->pg->reply && !pc->gss_wrapped &&
             pc->proc < pc->pg->nprocs) {
             struct xdr_cur x;
-            enum decode_rc drc;
+            struct bytes body;
+            bool whole;
+            enum decode_rc drc = msg_body(h, msg, pc->gss_service, &body, &whole);
             struct reply_sink_ctx rc_ = { m->out, &ev };
             struct msg_tail t;
-            struct op_sink sub = { reply_op, &rc_, body_tail(msg, h, &t) };
+            struct op_sink sub = { reply_op, &rc_, body_tail(msg, body, whole, &t) };
 
-            xdr_cur_init(&x, h->body);
-            drc = body_rc(pc->pg->reply(&x, pc, &ev, &sub), msg);
+            if (drc == DECODE_OK) {
+                xdr_cur_init(&x, body);
+                drc = body_rc(pc->pg->reply(&x, pc, &ev, &sub), whole);
+            }
             if (drc == DECODE_INVALID)
                 anomaly_add(&m->stats->anom, ANOM_NFS_DECODE_ERROR, 1);
             else if (drc == DECODE_TRUNCATED)

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "config.h"
+#include "rpc.h"
 #include "t.h"
 
 /* ---- messages (record marks removed) ---- */
@@ -162,6 +163,159 @@ static const uint8_t write_reply[] = {
 /* ---- fixture ---- */
 
 enum { P_GETATTR = 1, P_LOOKUP = 3, P_WRITE = 7 };
+
+/* ---- RPCSEC_GSS (RFC 2203) and RPC-over-TLS (RFC 9289) ---- */
+
+/* The call header up to the credential, then an RPCSEC_GSS credential
+ * (rpc_gss_cred_vers_1_t, RFC 2203 §5): 24 bytes with a 4-byte handle. */
+#define GSS_CALL(xid3, proc, gss_proc, seq, service)                                             \
+    0x0a, 0x00, 0x00, xid3,   /* xid */                                                         \
+    0x00, 0x00, 0x00, 0x00,   /* msg_type CALL */                                               \
+    0x00, 0x00, 0x00, 0x02,   /* rpcvers 2 */                                                   \
+    0x00, 0x01, 0x86, 0xa3,   /* prog 100003 */                                                 \
+    0x00, 0x00, 0x00, 0x03,   /* vers 3 */                                                      \
+    0x00, 0x00, 0x00, proc,   /* proc */                                                        \
+    0x00, 0x00, 0x00, 0x06,   /* cred flavor RPCSEC_GSS */                                      \
+    0x00, 0x00, 0x00, 0x18,   /* cred length 24 */                                              \
+    0x00, 0x00, 0x00, 0x01,   /*   version RPCSEC_GSS_VERS_1 */                                 \
+    0x00, 0x00, 0x00, gss_proc, /* gss_proc */                                                  \
+    0x00, 0x00, 0x00, seq,    /*   seq_num */                                                   \
+    0x00, 0x00, 0x00, service, /*  service */                                                   \
+    0x00, 0x00, 0x00, 0x04,   /*   handle length 4 */                                           \
+    'h',  'n',  'd',  'l'     /*   handle */
+
+/* The verifier of a DATA call: RPCSEC_GSS, an 8-byte checksum (RFC 2203 §5.3.1). */
+#define GSS_VERF8                                                                                \
+    0x00, 0x00, 0x00, 0x06, 0x00, 0x00, 0x00, 0x08, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88
+
+/* krb5i LOOKUP "foo": rpc_gss_integ_data (RFC 2203 §5.3.2.2) after the verifier. */
+static const uint8_t gss_integ_lookup_call[] = {
+    GSS_CALL(0x0a, 3, 0, 9, 2), /* LOOKUP, RPCSEC_GSS_DATA, seq 9, integrity */
+    GSS_VERF8,
+    0x00, 0x00, 0x00, 0x14, /* databody_integ length 20 */
+    0x00, 0x00, 0x00, 0x09, /*   seq_num 9 */
+    0x00, 0x00, 0x00, 0x04, /*   diropargs3: dir fh length 4 */
+    0xaa, 0xbb, 0xcc, 0xdd, /*   fh */
+    0x00, 0x00, 0x00, 0x03, /*   name length 3 */
+    'f',  'o',  'o',  0x00, /*   "foo" + padding */
+    0x00, 0x00, 0x00, 0x04, /* checksum length 4 */
+    0xde, 0xad, 0xbe, 0xef, /* checksum */
+};
+
+/* Its reply: a 12-byte RPCSEC_GSS verifier (the checksum of seq_num, RFC
+ * 2203 §5.3.3.2), then LOOKUP3res NFS3ERR_NOENT inside rpc_gss_integ_data. */
+static const uint8_t gss_integ_lookup_reply[] = {
+    0x0a, 0x00, 0x00, 0x0a, /* xid */
+    0x00, 0x00, 0x00, 0x01, /* msg_type REPLY */
+    0x00, 0x00, 0x00, 0x00, /* reply_stat MSG_ACCEPTED */
+    0x00, 0x00, 0x00, 0x06, /* verf flavor RPCSEC_GSS */
+    0x00, 0x00, 0x00, 0x0c, /* verf length 12 */
+    0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0x09, 0x0a, 0x0b, 0x0c,
+    0x00, 0x00, 0x00, 0x00, /* accept_stat SUCCESS */
+    0x00, 0x00, 0x00, 0x0c, /* databody_integ length 12 */
+    0x00, 0x00, 0x00, 0x09, /*   seq_num 9 */
+    0x00, 0x00, 0x00, 0x02, /*   status NFS3ERR_NOENT */
+    0x00, 0x00, 0x00, 0x00, /*   dir_attributes: attributes_follow FALSE */
+    0x00, 0x00, 0x00, 0x04, /* checksum length 4 */
+    0xca, 0xfe, 0xba, 0xbe, /* checksum */
+};
+
+/* krb5i GETATTR whose databody_integ claims more bytes than the message has. */
+static const uint8_t gss_integ_bad_call[] = {
+    GSS_CALL(0x0b, 1, 0, 10, 2),
+    GSS_VERF8,
+    0x00, 0x00, 0x01, 0x00, /* databody_integ length 256: past the end */
+    0x00, 0x00, 0x00, 0x0a, /*   seq_num 10 */
+    0x00, 0x00, 0x00, 0x04, /*   fh length 4 */
+    0xaa, 0xbb, 0xcc, 0xdd, /*   fh */
+};
+
+/* krb5p GETATTR: rpc_gss_priv_data (RFC 2203 §5.3.2.3), an encrypted blob. */
+static const uint8_t gss_priv_getattr_call[] = {
+    GSS_CALL(0x0c, 1, 0, 11, 3), /* GETATTR, DATA, seq 11, privacy */
+    GSS_VERF8,
+    0x00, 0x00, 0x00, 0x10, /* databody_priv length 16 */
+    0x9c, 0x41, 0x07, 0xee, 0x12, 0x00, 0x00, 0x03, 0x7f, 0xff, 0xff, 0xff, 0x00, 0x00, 0x00, 0x00,
+};
+
+static const uint8_t gss_priv_getattr_reply[] = {
+    0x0a, 0x00, 0x00, 0x0c, /* xid */
+    0x00, 0x00, 0x00, 0x01, /* msg_type REPLY */
+    0x00, 0x00, 0x00, 0x00, /* reply_stat MSG_ACCEPTED */
+    GSS_VERF8,              /* verifier */
+    0x00, 0x00, 0x00, 0x00, /* accept_stat SUCCESS */
+    0x00, 0x00, 0x00, 0x08, /* databody_priv length 8 */
+    0x00, 0x00, 0x00, 0x05, 0xff, 0xff, 0xff, 0xff, /* (would read as NFS3ERR_IO if decoded) */
+};
+
+/* RPCSEC_GSS_INIT (RFC 2203 §5.2.2): NULL procedure, gss_proc 1, an empty
+ * handle, verifier AUTH_NONE, rpc_gss_init_arg (a GSS token). */
+static const uint8_t gss_init_call[] = {
+    0x0a, 0x00, 0x00, 0x0d, /* xid */
+    0x00, 0x00, 0x00, 0x00, /* msg_type CALL */
+    0x00, 0x00, 0x00, 0x02, /* rpcvers 2 */
+    0x00, 0x01, 0x86, 0xa3, /* prog 100003 */
+    0x00, 0x00, 0x00, 0x03, /* vers 3 */
+    0x00, 0x00, 0x00, 0x00, /* proc NULL */
+    0x00, 0x00, 0x00, 0x06, /* cred flavor RPCSEC_GSS */
+    0x00, 0x00, 0x00, 0x14, /* cred length 20 */
+    0x00, 0x00, 0x00, 0x01, /*   version 1 */
+    0x00, 0x00, 0x00, 0x01, /*   gss_proc RPCSEC_GSS_INIT */
+    0x00, 0x00, 0x00, 0x00, /*   seq_num 0 */
+    0x00, 0x00, 0x00, 0x01, /*   service none */
+    0x00, 0x00, 0x00, 0x00, /*   handle length 0 */
+    0x00, 0x00, 0x00, 0x00, /* verf AUTH_NONE */
+    0x00, 0x00, 0x00, 0x00, /* verf length 0 */
+    0x00, 0x00, 0x00, 0x08, /* gss_token length 8 */
+    0x60, 0x82, 0x02, 0x10, 0x06, 0x09, 0x2a, 0x86,
+};
+
+/* rpc_gss_init_res (RFC 2203 §5.2.3.1): handle, major, minor, window, token. */
+static const uint8_t gss_init_reply[] = {
+    0x0a, 0x00, 0x00, 0x0d, /* xid */
+    0x00, 0x00, 0x00, 0x01, /* msg_type REPLY */
+    0x00, 0x00, 0x00, 0x00, /* reply_stat MSG_ACCEPTED */
+    0x00, 0x00, 0x00, 0x00, /* verf AUTH_NONE */
+    0x00, 0x00, 0x00, 0x00, /* verf length 0 */
+    0x00, 0x00, 0x00, 0x00, /* accept_stat SUCCESS */
+    0x00, 0x00, 0x00, 0x04, /* handle length 4 */
+    'h',  'n',  'd',  'l',
+    0x00, 0x00, 0x00, 0x00, /* gss_major GSS_S_COMPLETE */
+    0x00, 0x00, 0x00, 0x00, /* gss_minor */
+    0x00, 0x00, 0x00, 0x80, /* seq_window 128 */
+    0x00, 0x00, 0x00, 0x00, /* gss_token length 0 */
+};
+
+/* RPCSEC_GSS_DESTROY (RFC 2203 §5.4): NULL procedure, gss_proc 3. */
+static const uint8_t gss_destroy_call[] = {
+    GSS_CALL(0x0e, 0, 3, 12, 1),
+    GSS_VERF8,
+};
+
+/* The AUTH_TLS probe (RFC 9289 §4.1): NULL with credential flavor 7. */
+static const uint8_t tls_probe_call[] = {
+    0x0a, 0x00, 0x00, 0x0f, /* xid */
+    0x00, 0x00, 0x00, 0x00, /* msg_type CALL */
+    0x00, 0x00, 0x00, 0x02, /* rpcvers 2 */
+    0x00, 0x01, 0x86, 0xa3, /* prog 100003 */
+    0x00, 0x00, 0x00, 0x04, /* vers 4 */
+    0x00, 0x00, 0x00, 0x00, /* proc NULL */
+    0x00, 0x00, 0x00, 0x07, /* cred flavor AUTH_TLS */
+    0x00, 0x00, 0x00, 0x00, /* cred length 0 */
+    0x00, 0x00, 0x00, 0x00, /* verf AUTH_NONE */
+    0x00, 0x00, 0x00, 0x00, /* verf length 0 */
+};
+
+/* Its answer: verifier AUTH_NONE with the body "STARTTLS". */
+static const uint8_t tls_probe_reply[] = {
+    0x0a, 0x00, 0x00, 0x0f, /* xid */
+    0x00, 0x00, 0x00, 0x01, /* msg_type REPLY */
+    0x00, 0x00, 0x00, 0x00, /* reply_stat MSG_ACCEPTED */
+    0x00, 0x00, 0x00, 0x00, /* verf AUTH_NONE */
+    0x00, 0x00, 0x00, 0x08, /* verf length 8 */
+    'S',  'T',  'A',  'R',  'T', 'T', 'L', 'S',
+    0x00, 0x00, 0x00, 0x00, /* accept_stat SUCCESS */
+};
 
 static struct nfsscope_config cfg;
 static struct stats st;
@@ -745,6 +899,119 @@ test_reconnect(void)
     teardown();
 }
 
+/* krb5i: the arguments and results are decoded after their seq_num, past a
+ * reply verifier of 12 bytes; a databody_integ longer than the message is a
+ * decode error. */
+static void
+test_gss_integrity(void)
+{
+    const struct proc_stats *p;
+
+    setup();
+    FEED(&fa, 0, gss_integ_lookup_call, 0, 0);
+    FEED(&fa, 1, gss_integ_lookup_reply, 300000, 300000);
+    p = &nfs->procs[P_LOOKUP];
+    EQ(p->calls, 1);
+    EQ(p->replies, 1);
+    EQ(p->errors, 1); /* NFS3ERR_NOENT, read inside the integrity wrapping */
+    EQ(p->nstatus, 1);
+    EQ(p->status[0].status, 2);
+    EQ(p->latency.max, 300);
+    EQ(nfs->gss.data[RPC_GSS_SVC_INTEGRITY - 1], 1);
+    EQ(st.rpc.gss.data[RPC_GSS_SVC_INTEGRITY - 1], 1);
+    EQ(st.rpc.auth_gss, 1);
+    EQ(anomalies_total(), 0);
+    FEED(&fa, 0, gss_integ_bad_call, 400000, 400000);
+    EQ(nfs->procs[P_GETATTR].calls, 1);
+    EQ(st.anom.n[ANOM_NFS_DECODE_ERROR], 1);
+    teardown();
+}
+
+/* krb5p: counted and timed under its procedure, its body never decoded. */
+static void
+test_gss_privacy(void)
+{
+    const struct proc_stats *p;
+
+    setup();
+    FEED(&fa, 0, gss_priv_getattr_call, 0, 0);
+    FEED(&fa, 1, gss_priv_getattr_reply, 250000, 250000);
+    p = &nfs->procs[P_GETATTR];
+    EQ(p->calls, 1);
+    EQ(p->replies, 1);
+    EQ(p->errors, 0);
+    EQ(p->nstatus, 0); /* no status seen: the results are encrypted */
+    EQ(p->latency.count, 1);
+    EQ(p->latency.max, 250);
+    EQ(nfs->gss.data[RPC_GSS_SVC_PRIVACY - 1], 1);
+    EQ(anomalies_total(), 0);
+    teardown();
+}
+
+/* INIT and DESTROY are counted in their own rows, not as NULL calls. */
+static void
+test_gss_control(void)
+{
+    setup();
+    FEED(&fa, 0, gss_init_call, 0, 0);
+    FEED(&fa, 1, gss_init_reply, 800000, 800000);
+    FEED(&fa, 0, gss_destroy_call, 900000, 900000);
+    EQ(nfs->procs[0].calls, 0);
+    EQ(nfs->procs[0].replies, 0);
+    EQ(nfs->calls, 2);
+    EQ(nfs->replies, 1);
+    EQ(st.rpc.calls, 2);
+    EQ(st.rpc.replies, 1);
+    EQ(nfs->gss_ctl[GSS_CTL_INIT].calls, 1);
+    EQ(nfs->gss_ctl[GSS_CTL_INIT].replies, 1);
+    EQ(nfs->gss_ctl[GSS_CTL_INIT].latency.max, 800);
+    EQ(nfs->gss.ctl[GSS_CTL_INIT], 1);
+    EQ(st.rpc.gss.ctl[GSS_CTL_DESTROY], 1);
+    EQ(nfs->gss.data[0] + nfs->gss.data[1] + nfs->gss.data[2], 0);
+    rpc_match_flush(&m);
+    EQ(nfs->gss_ctl[GSS_CTL_DESTROY].unanswered, 1);
+    EQ(nfs->procs[0].unanswered, 0);
+    EQ(st.rpc.unanswered_calls, 1);
+    EQ(anomalies_total(), 0);
+    teardown();
+}
+
+/* The AUTH_TLS probe answered "STARTTLS" switches a TCP connection to TLS. */
+static void
+test_tls_probe(void)
+{
+    const struct prog_stats *v4;
+
+    setup();
+    v4 = stats_prog_by_name(&st, "nfs4");
+    CHECK(v4 != NULL);
+    fa.key.proto = FLOW_PROTO_TCP;
+    FEED(&fa, 0, tls_probe_call, 0, 0);
+    EQ(fa.tls, 0);
+    FEED(&fa, 1, tls_probe_reply, 100000, 100000);
+    EQ(fa.tls, 1);
+    EQ(fa.tls_idx, 0);
+    EQ(st.tls.connections, 1);
+    EQ(st.tls.n, 1);
+    EQ(st.tls.c[0].client_dir, 0);
+    EQ(st.rpc.auth_tls, 1);
+    EQ(v4->procs[0].calls, 1); /* the probe is a NULL call */
+    EQ(v4->procs[0].replies, 1);
+    /* The same verifier on a reply to a call without AUTH_TLS does nothing. */
+    fb.key.proto = FLOW_PROTO_TCP;
+    FEED(&fb, 0, getattr_call, 0, 0);
+    {
+        uint8_t r[sizeof tls_probe_reply];
+
+        memcpy(r, tls_probe_reply, sizeof r);
+        memcpy(r, getattr_call, 4); /* its xid */
+        FEED(&fb, 1, r, 100000, 100000);
+    }
+    EQ(fb.tls, 0);
+    EQ(st.tls.connections, 1);
+    teardown();
+}
+
 int
 main(void)
 {
@@ -759,5 +1026,9 @@ main(void)
     test_write();
     test_callback_same_xid();
     test_reconnect();
+    test_gss_integrity();
+    test_gss_privacy();
+    test_gss_control();
+    test_tls_probe();
     return t_done();
 }

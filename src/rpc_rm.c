@@ -51,7 +51,7 @@
 #define RM_TAIL_DEF   256u
 #define RM_TAIL_MAX   4096u
 
-enum { ST_PROBE = 0, ST_MARK, ST_FRAG };
+enum { ST_PROBE = 0, ST_MARK, ST_FRAG, ST_STOP };
 
 enum {
     F_LAST = 0x01,         /* current fragment is the last */
@@ -309,7 +309,8 @@ deliver(struct feed *f, const struct timespec *ts)
     if (f->deliver)
         f->deliver(f->ctx, f->flow, f->dir, &m);
     drop_msg(f);
-    rm->state = ST_MARK;
+    if (rm->state != ST_STOP) /* rpc_rm_stop() from the callback */
+        rm->state = ST_MARK;
 }
 
 /* The current fragment is complete. */
@@ -479,8 +480,9 @@ widen(struct feed *f)
     return true;
 }
 
-/* Run the state machine over p[0..n). */
-static void
+/* Run the state machine over p[0..n); returns the bytes consumed (n unless
+ * the stream stopped being RPC). */
+static size_t
 run(struct feed *f, const uint8_t *p, size_t n, const struct timespec *ts)
 {
     struct rpc_rm *rm = f->rm;
@@ -490,6 +492,8 @@ run(struct feed *f, const uint8_t *p, size_t n, const struct timespec *ts)
     f->view_len = 0;
     while (pos < n) {
         switch (rm->state) {
+        case ST_STOP:
+            return pos;
         case ST_MARK: {
             uint32_t m, len;
             bool first = !(rm->flags & F_IN_MSG);
@@ -578,7 +582,7 @@ run(struct feed *f, const uint8_t *p, size_t n, const struct timespec *ts)
             } else {
                 skipped(f, n - pos);
             }
-            return;
+            return n;
         }
         }
     }
@@ -588,9 +592,10 @@ run(struct feed *f, const uint8_t *p, size_t n, const struct timespec *ts)
     }
     f->view = NULL;
     f->tview = NULL;
+    return n;
 }
 
-void
+size_t
 rpc_rm_feed(struct rpc_rm_pool *pool, struct rpc_rm *rm, void *flow, unsigned dir,
             struct bytes chunk, const struct timespec *ts, rpc_msg_fn *deliver_fn, void *ctx)
 {
@@ -598,8 +603,8 @@ rpc_rm_feed(struct rpc_rm_pool *pool, struct rpc_rm *rm, void *flow, unsigned di
     const uint8_t *p = chunk.p;
     size_t n = chunk.len;
 
-    if (!pool || !p || n == 0)
-        return;
+    if (!pool || !p || n == 0 || rm->state == ST_STOP)
+        return 0;
 
     /* Step 1 across chunks: probe the carried bytes with the new chunk's first bytes. */
     if (rm->state == ST_PROBE && (rm->flags & F_SLOT)) {
@@ -620,15 +625,17 @@ rpc_rm_feed(struct rpc_rm_pool *pool, struct rpc_rm *rm, void *flow, unsigned di
             skipped(&f, at);
             synced(&f);
             run(&f, tmp + at, c - at, &cts); /* the carried part of the record */
+            if (rm->state == ST_STOP)
+                return 0;
         } else if (rc == SCAN_NEED && tl == c + n) {
             skipped(&f, at); /* the whole chunk is still too short to decide */
             carry(&f, tmp + at, tl - at, at < c ? &cts : ts);
-            return;
+            return n;
         } else {
             skipped(&f, c);
         }
     }
-    run(&f, p, n, ts);
+    return run(&f, p, n, ts);
 }
 
 void
@@ -640,6 +647,8 @@ rpc_rm_gap(struct rpc_rm_pool *pool, struct rpc_rm *rm, void *flow, unsigned dir
     if (!pool || nbytes == 0)
         return;
     switch (rm->state) {
+    case ST_STOP:
+        return;
     case ST_FRAG:
         if (nbytes <= rm->frag_left) { /* inside this fragment: position still known */
             note_gap(&f, rm->msg_len, nbytes);
@@ -763,4 +772,10 @@ bool
 rpc_rm_synced(const struct rpc_rm *rm)
 {
     return rm->state != ST_PROBE;
+}
+
+void
+rpc_rm_stop(struct rpc_rm *rm)
+{
+    rm->state = ST_STOP;
 }

@@ -106,7 +106,9 @@ struct rpc_rm_pool;
 struct rpc_rm_pool *rpc_rm_pool_new(const struct rpc_rm_config *cfg, struct anomalies *an);
 void rpc_rm_pool_free(struct rpc_rm_pool *pool);
 
-/* Feed in-order stream bytes. Delivers 0..n messages through `deliver`, each
+/* Feed in-order stream bytes. Returns the bytes consumed: the whole chunk
+ * unless rpc_rm_stop() was called, then the bytes up to the stop (the rest
+ * are not RPC). Delivers 0..n messages through `deliver`, each
  * when its last byte arrives (ts_last = ts; ts_first = ts of the chunk with its
  * first byte). In sync the cost is O(records in the chunk); bodies past head_max
  * are skipped without copying. Fragments may have any length (RFC 5531 §11);
@@ -114,7 +116,7 @@ void rpc_rm_pool_free(struct rpc_rm_pool *pool);
  * room for xid and msg_type) counts rpc_bad_mark and resyncs. In probe mode bytes skipped count
  * rpc_skipped_bytes, and finding a record after loss or skipped bytes counts
  * rpc_resync (a clean start at a record boundary does not). */
-void rpc_rm_feed(struct rpc_rm_pool *pool, struct rpc_rm *rm, void *flow, unsigned dir,
+size_t rpc_rm_feed(struct rpc_rm_pool *pool, struct rpc_rm *rm, void *flow, unsigned dir,
                  struct bytes chunk, const struct timespec *ts, rpc_msg_fn *deliver, void *ctx);
 
 /* `nbytes` of the stream are missing. Inside a fragment body past the head:
@@ -127,6 +129,11 @@ void rpc_rm_gap(struct rpc_rm_pool *pool, struct rpc_rm *rm, void *flow, unsigne
 /* In step with the records: a record mark followed by a header the probe
  * accepted was found and no loss has broken the sync since (not PROBE mode). */
 bool rpc_rm_synced(const struct rpc_rm *rm);
+
+/* The stream stops carrying records, from the end of the message being
+ * delivered (call it from `deliver`) or now: the connection switched to TLS
+ * (RFC 9289 §4.1). Later feeds consume nothing; rpc_rm_release() resets. */
+void rpc_rm_stop(struct rpc_rm *rm);
 
 /* End of stream: a message in progress is dropped (counted as rpc_truncated;
  * carried probe bytes as rpc_skipped_bytes), its slot freed, state reset to

@@ -25,6 +25,17 @@ parse(const uint8_t *p, size_t n, struct rpc_hdr *h)
     return rpc_hdr_parse(b, h);
 }
 
+/* rpc_probe on an exact-size copy. */
+static bool
+probe(const uint8_t *msg, size_t n, uint32_t msg_len)
+{
+    uint8_t *p = dup_exact(msg, n);
+    bool r = rpc_probe(p, n, msg_len);
+
+    free(p);
+    return r;
+}
+
 /* NFSv3 GETATTR call, AUTH_NONE (RFC 5531 §9 call_body). */
 static const uint8_t call_none[] = {
     0x12, 0x34, 0x56, 0x78, /* xid */
@@ -212,16 +223,152 @@ test_call_gss(void)
     CHECK(h.body.p == buf + CALL_GSS_HDR);
     EQ(h.body.len, 8);
 
+    CHECK(h.gss);
+    EQ(h.gss_proc, RPCSEC_GSS_DATA);
+    EQ(h.gss_seq, 7);
+    EQ(h.gss_service, RPC_GSS_SVC_NONE);
+
     buf[GSS_SERVICE_OFF + 3] = 2; /* rpc_gss_svc_integrity */
     EQ(parse(buf, sizeof buf, &h), DECODE_OK);
     CHECK(h.gss_wrapped);
+    EQ(h.gss_service, RPC_GSS_SVC_INTEGRITY);
     buf[GSS_SERVICE_OFF + 3] = 3; /* rpc_gss_svc_privacy */
     EQ(parse(buf, sizeof buf, &h), DECODE_OK);
     CHECK(h.gss_wrapped);
+    EQ(h.gss_service, RPC_GSS_SVC_PRIVACY);
     buf[GSS_SERVICE_OFF + 3] = 1; /* none, but a control message */
     buf[GSS_PROC_OFF + 3] = 1;    /* RPCSEC_GSS_INIT */
     EQ(parse(buf, sizeof buf, &h), DECODE_OK);
     CHECK(h.gss_wrapped);
+    EQ(h.gss_proc, RPCSEC_GSS_INIT);
+    buf[GSS_PROC_OFF + 3] = 3; /* RPCSEC_GSS_DESTROY */
+    EQ(parse(buf, sizeof buf, &h), DECODE_OK);
+    EQ(h.gss_proc, RPCSEC_GSS_DESTROY);
+
+    /* Not a version 1 credential, an unknown gss_proc or service: not
+     * understood, so not decoded (and still a call). */
+    buf[GSS_PROC_OFF + 3] = 4;
+    EQ(parse(buf, sizeof buf, &h), DECODE_OK);
+    CHECK(!h.gss);
+    CHECK(h.gss_wrapped);
+    buf[GSS_PROC_OFF + 3] = 0;
+    buf[GSS_SERVICE_OFF + 3] = 4;
+    EQ(parse(buf, sizeof buf, &h), DECODE_OK);
+    CHECK(!h.gss);
+    buf[GSS_SERVICE_OFF + 3] = 1;
+    buf[GSS_PROC_OFF - 1] = 2; /* version 2 */
+    EQ(parse(buf, sizeof buf, &h), DECODE_OK);
+    CHECK(!h.gss);
+    CHECK(h.gss_wrapped);
+}
+
+/* rpc_gss_integ_data (RFC 2203 §5.3.2.2): databody_integ<> = seq_num and
+ * the arguments, then the checksum. */
+static void
+test_gss_integ_body(void)
+{
+    static const uint8_t integ[] = {
+        0x00, 0x00, 0x00, 0x0c, /* databody_integ length 12 */
+        0x00, 0x00, 0x00, 0x07, /*   seq_num 7 */
+        0x00, 0x00, 0x00, 0x04, /*   fh length 4 */
+        0x01, 0x02, 0x03, 0x04, /*   fh */
+        0x00, 0x00, 0x00, 0x04, /* checksum length 4 */
+        0xaa, 0xbb, 0xcc, 0xdd, /* checksum */
+    };
+    uint8_t *p = dup_exact(integ, sizeof integ);
+    struct bytes b = { p, sizeof integ }, args;
+    uint32_t seq = 0;
+    bool whole = false;
+    size_t n;
+
+    EQ(rpc_gss_integ_body(b, &seq, &args, &whole), DECODE_OK);
+    EQ(seq, 7);
+    CHECK(whole);
+    CHECK(args.p == p + 8);
+    EQ(args.len, 8); /* the checksum is not part of the arguments */
+    /* Cut by the capture: what is there, not whole. */
+    for (n = 8; n < 16; n++) {
+        b.len = n;
+        EQ(rpc_gss_integ_body(b, &seq, &args, &whole), DECODE_OK);
+        CHECK(!whole);
+        EQ(args.len, n - 8);
+    }
+    for (n = 0; n < 8; n++) {
+        b.len = n;
+        EQ(rpc_gss_integ_body(b, &seq, &args, &whole), DECODE_TRUNCATED);
+    }
+    free(p);
+    /* databody_integ shorter than its seq_num. */
+    {
+        static const uint8_t shortb[] = { 0, 0, 0, 3, 0, 0, 0, 7 };
+        struct bytes s2 = { shortb, sizeof shortb };
+
+        EQ(rpc_gss_integ_body(s2, &seq, &args, &whole), DECODE_INVALID);
+    }
+}
+
+/* RFC 9289 §4.1: the AUTH_TLS probe is a NULL call with credential flavor
+ * 7, its answer a verifier AUTH_NONE with the 8-byte body "STARTTLS"; both
+ * must pass the resync test (the probe is a connection's first message). */
+static void
+test_tls_probe(void)
+{
+    static const uint8_t call[] = {
+        0x00, 0x00, 0x00, 0x2a, 0x00, 0x00, 0x00, 0x00, /* xid, CALL */
+        0x00, 0x00, 0x00, 0x02, 0x00, 0x01, 0x86, 0xa3, /* rpcvers 2, prog 100003 */
+        0x00, 0x00, 0x00, 0x04, 0x00, 0x00, 0x00, 0x00, /* vers 4, proc NULL */
+        0x00, 0x00, 0x00, 0x07, 0x00, 0x00, 0x00, 0x00, /* cred AUTH_TLS, length 0 */
+        0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, /* verf AUTH_NONE, length 0 */
+    };
+    static const uint8_t reply[] = {
+        0x00, 0x00, 0x00, 0x2a, 0x00, 0x00, 0x00, 0x01, /* xid, REPLY */
+        0x00, 0x00, 0x00, 0x00,                         /* MSG_ACCEPTED */
+        0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x08, /* verf AUTH_NONE, length 8 */
+        'S',  'T',  'A',  'R',  'T',  'T',  'L',  'S',
+        0x00, 0x00, 0x00, 0x00, /* accept_stat SUCCESS */
+    };
+    uint8_t r[sizeof reply];
+    struct rpc_hdr h;
+
+    EQ(parse(call, sizeof call, &h), DECODE_OK);
+    EQ(h.cred_flavor, AUTH_TLS_FLAVOR);
+    CHECK(probe(call, sizeof call, sizeof call));
+    EQ(parse(reply, sizeof reply, &h), DECODE_OK);
+    CHECK(h.starttls);
+    EQ(h.body.len, 0);
+    CHECK(probe(reply, sizeof reply, sizeof reply));
+    memcpy(r, reply, sizeof r);
+    r[27] = 'X'; /* another verifier body */
+    EQ(parse(r, sizeof r, &h), DECODE_OK);
+    CHECK(!h.starttls);
+    memcpy(r, reply, sizeof r);
+    r[15] = 6; /* another flavor */
+    EQ(parse(r, sizeof r, &h), DECODE_OK);
+    CHECK(!h.starttls);
+}
+
+/* An RPCSEC_GSS reply verifier is a checksum of any length (RFC 2203
+ * §5.3.3.2): the results start after it. */
+static void
+test_gss_reply_verifier(void)
+{
+    static const uint8_t reply[] = {
+        0x00, 0x00, 0x00, 0x2b, 0x00, 0x00, 0x00, 0x01, /* xid, REPLY */
+        0x00, 0x00, 0x00, 0x00,                         /* MSG_ACCEPTED */
+        0x00, 0x00, 0x00, 0x06, 0x00, 0x00, 0x00, 0x1c, /* verf RPCSEC_GSS, length 28 */
+        0x04, 0x04, 0x05, 0xff, 0xff, 0xff, 0xff, 0xff, /* krb5 MIC token (RFC 4121 §4.2.6.1) */
+        0x00, 0x00, 0x00, 0x00, 0x1f, 0x2e, 0x3d, 0x4c,
+        0x9a, 0x8b, 0x7c, 0x6d, 0x5e, 0x4f, 0x30, 0x21, 0x12, 0x03, 0xf4, 0xe5,
+        0x00, 0x00, 0x00, 0x00, /* accept_stat SUCCESS */
+        0x00, 0x00, 0x00, 0x14, /* results: databody_integ length 20 ... */
+    };
+    struct rpc_hdr h;
+
+    EQ(parse(reply, sizeof reply, &h), DECODE_OK);
+    EQ(h.verf_flavor, RPCSEC_GSS_FLAVOR);
+    CHECK(h.body.p == reply + 52);
+    EQ(h.body.len, 4);
+    CHECK(probe(reply, sizeof reply, 200));
 }
 
 /* Every prefix of a header is TRUNCATED, never crashes, and fills what it can. */
@@ -378,16 +525,6 @@ test_replies(void)
     free(p);
 }
 
-static bool
-probe(const uint8_t *msg, size_t n, uint32_t msg_len)
-{
-    uint8_t *p = dup_exact(msg, n);
-    bool r = rpc_probe(p, n, msg_len);
-
-    free(p);
-    return r;
-}
-
 static void
 test_probe(void)
 {
@@ -526,6 +663,9 @@ main(void)
     test_call_auth_none();
     test_call_auth_sys();
     test_call_gss();
+    test_gss_integ_body();
+    test_tls_probe();
+    test_gss_reply_verifier();
     test_truncated();
     test_invalid();
     test_replies();

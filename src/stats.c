@@ -77,9 +77,11 @@ stats_init_programs(struct stats *s, const struct rpc_program *const *programs)
 
         s->progs[i].pg = pg;
         s->progs[i].procs = rows_new(pg->nprocs);
+        s->progs[i].gss_ctl = rows_new(GSS_CTL__COUNT);
         if (pg->ops)
             s->progs[i].ops = rows_new(pg->nops);
-        if (!s->progs[i].procs || (pg->ops && !s->progs[i].ops) || minor_new(&s->progs[i]) != 0) {
+        if (!s->progs[i].procs || !s->progs[i].gss_ctl || (pg->ops && !s->progs[i].ops) ||
+            minor_new(&s->progs[i]) != 0) {
             stats_fini(s);
             return -1;
         }
@@ -174,6 +176,7 @@ stats_fini(struct stats *s)
             free(ps->kinds.rows);
             free(ps->procs);
             free(ps->ops);
+            free(ps->gss_ctl);
         }
     free(s->progs);
     s->progs = NULL;
@@ -298,6 +301,36 @@ iosz_bucket(uint64_t bytes)
 }
 
 void
+stats_gss_call(struct stats *s, const struct rpc_program *pg, uint32_t proc, uint8_t service,
+               uint8_t gss_proc)
+{
+    struct prog_stats *ps;
+    struct proc_stats *p = proc_of(s, pg, proc, &ps);
+
+    if (gss_proc >= 1 && gss_proc <= GSS_CTL__COUNT) { /* rpc_gss_proc_t 1..3 */
+        unsigned k = gss_proc - 1u;
+
+        s->rpc.calls++;
+        s->rpc.gss.ctl[k]++;
+        if (!ps) {
+            s->rpc.unknown_program_calls++;
+            return;
+        }
+        ps->calls++;
+        ps->gss.ctl[k]++;
+        ps->gss_ctl[k].calls++;
+        return;
+    }
+    if (service >= 1 && service <= 3) {
+        s->rpc.gss.data[service - 1]++;
+        if (ps)
+            ps->gss.data[service - 1]++;
+        if (p && service == 3) /* rpc_gss_svc_privacy */
+            p->encrypted++;
+    }
+}
+
+void
 stats_call(struct stats *s, const struct rpc_program *pg, uint32_t proc, uint8_t stable,
            uint64_t write_bytes)
 {
@@ -405,6 +438,38 @@ record_kind(struct kind_table *t, const struct op_event *ev)
     record_reply(&t->rows[i].st, ev);
 }
 
+/* The row of a GSS control message's event, or NULL: not one. */
+static struct proc_stats *
+gss_ctl_row(struct stats *s, const struct op_event *ev, struct prog_stats **ps)
+{
+    *ps = stats_prog(s, ev->pg);
+    if (!ev->gss_proc || ev->gss_proc > GSS_CTL__COUNT)
+        return NULL;
+    return *ps ? &(*ps)->gss_ctl[ev->gss_proc - 1u] : NULL;
+}
+
+/* A control message finished: in its own row, never its procedure's. */
+static void
+record_gss_ctl(struct stats *s, const struct op_event *ev)
+{
+    struct prog_stats *ps;
+    struct proc_stats *p = gss_ctl_row(s, ev, &ps);
+
+    if (ev->outcome == OP_NO_REPLY) {
+        s->rpc.unanswered_calls++;
+        if (p)
+            p->unanswered++;
+        return;
+    }
+    s->rpc.replies++;
+    if (ev->outcome == OP_RPC_ERROR)
+        s->rpc.rpc_errors++;
+    if (ps)
+        ps->replies++;
+    if (p)
+        record_reply(p, ev);
+}
+
 void
 stats_record(struct stats *s, const struct op_event *ev)
 {
@@ -412,6 +477,10 @@ stats_record(struct stats *s, const struct op_event *ev)
     struct proc_stats *p = proc_of(s, ev->pg, ev->proc, &ps);
     struct minor_stats *m = p ? minor_of(ps, ev->minor) : NULL;
 
+    if (ev->gss_proc) {
+        record_gss_ctl(s, ev);
+        return;
+    }
     switch (ev->outcome) {
     case OP_NO_REPLY:
         s->rpc.unanswered_calls++;

@@ -20,6 +20,7 @@
 #include "breakdown.h"
 #include "histo.h"
 #include "reconnects.h"
+#include "rpc_tls.h"
 #include "names.h"
 #include "timeline.h"
 
@@ -100,6 +101,9 @@ struct op_event {
     bool net_delay;      /* while the call waited, a TCP segment of its connection came
                           * again, came ahead of a hole or was lost (tcp_half.trouble_ns) */
     uint8_t stable;      /* WRITE call stable_how, or STABLE_NONE */
+    uint8_t gss_service; /* RPCSEC_GSS call: its service (rpc.h RPC_GSS_SVC_*), else 0 */
+    uint8_t gss_proc;    /* RPCSEC_GSS context control message (RPCSEC_GSS_INIT,
+                          * CONTINUE_INIT, DESTROY): not the procedure's; else 0 */
     uint8_t committed;   /* WRITE reply committed, or STABLE_NONE */
     uint32_t status;     /* program status (nfsstat3 ...) when has_status */
     uint32_t accept_stat, reject_stat, reply_stat; /* RFC 5531 §9, for OP_RPC_ERROR */
@@ -175,6 +179,8 @@ struct proc_stats {
     uint64_t retrans;    /* retransmitted calls (same XID, before the reply) */
     uint64_t unanswered; /* calls with no reply */
     uint64_t partial;    /* decoded from truncated heads */
+    uint64_t encrypted;  /* calls protected by RPCSEC_GSS privacy: arguments and results
+                          * encrypted, never decoded (RFC 2203 §5.3.2.3) */
     uint64_t not_evaluated; /* operation rows: in an answered call, no result (an earlier
                              * operation failed) */
     uint64_t bytes;      /* READ: bytes returned; WRITE: bytes sent */
@@ -216,6 +222,16 @@ struct minor_stats {
     struct kind_table kinds;
 };
 
+/* RPCSEC_GSS (RFC 2203 §5) calls: data calls by service (counted under their
+ * procedure too; privacy calls are encrypted, their arguments and results
+ * unseen), and the context control messages, NULL procedure calls carrying
+ * GSS tokens (§5.2), counted in their own rows and not as NULL calls. */
+enum { GSS_CTL_INIT, GSS_CTL_CONTINUE_INIT, GSS_CTL_DESTROY, GSS_CTL__COUNT }; /* gss_proc - 1 */
+struct gss_counts {
+    uint64_t data[3]; /* by service: none, integrity, privacy */
+    uint64_t ctl[GSS_CTL__COUNT];
+};
+
 struct prog_stats {
     const struct rpc_program *pg;
     struct proc_stats *procs;  /* pg->nprocs entries: one row per procedure, which for a
@@ -226,7 +242,10 @@ struct prog_stats {
                                 * message's latency from the results; NULL: no table */
     struct minor_stats *minor; /* pg->nminor entries, or NULL */
     struct kind_table kinds;   /* all minor versions; rows NULL: the program has no kinds */
-    uint64_t calls, replies;   /* all procedures */
+    struct gss_counts gss;     /* its RPCSEC_GSS calls */
+    struct proc_stats *gss_ctl; /* GSS_CTL__COUNT rows: the control messages' calls,
+                                 * replies, RPC-level errors, unanswered, latency */
+    uint64_t calls, replies;   /* all procedures, and the GSS control messages */
     uint64_t bad_proc;         /* calls to a procedure number >= nprocs */
     struct nfs_write_stats write;
     uint64_t read_bytes;
@@ -240,7 +259,8 @@ struct prog_stats {
 struct rpc_totals {
     uint64_t calls, replies, retransmissions, unanswered_calls, orphan_replies, rpc_errors;
     uint64_t duplicate_replies; /* a second reply to an already answered call */
-    uint64_t auth_none, auth_sys, auth_gss, auth_other;
+    uint64_t auth_none, auth_sys, auth_gss, auth_tls, auth_other;
+    struct gss_counts gss;          /* RPCSEC_GSS calls of every program */
     uint64_t unknown_program_calls; /* programs with no dissector (counted, matched) */
 };
 
@@ -261,6 +281,7 @@ struct stats {
     struct rpc_totals rpc;
     struct anomalies anom;
     struct reconnects reconnects; /* TCP connections opened again, per client */
+    struct rpc_tls tls;           /* connections that switched to TLS (RFC 9289) */
     size_t nprogs;
     struct prog_stats *progs; /* one per rpc_programs[] entry, same order */
     /* Who and what; absent (bd_on false, names NULL) unless
@@ -288,6 +309,11 @@ const struct prog_stats *stats_prog_by_name(const struct stats *s, const char *n
 /* The program (prog, vers) among the ones s counts, or NULL: not decoded. */
 const struct rpc_program *stats_program(const struct stats *s, uint32_t prog, uint32_t vers);
 
+/* Count a first-transmission RPCSEC_GSS call at call time (service, and
+ * gss_proc for a control message, as in op_event); a control message is
+ * counted here only, a data call also by stats_call. */
+void stats_gss_call(struct stats *s, const struct rpc_program *pg, uint32_t proc,
+                    uint8_t service, uint8_t gss_proc);
 /* Count a first-transmission call at call time. */
 void stats_call(struct stats *s, const struct rpc_program *pg, uint32_t proc, uint8_t stable,
                 uint64_t write_bytes);

@@ -49,7 +49,12 @@ struct pending_call {
                                    * connection's role, the same for calls both ways */
     uint8_t sent_dir;             /* flow direction the call travelled in (the key) */
     uint8_t state;                /* enum pc_state */
-    uint8_t gss_wrapped;          /* arguments are GSS-wrapped, not decoded */
+    /* The credential, in one byte: gss_wrapped, arguments not decoded
+     * (RPCSEC_GSS privacy, a control message, a credential that did not
+     * parse); gss_service (rpc.h RPC_GSS_SVC_*, 0: not RPCSEC_GSS); gss_proc,
+     * a control message (RPCSEC_GSS_INIT ..., 0: none); tls_probe, a NULL
+     * call with an AUTH_TLS credential (RFC 9289 §4.1). */
+    uint8_t gss_wrapped : 1, gss_service : 2, gss_proc : 2, tls_probe : 1;
     uint8_t stable;               /* set by the dissector: WRITE stable_how, or STABLE_NONE */
     uint8_t partial;              /* arguments were cut short */
     uint8_t kind;                 /* enum op_kind: the procedure's, or the dissector's

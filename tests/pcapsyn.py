@@ -2,7 +2,8 @@
 """pcapsyn.py: build small synthetic captures for the hostile-input tests.
 
 Ethernet / IPv4 (checksummed, fragments) / UDP / TCP frames, ONC RPC calls
-and replies (RFC 5531) with AUTH_SYS credentials, NFSv3 and MOUNT v3 bodies,
+and replies (RFC 5531) with AUTH_SYS or RPCSEC_GSS credentials (RFC 2203),
+the RPC-over-TLS probe and TLS records (RFC 9289), NFSv3 and MOUNT v3 bodies,
 TCP record marking, and a classic pcap writer that lets every header field
 lie (snaplen, caplen, wire length, timestamps). Standard library only; used by
 tests/e2e_badinput.py and tests/e2e_termsafe.py. Big floods are written by
@@ -13,6 +14,9 @@ import struct
 DLT_EN10MB = 1
 NFS_PROG, MOUNT_PROG = 100003, 100005
 AUTH_NONE, AUTH_SYS = 0, 1
+RPCSEC_GSS, AUTH_TLS = 6, 7
+GSS_DATA, GSS_INIT, GSS_CONTINUE_INIT, GSS_DESTROY = 0, 1, 2, 3
+SVC_NONE, SVC_INTEGRITY, SVC_PRIVACY = 1, 2, 3
 
 
 # ---- XDR (RFC 4506) -------------------------------------------------------
@@ -33,16 +37,75 @@ def auth_sys(machine=b"client", uid=0, gid=0, gids=(), stamp=1):
             b"".join(u32(g) for g in gids))
 
 
-def rpc_call(xid, prog, vers, proc, args=b"", cred=None, cred_flavor=AUTH_SYS, verf=b""):
+def rpc_call(xid, prog, vers, proc, args=b"", cred=None, cred_flavor=AUTH_SYS, verf=b"",
+             verf_flavor=AUTH_NONE):
     if cred is None:
         cred = auth_sys()
     return (u32(xid) + u32(0) + u32(2) + u32(prog) + u32(vers) + u32(proc) +
-            u32(cred_flavor) + opaque(cred) + u32(AUTH_NONE) + opaque(verf) + args)
+            u32(cred_flavor) + opaque(cred) + u32(verf_flavor) + opaque(verf) + args)
 
 
-def rpc_reply(xid, results=b"", accept_stat=0):
-    """MSG_ACCEPTED with AUTH_NONE verifier."""
-    return u32(xid) + u32(1) + u32(0) + u32(AUTH_NONE) + opaque(b"") + u32(accept_stat) + results
+def rpc_reply(xid, results=b"", accept_stat=0, verf=b"", verf_flavor=AUTH_NONE):
+    """MSG_ACCEPTED, by default with an empty AUTH_NONE verifier."""
+    return (u32(xid) + u32(1) + u32(0) + u32(verf_flavor) + opaque(verf) + u32(accept_stat) +
+            results)
+
+
+# ---- RPCSEC_GSS (RFC 2203 §5) ---------------------------------------------
+def gss_cred(gss_proc=GSS_DATA, seq=0, service=SVC_NONE, handle=b"ctx1", version=1):
+    """rpc_gss_cred_vers_1_t: version, gss_proc, seq_num, service, handle<>."""
+    return u32(version) + u32(gss_proc) + u32(seq) + u32(service) + opaque(handle)
+
+
+def gss_call(xid, prog, vers, proc, args=b"", gss_proc=GSS_DATA, seq=0, service=SVC_NONE,
+             handle=b"ctx1", checksum=b"\x5a" * 28):
+    """A call with an RPCSEC_GSS credential. DATA calls carry a checksum
+    verifier (§5.3.1); INIT and CONTINUE_INIT an AUTH_NONE one (§5.2.2).
+    `args` is the body as sent: wrap it with integ_data or priv_data."""
+    ctl = gss_proc in (GSS_INIT, GSS_CONTINUE_INIT)
+    return rpc_call(xid, prog, vers, proc, args,
+                    cred=gss_cred(gss_proc, seq, service, b"" if gss_proc == GSS_INIT else handle),
+                    cred_flavor=RPCSEC_GSS, verf=b"" if ctl else checksum,
+                    verf_flavor=AUTH_NONE if ctl else RPCSEC_GSS)
+
+
+def gss_reply(xid, results=b"", checksum=b"\xa5" * 28, accept_stat=0):
+    """A reply to a DATA call: its verifier is the checksum of seq_num (§5.3.3.2)."""
+    return rpc_reply(xid, results, accept_stat, verf=checksum, verf_flavor=RPCSEC_GSS)
+
+
+def integ_data(seq, body, checksum=b"\xc3" * 28):
+    """rpc_gss_integ_data (§5.3.2.2): databody_integ<> = seq_num + body, checksum<>."""
+    return opaque(u32(seq) + body) + opaque(checksum)
+
+
+def priv_data(blob):
+    """rpc_gss_priv_data (§5.3.2.3): databody_priv<>, the wrap token."""
+    return opaque(blob)
+
+
+def gss_init_arg(token):
+    return opaque(token)
+
+
+def gss_init_res(handle, major=0, minor=0, window=128, token=b""):
+    """rpc_gss_init_res (§5.2.3.1)."""
+    return opaque(handle) + u32(major) + u32(minor) + u32(window) + opaque(token)
+
+
+# ---- RPC-over-TLS (RFC 9289 §4.1) and TLS records (RFC 8446 §5.1) ----------
+def tls_probe_call(xid, prog=NFS_PROG, vers=4):
+    """The AUTH_TLS probe: a NULL call, credential AUTH_TLS, verifier AUTH_NONE."""
+    return rpc_call(xid, prog, vers, 0, cred=b"", cred_flavor=AUTH_TLS)
+
+
+def tls_probe_reply(xid):
+    """The server's yes: verifier AUTH_NONE with the body "STARTTLS"."""
+    return rpc_reply(xid, verf=b"STARTTLS")
+
+
+def tls_record(content_type, payload, version=0x0303):
+    return struct.pack(">BHH", content_type, version, len(payload)) + payload
 
 
 def record(msg, last=True, length=None):

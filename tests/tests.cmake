@@ -166,6 +166,12 @@ set_tests_properties(e2e_records_wire PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 900
 # Hostile and broken input: captures built at test time
 # (tests/pcapsyn.py); exit codes and one-line errors for unreadable files,
 # bad flags and bad filters.
+# RPCSEC_GSS (krb5, krb5i, krb5p) and RPC-over-TLS captures built by
+# tests/pcapsyn.py, against tshark's decoding of them.
+add_test(NAME e2e_gss COMMAND Python3::Interpreter ${CMAKE_SOURCE_DIR}/tests/e2e_gss.py
+         $<TARGET_FILE:nfsscope> ${CMAKE_BINARY_DIR}/gss_work)
+set_tests_properties(e2e_gss PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
+
 add_test(NAME e2e_badinput COMMAND Python3::Interpreter ${CMAKE_SOURCE_DIR}/tests/e2e_badinput.py
          $<TARGET_FILE:nfsscope> ${CMAKE_BINARY_DIR}/badinput_work)
 set_tests_properties(e2e_badinput PROPERTIES TIMEOUT 300)

@@ -722,7 +722,8 @@ quality(const struct stats *s, const struct findings *f, char *buf, size_t sz, b
     uint64_t v4_blind = f ? f->v4.undecoded : 0;
 
     *any = untimed || s->cap.truncated_packets || s->cap.kernel_drops > 0 || gaps || resync ||
-           evicted || r->retransmissions || s->dir_cut || v4_blind;
+           evicted || r->retransmissions || s->dir_cut || v4_blind || s->tls.connections ||
+           r->gss.data[2];
     if (!*any)
         return 0;
     if (untimed)
@@ -766,6 +767,16 @@ quality(const struct stats *s, const struct findings *f, char *buf, size_t sz, b
             "The findings' tables were full %" PRIu64 " times (oldest entries replaced): "
             "repeats further apart may be missed. ",
             evicted);
+    if (s->tls.connections)
+        say(buf, sz,
+            "%" PRIu64 " connections switched to TLS (RPC-over-TLS, RFC 9289) and carried %" PRIu64
+            " encrypted bytes: their calls are not seen, so every count is a lower bound. ",
+            s->tls.connections, s->tls.bytes);
+    if (r->gss.data[2])
+        say(buf, sz,
+            "%" PRIu64 " calls were encrypted (RPCSEC_GSS privacy, krb5p): counted and timed, "
+            "but their files, names and statuses are not seen, so findings miss them. ",
+            r->gss.data[2]);
     return untimed;
 }
 
@@ -822,6 +833,12 @@ findings_json(struct json_w *w, const struct stats *s, const struct findings *f)
         json_kv_u64(w, "dir_replies_cut", s->dir_cut);
         if (f->v4.undecoded) /* NFSv4 */
             json_kv_u64(w, "nfs4_replies_undecoded", f->v4.undecoded);
+        if (s->tls.connections) { /* RPC-over-TLS seen (RFC 9289) */
+            json_kv_u64(w, "tls_connections", s->tls.connections);
+            json_kv_u64(w, "tls_bytes", s->tls.bytes);
+        }
+        if (s->rpc.gss.data[2]) /* RPCSEC_GSS privacy seen */
+            json_kv_u64(w, "encrypted_calls", s->rpc.gss.data[2]);
         json_close(w);
         json_close(w);
     }

@@ -71,9 +71,61 @@ capture(struct json_w *w, const struct stats *s, const struct view_info *vi)
     json_close(w);
 }
 
+/* RPCSEC_GSS calls (RFC 2203 §5): data calls by service, then the context
+ * control messages. */
 static void
-rpc(struct json_w *w, const struct rpc_totals *r)
+gss_counts(struct json_w *w, const struct gss_counts *g)
 {
+    json_kv_u64(w, "none", g->data[0]);
+    json_kv_u64(w, "integrity", g->data[1]);
+    json_kv_u64(w, "privacy", g->data[2]);
+    json_kv_u64(w, "init", g->ctl[GSS_CTL_INIT]);
+    json_kv_u64(w, "continue_init", g->ctl[GSS_CTL_CONTINUE_INIT]);
+    json_kv_u64(w, "destroy", g->ctl[GSS_CTL_DESTROY]);
+}
+
+/* Connections that switched to TLS after the AUTH_TLS probe (RFC 9289). */
+static void
+tls_conns(struct json_w *w, const struct rpc_tls *t)
+{
+    json_key(w, "tls");
+    json_obj(w);
+    json_kv_u64(w, "connections", t->connections);
+    json_kv_u64(w, "bytes", t->bytes);
+    json_kv_u64(w, "records", t->records);
+    json_kv_u64(w, "lost_bytes", t->lost_bytes);
+    json_key(w, "listed");
+    json_arr(w);
+    for (uint32_t i = 0; i < t->n; i++) {
+        const struct rpc_tls_conn *c = &t->c[i];
+        char cli[64], srv[64];
+        uint16_t cp, sp;
+
+        rpc_tls_conn_ends(c, cli, srv, sizeof cli, &cp, &sp);
+        json_obj(w);
+        json_kv_str(w, "client", cli);
+        json_kv_str(w, "server", srv);
+        json_kv_u64(w, "client_port", cp);
+        json_kv_u64(w, "server_port", sp);
+        json_key(w, "start_ts");
+        ts(w, &c->t_start);
+        json_kv_u64(w, "bytes_to_server", c->bytes[0]);
+        json_kv_u64(w, "bytes_to_client", c->bytes[1]);
+        json_kv_u64(w, "records_to_server", c->records[0]);
+        json_kv_u64(w, "records_to_client", c->records[1]);
+        json_kv_u64(w, "lost_bytes", c->lost_bytes[0] + c->lost_bytes[1]);
+        json_close(w);
+    }
+    json_close(w);
+    json_kv_u64(w, "other_connections", t->connections - t->n);
+    json_close(w);
+}
+
+static void
+rpc(struct json_w *w, const struct stats *s)
+{
+    const struct rpc_totals *r = &s->rpc;
+
     json_key(w, "rpc");
     json_obj(w);
     json_kv_u64(w, "calls", r->calls);
@@ -90,8 +142,18 @@ rpc(struct json_w *w, const struct rpc_totals *r)
     json_kv_u64(w, "none", r->auth_none);
     json_kv_u64(w, "sys", r->auth_sys);
     json_kv_u64(w, "gss", r->auth_gss);
+    if (r->auth_tls)
+        json_kv_u64(w, "tls", r->auth_tls);
     json_kv_u64(w, "other", r->auth_other);
     json_close(w);
+    if (r->auth_gss) { /* present when RPCSEC_GSS was seen */
+        json_key(w, "gss");
+        json_obj(w);
+        gss_counts(w, &r->gss);
+        json_close(w);
+    }
+    if (s->tls.connections) /* present when RPC-over-TLS was seen */
+        tls_conns(w, &s->tls);
     json_close(w);
 }
 
@@ -282,6 +344,43 @@ row_extras(struct json_w *w, const struct proc_stats *p)
     json_kv_u64(w, "bytes", p->bytes);
     json_kv_u64(w, "rpc_errors", p->rpc_errors);
     json_kv_u64(w, "partial", p->partial);
+    if (p->encrypted)
+        json_kv_u64(w, "encrypted", p->encrypted);
+}
+
+/* A program's RPCSEC_GSS calls, when it had any: by service (privacy calls
+ * are encrypted: counted and timed, never decoded), and the control
+ * messages' own rows (not in the NULL procedure's). */
+static void
+program_gss(struct json_w *w, const struct prog_stats *ps)
+{
+    static const char *const ctl[GSS_CTL__COUNT] = { "init", "continue_init", "destroy" };
+    const struct gss_counts *g = &ps->gss;
+    unsigned k;
+
+    if (!(g->data[0] | g->data[1] | g->data[2] | g->ctl[0] | g->ctl[1] | g->ctl[2]))
+        return;
+    json_key(w, "gss");
+    json_obj(w);
+    gss_counts(w, g);
+    json_kv_u64(w, "encrypted_calls", g->data[2]);
+    json_key(w, "control");
+    json_obj(w);
+    for (k = 0; k < GSS_CTL__COUNT; k++) {
+        const struct proc_stats *p = &ps->gss_ctl[k];
+
+        json_key(w, ctl[k]);
+        json_obj(w);
+        json_kv_u64(w, "calls", p->calls);
+        json_kv_u64(w, "replies", p->replies);
+        json_kv_u64(w, "rpc_errors", p->rpc_errors);
+        json_kv_u64(w, "unanswered", p->unanswered);
+        latency(w, &p->latency);
+        histogram(w, &p->latency); /* so that merge adds them exactly */
+        json_close(w);
+    }
+    json_close(w);
+    json_close(w);
 }
 
 /* One procedure's or operation's row (name already written). */
@@ -439,6 +538,7 @@ nfs4_object(struct json_w *w, const struct view_info *vi, const struct prog_stat
     nfs4_state_json(w, vi ? vi->nfs4_state : NULL); /* clients, sessions, stateids, delegations */
     /* extras */
     json_kv_u64(w, "unknown_procedure_calls", ps->bad_proc);
+    program_gss(w, ps);
     json_close(w);
 }
 
@@ -501,6 +601,7 @@ program(struct json_w *w, const struct view_info *vi, const struct prog_stats *p
     json_kv_u64(w, "calls", ps->calls);
     json_kv_u64(w, "replies", ps->replies);
     json_kv_u64(w, "unknown_procedure_calls", ps->bad_proc);
+    program_gss(w, ps);
     json_close(w);
 }
 
@@ -657,7 +758,7 @@ write_report(FILE *out, const struct stats *s, const struct view_info *vi,
         ts(&w, now);
     }
     capture(&w, s, vi);
-    rpc(&w, &s->rpc);
+    rpc(&w, s);
     for (i = 0; i < s->nprogs; i++)
         program(&w, vi, &s->progs[i]);
     breakdowns(&w, s, vi);

@@ -522,6 +522,72 @@ nfs4_section(FILE *out, const struct view_info *vi, const struct prog_stats *ps)
     fprintf(out, "bytes: written %s, read %s\n", wb, rb);
 }
 
+/* RPCSEC_GSS (RFC 2203): calls by service, the encrypted ones by procedure,
+ * the context control messages apart from the NULL procedure. */
+static void
+gss_lines(FILE *out, const struct prog_stats *ps)
+{
+    static const char *const ctl[GSS_CTL__COUNT] = { "init", "continue_init", "destroy" };
+    const struct rpc_program *pg = ps->pg;
+    const struct gss_counts *g = &ps->gss;
+    char nb[24];
+    unsigned k, n = 0;
+    uint32_t i;
+
+    if (!(g->data[0] | g->data[1] | g->data[2] | g->ctl[0] | g->ctl[1] | g->ctl[2]))
+        return;
+    fprintf(out,
+            "RPCSEC_GSS: %" PRIu64 " calls with no protection, %" PRIu64 " integrity, %" PRIu64
+            " privacy (encrypted)\n",
+            g->data[0], g->data[1], g->data[2]);
+    for (i = 0; i < pg->nprocs; i++)
+        if (ps->procs[i].encrypted)
+            fprintf(out, "%s %s %" PRIu64, n++ ? "," : "  encrypted, operations not seen:",
+                    proc_name(pg, i, nb, sizeof nb), ps->procs[i].encrypted);
+    if (n)
+        fputc('\n', out);
+    if (!(g->ctl[0] | g->ctl[1] | g->ctl[2]))
+        return;
+    fputs("  context control (not in null):", out);
+    for (k = 0; k < GSS_CTL__COUNT; k++) {
+        const struct proc_stats *p = &ps->gss_ctl[k];
+        char l50[32] = "-";
+
+        if (p->latency.count)
+            fmt_latency(l50, sizeof l50, histo_percentile(&p->latency, 50));
+        fprintf(out, "%s %s %" PRIu64 " (p50 %s)", k ? "," : "", ctl[k], p->calls, l50);
+    }
+    fputc('\n', out);
+}
+
+/* Connections switched to TLS after the AUTH_TLS probe (RFC 9289). */
+static void
+tls_lines(FILE *out, const struct rpc_tls *t)
+{
+    char b[24], cli[64], srv[64];
+    uint16_t cp, sp;
+    uint32_t shown = t->n < 8 ? t->n : 8;
+
+    fmt_bytes(b, sizeof b, t->bytes);
+    fprintf(out,
+            "  %12" PRIu64 "  %-20s connections switched to TLS after the AUTH_TLS probe "
+            "(RFC 9289): %s in %" PRIu64 " TLS records, encrypted, not decoded\n",
+            t->connections, "tls_connections", b, t->records);
+    for (uint32_t i = 0; i < shown; i++) {
+        const struct rpc_tls_conn *c = &t->c[i];
+        char up[24], down[24];
+
+        rpc_tls_conn_ends(c, cli, srv, sizeof cli, &cp, &sp);
+        fmt_bytes(up, sizeof up, c->bytes[0]);
+        fmt_bytes(down, sizeof down, c->bytes[1]);
+        fprintf(out, "                %s:%u -> %s:%u: %s to the server, %s to the client\n", cli,
+                (unsigned)cp, srv, (unsigned)sp, up, down);
+    }
+    if (t->connections > shown)
+        fprintf(out, "                and %" PRIu64 " more connections\n",
+                t->connections - shown);
+}
+
 static void
 program(FILE *out, const struct view_info *vi, const struct prog_stats *ps)
 {
@@ -545,6 +611,7 @@ program(FILE *out, const struct view_info *vi, const struct prog_stats *ps)
     fputs("\nlatency: us below 1 ms, ms below 1 s, then s; - = no replies\n", out);
     if (pg->nminor && ps->minor) { /* NFSv4: COMPOUNDs, kinds, operations */
         nfs4_section(out, vi, ps);
+        gss_lines(out, ps);
         return;
     }
     fprintf(out, "%-*s %10s %6s %8s %8s %8s %8s %8s %10s\n", nw, "proc", "calls", "%", "errors",
@@ -590,6 +657,7 @@ program(FILE *out, const struct view_info *vi, const struct prog_stats *ps)
         fprintf(out, "bytes: written %s, read %s (%" PRIu64 " reads at eof)\n", wb, rb,
                 ps->read_eof);
     }
+    gss_lines(out, ps);
     if (pg->flags & PGF_LOCK_WAITS)
         lock_waits(out, vi ? vi->lockwait : NULL);
 }
@@ -632,6 +700,8 @@ footer(FILE *out, const struct stats *s)
             nz++;
     if (s->cap.kernel_drops > 0)
         nz++;
+    if (s->tls.connections)
+        nz++;
     if (nz == 0) {
         fputs("capture quality: no anomalies\n", out);
         return;
@@ -644,6 +714,8 @@ footer(FILE *out, const struct stats *s)
         if (s->anom.n[a])
             fprintf(out, "  %12" PRIu64 "  %-20s %s\n", s->anom.n[a],
                     anomaly_key((enum anomaly)a), anomaly_desc((enum anomaly)a));
+    if (s->tls.connections)
+        tls_lines(out, &s->tls);
 }
 
 /* One breakdown row: label (escaped, cut to the column), calls, share,

@@ -4,8 +4,10 @@
  * The input is one RPC message, record marks removed. Both functions see a
  * buffer of exactly the input's length; rpc_probe is also asked with the
  * message length claimed longer than the bytes (a head cut short), as
- * rpc_rm does. Checked: the body view lies inside the message, and a
- * message rpc_probe accepts parses as a call or a reply. */
+ * rpc_rm does. The body is also read as RPCSEC_GSS integrity data
+ * (rpc_gss_integ_body). Checked: the body view, and the arguments inside
+ * the integrity wrapping, lie inside the message, and a message rpc_probe
+ * accepts parses as a call or a reply. */
 #include <stdlib.h>
 
 #include "fuzz.h"
@@ -26,6 +28,16 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (h.body.len > 0 && (h.body.p < data || h.body.len > size ||
                                (size_t)(h.body.p - data) > size - h.body.len))
             abort(); /* body outside the message */
+        if (rc == DECODE_OK) {
+            struct bytes args;
+            uint32_t seq;
+            bool whole;
+
+            if (rpc_gss_integ_body(h.body, &seq, &args, &whole) == DECODE_OK &&
+                args.len > 0 && (args.p < h.body.p || args.len > h.body.len ||
+                                 (size_t)(args.p - h.body.p) > h.body.len - args.len))
+                abort(); /* arguments outside the body */
+        }
     }
     ok = rpc_probe(data, size, len);
     if (ok && rc == DECODE_OK && h.msg_type > RPC_REPLY)

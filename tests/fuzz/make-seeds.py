@@ -19,6 +19,10 @@ Inputs are only the repository's own samples/ (never ../shared/pcaps).
                 and as head + tail (header layout in fuzz_nfs4.c); a WRITE
                 call whose data's middle is missing, resumed from its tail;
                 a hand-made CB_COMPOUND call and reply
+  gss-*, tls-*  hand-made RPCSEC_GSS (RFC 2203: integrity, privacy, control
+                messages, checksum verifiers) and RPC-over-TLS (RFC 9289: the
+                AUTH_TLS probe, STARTTLS, TLS records) messages for fuzz_rpc,
+                and streams of them for fuzz_stream, whole and with loss
 Deterministic: the same samples give the same files. Only the standard
 library is used."""
 import os
@@ -326,6 +330,63 @@ def io_op(args):
         return op
     except struct.error:
         return None
+def seeds_gss_tls():
+    """RPCSEC_GSS and RPC-over-TLS, which the samples lack."""
+    def hdr(xid, proc, flavor, cred, vflavor=0, verf=b'', vers=3):
+        return struct.pack('>IIIIII', xid, 0, 2, 100003, vers, proc) + \
+            struct.pack('>II', flavor, len(cred)) + cred + struct.pack('>II', vflavor, len(verf)) + verf
+
+    def gcred(gproc, seq, svc, handle=b'ctx1'):
+        return struct.pack('>IIIII', 1, gproc, seq, svc, len(handle)) + handle
+
+    def opq(b):
+        return struct.pack('>I', len(b)) + b + b'\0' * (-len(b) % 4)
+
+    def reply(xid, res, vflavor=6, verf=b'\xa5' * 28):
+        return struct.pack('>IIIII', xid, 1, 0, vflavor, len(verf)) + verf + b'\0' * 4 + res
+
+    fh = opq(b'\x01' * 16)
+    lookup = fh + opq(b'foo')
+    integ_call = hdr(0x21, 3, 6, gcred(0, 5, 2), 6, b'\x5a' * 28) + \
+        opq(struct.pack('>I', 5) + lookup) + opq(b'\xc3' * 28)
+    integ_reply = reply(0x21, opq(struct.pack('>II', 5, 2) + b'\0' * 4) + opq(b'\xc3' * 28))
+    priv_call = hdr(0x22, 1, 6, gcred(0, 6, 3), 6, b'\x5a' * 28) + opq(b'\x99' * 60)
+    priv_reply = reply(0x22, opq(b'\x98' * 40))
+    init_call = hdr(0x23, 0, 6, gcred(1, 0, 1, b''), 0, b'') + opq(b'\x60\x82' + b'\x11' * 30)
+    init_reply = reply(0x23, opq(b'ctx1') + struct.pack('>IIII', 0, 0, 128, 0), 0, b'')
+    destroy_call = hdr(0x24, 0, 6, gcred(3, 7, 1), 6, b'\x5a' * 28)
+    probe = hdr(0x25, 0, 7, b'', vers=4)
+    starttls = struct.pack('>IIIII', 0x25, 1, 0, 0, 8) + b'STARTTLS' + b'\0' * 4
+    for name, m in (('gss-integ-call', integ_call), ('gss-integ-reply', integ_reply),
+                    ('gss-priv-call', priv_call), ('gss-priv-reply', priv_reply),
+                    ('gss-init-call', init_call), ('gss-init-reply', init_reply),
+                    ('gss-destroy-call', destroy_call), ('tls-probe-call', probe),
+                    ('tls-starttls-reply', starttls)):
+        put('fuzz_rpc', name, m)
+
+    def rec(m):
+        return struct.pack('>I', 0x80000000 | len(m)) + m
+
+    def tls(t, n, fill):
+        return struct.pack('>BHH', t, 0x0303, n) + bytes([fill]) * n
+
+    def seg(d, pay, f=0):
+        return MAGIC + bytes([d | f, 0]) + pay
+
+    gss = [seg(2, b''), seg(0, rec(init_call)), seg(1, rec(init_reply)),
+           seg(0, rec(integ_call) + rec(priv_call)), seg(1, rec(integ_reply)),
+           seg(1, rec(priv_reply)), seg(0, rec(destroy_call))]
+    put('fuzz_stream', 'gss-krb5-mix', b''.join(gss))
+    t = [seg(2, b''), seg(0, rec(probe)), seg(1, rec(starttls)), seg(0, tls(22, 60, 1)),
+         seg(1, tls(22, 90, 2) + tls(20, 1, 1) + tls(23, 200, 3)[:100]),
+         seg(1, tls(23, 200, 3)[100:] + tls(23, 40, 4)), seg(0, tls(23, 500, 5))]
+    put('fuzz_stream', 'tls-after-probe', b''.join(t))
+    t[4] = seg(1, t[4][6:], 0x40)  # the middle of a record lost
+    put('fuzz_stream', 'tls-after-probe-loss', b''.join(t))
+    # The STARTTLS reply and the server's first TLS bytes in one segment.
+    put('fuzz_stream', 'tls-same-segment',
+        b''.join([seg(2, b''), seg(0, rec(probe)), seg(1, rec(starttls) + tls(22, 30, 6)),
+                  seg(0, tls(23, 20, 7))]))
 
 
 def seeds_nfs4():
@@ -396,6 +457,7 @@ def main():
     seeds_stream()
     seeds_rpc_and_nfs3()
     seeds_nfs4()
+    seeds_gss_tls()
     for t in sorted(os.listdir(CORPUS)):
         files = os.listdir(os.path.join(CORPUS, t))
         size = sum(os.path.getsize(os.path.join(CORPUS, t, f)) for f in files)
