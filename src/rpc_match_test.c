@@ -976,6 +976,34 @@ test_gss_control(void)
     teardown();
 }
 
+/* With the view's per-row procedure tables on, a control message is no
+ * NULL call there either: the client row has only the plain NULL. */
+static void
+test_gss_control_by_proc(void)
+{
+    const struct bd_procs *bp;
+    const struct bd_proc *e;
+    uint32_t n = 0;
+
+    setup();
+    EQ(stats_breakdowns_init(&st, 64, 64, 0x99), 0);
+    EQ(stats_by_proc_init(&st), 0);
+    fa.key.af = FLOW_AF_INET;
+    FEED(&fa, 0, gss_init_call, 0, 0);
+    FEED(&fa, 1, gss_init_reply, 100000, 100000);
+    FEED(&fa, 0, gss_priv_getattr_call, 200000, 200000);
+    FEED(&fa, 1, gss_priv_getattr_reply, 300000, 300000);
+    bp = st.bd[BD_CLIENT].procs;
+    CHECK(bp != NULL);
+    EQ(st.bd[BD_CLIENT].rows[fa.bdc.idx[BD_CLIENT]].calls, 2); /* both are its calls */
+    e = bd_procs_row(bp, fa.bdc.idx[BD_CLIENT], fa.bdc.gen[BD_CLIENT], &n);
+    CHECK(e != NULL);
+    EQ(n, 1); /* getattr only */
+    if (e && n == 1)
+        EQ(e[0].calls, 1);
+    teardown();
+}
+
 /* The AUTH_TLS probe answered "STARTTLS" switches a TCP connection to TLS. */
 static void
 test_tls_probe(void)
@@ -1029,6 +1057,7 @@ main(void)
     test_gss_integrity();
     test_gss_privacy();
     test_gss_control();
+    test_gss_control_by_proc();
     test_tls_probe();
     return t_done();
 }

@@ -638,7 +638,8 @@ stats_call_by(struct stats *s, struct pending_call *pc, struct bd_cache *c)
 
     if (!s->bd_on)
         return;
-    pk = s->bd[BD_CLIENT].procs ? proc_key(s, pc->pg, pc->proc) : BD_PROCS_OTHER;
+    /* An RPCSEC_GSS control message is no procedure's call. */
+    pk = s->bd[BD_CLIENT].procs && !pc->gss_proc ? proc_key(s, pc->pg, pc->proc) : BD_PROCS_OTHER;
     for (d = 0; d < BD__COUNT; d++) {
         struct bd_row *r = NULL;
         bool cacheable = c && (d == BD_CLIENT || d == BD_SERVER || d == BD_PAIR || d == BD_USER);
@@ -704,7 +705,7 @@ stats_record_by(struct stats *s, const struct op_event *ev)
         return;
     error = ev->outcome == OP_RPC_ERROR ||
             (ev->outcome == OP_REPLIED && ev->has_status && status_is_error(ev->pg, ev->status));
-    pk = s->bd[BD_CLIENT].procs ? proc_key(s, ev->pg, ev->proc) : BD_PROCS_OTHER;
+    pk = s->bd[BD_CLIENT].procs && !ev->gss_proc ? proc_key(s, ev->pg, ev->proc) : BD_PROCS_OTHER;
     if (ev->outcome == OP_REPLIED && ev->obj_fh.len && ev->name.len) {
         if (ev->obj_is_export)
             names_learn_export(s->names, ev->name, ev->obj_fh);

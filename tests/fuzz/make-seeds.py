@@ -334,7 +334,8 @@ def seeds_gss_tls():
     """RPCSEC_GSS and RPC-over-TLS, which the samples lack."""
     def hdr(xid, proc, flavor, cred, vflavor=0, verf=b'', vers=3):
         return struct.pack('>IIIIII', xid, 0, 2, 100003, vers, proc) + \
-            struct.pack('>II', flavor, len(cred)) + cred + struct.pack('>II', vflavor, len(verf)) + verf
+            struct.pack('>II', flavor, len(cred)) + cred + \
+            struct.pack('>II', vflavor, len(verf)) + verf
 
     def gcred(gproc, seq, svc, handle=b'ctx1'):
         return struct.pack('>IIIII', 1, gproc, seq, svc, len(handle)) + handle
