@@ -330,9 +330,9 @@ nfs4_text(FILE *out, const struct side *a, const struct side *b)
     for (i = 0; i < n; i++) {
         char label[112];
 
-        snprintf(key, sizeof key, "nfs4.minor_versions.%s.compound.calls", names[i]);
-        snprintf(lat, sizeof lat, "nfs4.minor_versions.%s.compound.latency_us", names[i]);
-        snprintf(label, sizeof label, "v4.%s", names[i]);
+        snprintf(key, sizeof key, "nfs4.minor_versions.%.95s.compound.calls", names[i]);
+        snprintf(lat, sizeof lat, "nfs4.minor_versions.%.95s.compound.latency_us", names[i]);
+        snprintf(label, sizeof label, "v4.%.95s", names[i]);
         nfs4_text_row(out, label, num(a, key), num(b, key), a, b, lat);
     }
     nfs4_text_row(out, "total", num(a, "nfs4.compound.calls"), num(b, "nfs4.compound.calls"),
@@ -342,8 +342,8 @@ nfs4_text(FILE *out, const struct side *a, const struct side *b)
     fputs("\nNFS v4.x COMPOUNDs by kind: COMPOUNDs, then latency (A -> B)\n", out);
     n = members(a, b, "nfs4.kinds", names, NFS4_NAMES);
     for (i = 0; i < n; i++) {
-        snprintf(key, sizeof key, "nfs4.kinds.%s.compounds", names[i]);
-        snprintf(lat, sizeof lat, "nfs4.kinds.%s.latency_us", names[i]);
+        snprintf(key, sizeof key, "nfs4.kinds.%.95s.compounds", names[i]);
+        snprintf(lat, sizeof lat, "nfs4.kinds.%.95s.latency_us", names[i]);
         nfs4_text_row(out, names[i], num(a, key), num(b, key), a, b, lat);
     }
     fputs("\nNFS v4.x operations: count in calls, then errors (A -> B)\n", out);
@@ -351,12 +351,12 @@ nfs4_text(FILE *out, const struct side *a, const struct side *b)
     for (i = 0; i < n; i++) {
         char x[32], y[32], c[48];
 
-        snprintf(key, sizeof key, "nfs4.ops.%s.count", names[i]);
+        snprintf(key, sizeof key, "nfs4.ops.%.95s.count", names[i]);
         fmt_num(x, sizeof x, num(a, key));
         fmt_num(y, sizeof y, num(b, key));
         fmt_change(c, sizeof c, num(a, key), num(b, key));
         fprintf(out, "%-20s %8s %8s %-16s", names[i], x, y, c);
-        snprintf(key, sizeof key, "nfs4.ops.%s.errors", names[i]);
+        snprintf(key, sizeof key, "nfs4.ops.%.95s.errors", names[i]);
         fmt_num(x, sizeof x, num(a, key));
         fmt_num(y, sizeof y, num(b, key));
         fprintf(out, " errors %s -> %s\n", x, y);
@@ -405,11 +405,11 @@ nfs4_json(struct json_w *w, const struct side *a, const struct side *b)
         json_key(w, names[i]);
         json_obj(w);
         for (k = 0; k < 3; k++) {
-            snprintf(key, sizeof key, "nfs4.minor_versions.%s.compound.%s", names[i],
+            snprintf(key, sizeof key, "nfs4.minor_versions.%.95s.compound.%s", names[i],
                      cmembers[k]);
             pair(w, cmembers[k], num(a, key), num(b, key));
         }
-        snprintf(lat, sizeof lat, "nfs4.minor_versions.%s.compound.latency_us", names[i]);
+        snprintf(lat, sizeof lat, "nfs4.minor_versions.%.95s.compound.latency_us", names[i]);
         nfs4_json_lat(w, a, b, lat);
         json_close(w);
     }
@@ -422,11 +422,11 @@ nfs4_json(struct json_w *w, const struct side *a, const struct side *b)
 
         json_key(w, names[i]);
         json_obj(w);
-        snprintf(key, sizeof key, "nfs4.kinds.%s.compounds", names[i]);
+        snprintf(key, sizeof key, "nfs4.kinds.%.95s.compounds", names[i]);
         pair(w, "compounds", num(a, key), num(b, key));
-        snprintf(key, sizeof key, "nfs4.kinds.%s.errors", names[i]);
+        snprintf(key, sizeof key, "nfs4.kinds.%.95s.errors", names[i]);
         pair(w, "errors", num(a, key), num(b, key));
-        snprintf(lat, sizeof lat, "nfs4.kinds.%s.latency_us", names[i]);
+        snprintf(lat, sizeof lat, "nfs4.kinds.%.95s.latency_us", names[i]);
         nfs4_json_lat(w, a, b, lat);
         json_close(w);
     }
@@ -440,7 +440,7 @@ nfs4_json(struct json_w *w, const struct side *a, const struct side *b)
         json_key(w, names[i]);
         json_obj(w);
         for (k = 0; k < 4; k++) {
-            snprintf(key, sizeof key, "nfs4.ops.%s.%s", names[i], omembers[k]);
+            snprintf(key, sizeof key, "nfs4.ops.%.95s.%s", names[i], omembers[k]);
             pair(w, omembers[k], num(a, key), num(b, key));
         }
         json_close(w);

@@ -713,7 +713,8 @@ draw_v4(struct tui_state *t, int y0, int height, bool draw, struct v4row *rows, 
     size_t i;
     int y;
 
-    qsort(rows, n, sizeof *rows, v4row_cmp);
+    if (n)
+        qsort(rows, n, sizeof *rows, v4row_cmp);
     if (!draw)
         return (int)n;
     if (ops)
