@@ -53,7 +53,10 @@ static const char usage_text[] =
     "  -o text|json|csv   report format on standard output (default: text)\n"
     "  -q, -v             text report: -q the short form (header, procedure tables,\n"
     "                     capture quality); -v every breakdown too (as --by with\n"
-    "                     all six dimensions, unless --by says which)\n"
+    "                     all six dimensions, unless --by says which) and the\n"
+    "                     what-if model's assumptions\n"
+    "  --all              text report: procedures without calls too (hidden by\n"
+    "                     default)\n"
     "  --tui, --no-tui    the interactive view (default for -i on a terminal); with\n"
     "                     -r it replays the file; the final report follows on exit\n"
     "  --speed X          replay speed of -r in the view or with --metrics: 1 = the\n"
@@ -253,6 +256,7 @@ enum {
     OPT_RECORDS_FORMAT,
     OPT_METRICS,
     OPT_READER,
+    OPT_ALL,
 };
 
 /* --by client,file: a mask of enum bd_dim bits. */
@@ -304,6 +308,7 @@ static const struct option longopts[] = {
     { "records-format", required_argument, NULL, OPT_RECORDS_FORMAT },
     { "metrics", required_argument, NULL, OPT_METRICS },
     { "reader", required_argument, NULL, OPT_READER },
+    { "all", no_argument, NULL, OPT_ALL },
     { NULL, 0, NULL, 0 },
 };
 static const char shortopts[] = "r:i:o:c:hs:B:pZ:w:DF:nqv";
@@ -524,6 +529,9 @@ cli_parse(int argc, char **argv, struct cli *c)
             break;
         case 'q':
             quiet = true;
+            break;
+        case OPT_ALL:
+            cfg->all_rows = true;
             break;
         case 'v':
             verbose = true;

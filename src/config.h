@@ -45,6 +45,7 @@ struct nfsscope_config {
     unsigned top_n;   /* rows shown per breakdown */
     unsigned by_mask; /* breakdowns shown in the text report (1 << enum bd_dim) */
     int detail;       /* text report: -1 short (-q), 0 default, 1 everything (-v) */
+    bool all_rows;    /* text report: procedure rows without calls too (--all) */
     int order;        /* enum bd_order of the top-N lists */
     uint64_t hash_seed; /* 0: from getrandom() */
     unsigned window_s;  /* findings: repeats within this many seconds are redundant */

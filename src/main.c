@@ -147,6 +147,7 @@ run_open(struct run *r, const struct cli *c)
     r->vi.by_mask = cfg->by_mask;
     r->vi.order = cfg->order;
     r->vi.detail = cfg->detail;
+    r->vi.all = cfg->all_rows;
     if (pipeline_init(&r->ctx, cfg) != 0) {
         snprintf(r->err, sizeof r->err, "out of memory for the configured tables (lower"
                                          " --max-flows or --max-pending)");

@@ -898,7 +898,7 @@ para(FILE *out, const char *lead, const char *text)
 }
 
 void
-findings_text(FILE *out, const struct stats *s, const struct findings *f)
+findings_text(FILE *out, const struct stats *s, const struct findings *f, bool assumptions)
 {
     struct item *it = calloc(FK__COUNT, sizeof *it);
     size_t n = it ? collect(s, f, it, FK__COUNT) : 0, i, j, k;
@@ -970,9 +970,12 @@ findings_text(FILE *out, const struct stats *s, const struct findings *f)
             scenario_line(f, (enum fscen)sc, line, sizeof line);
             fprintf(out, "  %-21s %s\n", fscen_params[sc].name, line);
         }
-        fputs("  Assumptions:\n", out);
-        for (a = findings_assumptions; *a; a++) {
-            para(out, "    - ", *a);
+        if (assumptions) {
+            fputs("  Assumptions:\n", out);
+            for (a = findings_assumptions; *a; a++)
+                para(out, "    - ", *a);
+        } else {
+            fputs("  (its assumptions: nfsscope(1), FINDINGS AND THE WHAT-IF MODEL, or -v)\n", out);
         }
     }
     if (any) {

@@ -24,8 +24,13 @@ struct findings;
 /* The "findings" array (the caller has written the key); f NULL: the
  * findings were off. s gives the paths and the capture's quality. */
 void findings_json(struct json_w *w, const struct stats *s, const struct findings *f);
-/* The "Findings" section of the text report (nothing if none fired or f is NULL). */
-void findings_text(FILE *out, const struct stats *s, const struct findings *f);
+/* The "time_by_cause" object (the caller has written the key): total_us,
+ * network_us, server_us, client_us, unexplained_us (findings.h, time by
+ * cause); f not NULL. */
+void findings_time_json(struct json_w *w, const struct findings *f);
+/* The "Findings" section of the text report (nothing if none fired or f is
+ * NULL); the what-if model's assumptions too when `assumptions` (-v). */
+void findings_text(FILE *out, const struct stats *s, const struct findings *f, bool assumptions);
 /* The diagnosis block that opens the text report: the capture in one line
  * (time in calls, calls, calls/s, MB/s, clients, TCP loss), then the findings
  * ranked by time cost, each with its share of the time in calls and one line

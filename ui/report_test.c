@@ -492,18 +492,27 @@ test_text(void)
     HAS(txt, "nfsscope report: a.pcap, evil\\x1b[2J\\x0a.pcap, filter \"port 2049\"\n");
     HAS(txt, "capture: 60 packets, 120.6 KiB, 12.345 s, 1 truncated by snaplen, kernel drops 5\n");
     HAS(txt, "\nNFS v3 (nfs3): 25 calls, 24 replies\n");
-    HAS(txt, "\nproc             calls      %   errors      p50      p90      p99      max      bytes\n");
-    HAS(txt, "\nnull                 0   0.0%        0        -        -        -        -\n");
-    HAS(txt, "\nlookup               9  36.0%        4   5.00ms   5.00ms   5.00ms   5.00ms\n");
-    HAS(txt, "\nread                 4  16.0%        0   1.50ms   1.50ms   1.50ms   1.50ms    1.5 MiB\n");
-    HAS(txt, "\nwrite                2   8.0%        0    2.50s    2.50s    2.50s    2.50s    8.0 KiB\n");
-    HAS(txt, "\ncommit               0   0.0%        0        -        -        -        -\n");
+    /* ops/s: calls over 12.345 s; time: the latencies' sum (getattr 100..1000 us);
+     * kB/op: 1572864 B / 4 READs / 1024, 8192 B / 2 WRITEs / 1024 */
+    HAS(txt, "\nproc            calls      %   ops/s  errors      p50      p90      p99      max     "
+             "time  kB/op      bytes\n");
+    HAS(txt, "\ngetattr            10  40.0%     0.8       0    499us    903us    999us   1.00ms   "
+             "5.50ms\n");
+    HAS(txt, "\nlookup              9  36.0%     0.7       4   5.00ms   5.00ms   5.00ms   5.00ms   "
+             "45.0ms\n");
+    HAS(txt, "\nread                4  16.0%     0.3       0   1.50ms   1.50ms   1.50ms   1.50ms   "
+             "6.00ms  384.0    1.5 MiB\n");
+    HAS(txt, "\nwrite               2   8.0%     0.2       0    2.50s    2.50s    2.50s    2.50s    "
+             "2.50s    4.0    8.0 KiB\n");
+    HASNT(txt, "\nnull "); /* procedures without calls: with --all only */
+    HASNT(txt, "\ncommit ");
+    HAS(txt, "\n(18 procedures without calls not shown: --all shows them)\n");
     HAS(txt, "errors by procedure:\n  lookup: NFS3ERR_NOENT 3, unknown(70) 1\n");
     HAS(txt, "write stable_how: UNSTABLE 1, DATA_SYNC 0, FILE_SYNC 1; committed: UNSTABLE 0, "
              "DATA_SYNC 0, FILE_SYNC 1\n");
     HAS(txt, "bytes: written 8.0 KiB, read 1.5 MiB (1 reads at eof)\n");
     HAS(txt, "\nMOUNT\\x1b[2J v3 (mnt,\"x\"): 2 calls, 1 replies\n");
-    HAS(txt, "\nmnt           2 100.0%        0     42us     42us     42us     42us\n");
+    HAS(txt, "\nmnt          2 100.0%     0.2       0     42us     42us     42us     42us     42us\n");
     HASNT(txt, "\x1b");
     HASNT(txt, " \n");
     HAS(txt, "\nrpc: 27 calls, 25 replies, 1 retransmissions, 1 unanswered, 2 orphan replies, "
@@ -512,7 +521,28 @@ test_text(void)
              "             5  kernel_drops         packets dropped by the kernel (not captured)\n"
              "             3  tcp_gap              holes in a TCP stream (segments lost or not captured)\n"
              "             1  rpc_resync           times the RPC record stream was re-synchronised\n");
+    CHECK(strstr(txt, "\nNFS v3 (") < strstr(txt, "\nMOUNT"));
     free(txt);
+
+    /* --all: every procedure; NFS first whatever the programs' order */
+    {
+        struct view_info all = vinfo;
+        struct prog_stats t = s.progs[0];
+
+        all.all = true;
+        s.progs[0] = s.progs[1];
+        s.progs[1] = t;
+        txt = run(&report_text_view, &s, &all, false);
+        HAS(txt, "\nnull                0   0.0%     0.0       0        -        -        -        -"
+                 "        -\n");
+        HAS(txt, "\ncommit              0   0.0%     0.0       0        -        -        -        -"
+                 "        -\n");
+        HAS(txt, "\nnull         0   0.0%     0.0       0        -        -        -        -"
+                 "        -\n");
+        HASNT(txt, "not shown");
+        CHECK(strstr(txt, "\nNFS v3 (") && strstr(txt, "\nNFS v3 (") < strstr(txt, "\nMOUNT"));
+        free(txt);
+    }
     teardown(&s);
 
     setup(&s);

@@ -1,13 +1,17 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* report_text.c: the human report (-o text), shaped like nfsstat's tables.
  *
- * Layout: a header (sources, filter, packets, bytes, duration), one table per
- * program that saw calls (every procedure, in procedure order, zero rows
- * included; NFSv4: COMPOUNDs per minor version, kinds and operations seen,
- * the numbers of the JSON report's nfs4 object), the error statuses per
- * procedure, the NFSv3 WRITE stable_how
- * breakdown and READ/WRITE volumes, an "rpc:" totals line, and a capture
- * quality footer listing every non-zero anomaly. Latencies: whole
+ * Layout: a header (sources, filter, packets, bytes, duration), the
+ * diagnosis, one table per program that saw calls, the NFS programs (100003)
+ * first and MOUNT, portmap and the others after them (procedures in
+ * procedure order; rows with no calls only with --all; NFSv4: COMPOUNDs per
+ * minor version, kinds and operations seen, the numbers of the JSON
+ * report's nfs4 object), the error statuses per procedure, the NFSv3 WRITE
+ * stable_how breakdown and READ/WRITE volumes, an "rpc:" totals line, and a
+ * capture quality footer listing every non-zero anomaly. Each procedure row
+ * has, beside nfsstat's counts, the total time in its calls, ops/s over the
+ * capture and kB/op as nfsiostat prints them (KiB of READ/WRITE data per
+ * call). Latencies: whole
  * microseconds below 1 ms ("850us"), milliseconds with 2 decimals below
  * 10 ms ("1.25ms") and 1 decimal below 1 s ("125.4ms"), seconds with 2
  * decimals from 1 s ("2.31s"). Byte counts: IEC units with 1 decimal.
@@ -26,6 +30,8 @@
 #include "stats.h"
 #include "term_escape.h"
 #include "view.h"
+
+#define NFS_PROGRAM 100003u /* RFC 1813 §1, RFC 7530 §1 */
 
 static const char *const stable_names[3] = { "UNSTABLE", "DATA_SYNC", "FILE_SYNC" };
 
@@ -103,6 +109,37 @@ fmt_pct(char *buf, size_t sz, uint64_t part, uint64_t total)
     snprintf(buf, sz, "%" PRIu64 ".%" PRIu64 "%%", t / 10, t % 10);
 }
 
+/* The capture's span in nanoseconds (0 without packets or when time went back). */
+static uint64_t
+span_ns(const struct stats *s)
+{
+    const struct capture_totals *c = &s->cap;
+    int64_t ns;
+
+    if (!c->packets)
+        return 0;
+    ns = ((int64_t)c->last_ts.tv_sec - (int64_t)c->first_ts.tv_sec) * 1000000000 +
+         ((int64_t)c->last_ts.tv_nsec - (int64_t)c->first_ts.tv_nsec);
+    return ns > 0 ? (uint64_t)ns : 0;
+}
+
+/* n*m/d with one decimal, rounded, in integer arithmetic ("12.5"); "-" if d is 0. */
+static void
+fmt_ratio(char *buf, size_t sz, uint64_t n, uint64_t m, uint64_t d)
+{
+    __extension__ typedef unsigned __int128 u128;
+    u128 t;
+
+    if (!d) {
+        snprintf(buf, sz, "-");
+        return;
+    }
+    t = ((u128)n * m * 10 + d / 2) / d;
+    if (t > UINT64_MAX)
+        t = UINT64_MAX;
+    snprintf(buf, sz, "%" PRIu64 ".%" PRIu64, (uint64_t)t / 10, (uint64_t)t % 10);
+}
+
 static void
 header(FILE *out, const struct stats *s, const struct view_info *vi)
 {
@@ -130,13 +167,8 @@ header(FILE *out, const struct stats *s, const struct view_info *vi)
     fmt_bytes(b, sizeof b, c->bytes);
     fprintf(out, "capture: %" PRIu64 " packets, %s", c->packets, b);
     if (c->packets) {
-        int64_t ns = ((int64_t)c->last_ts.tv_sec - (int64_t)c->first_ts.tv_sec) * 1000000000 +
-                     ((int64_t)c->last_ts.tv_nsec - (int64_t)c->first_ts.tv_nsec);
-        uint64_t ms;
+        uint64_t ms = (span_ns(s) + 500000) / 1000000;
 
-        if (ns < 0)
-            ns = 0;
-        ms = ((uint64_t)ns + 500000) / 1000000;
         fprintf(out, ", %" PRIu64 ".%03" PRIu64 " s", ms / 1000, ms % 1000);
     }
     if (c->truncated_packets)
@@ -588,12 +620,21 @@ tls_lines(FILE *out, const struct rpc_tls *t)
                 t->connections - shown);
 }
 
+/* A procedure row is shown when something happened on it (or with --all). */
+static bool
+row_used(const struct proc_stats *p)
+{
+    return p->calls || p->replies || p->errors || p->retrans || p->unanswered ||
+           p->latency.count;
+}
+
 static void
-program(FILE *out, const struct view_info *vi, const struct prog_stats *ps)
+program(FILE *out, const struct view_info *vi, const struct prog_stats *ps, uint64_t span)
 {
     const struct rpc_program *pg = ps->pg;
+    bool all = vi && vi->all;
     int nw = name_width(pg);
-    uint32_t i;
+    uint32_t i, hidden = 0;
 
     if (ps->calls == 0 && !(pg->flags & PGF_PRIMARY))
         return; /* only the main program (NFSv3) is always shown, as nfsstat does */
@@ -614,32 +655,45 @@ program(FILE *out, const struct view_info *vi, const struct prog_stats *ps)
         gss_lines(out, ps);
         return;
     }
-    fprintf(out, "%-*s %10s %6s %8s %8s %8s %8s %8s %10s\n", nw, "proc", "calls", "%", "errors",
-            "p50", "p90", "p99", "max", "bytes");
+    fprintf(out, "%-*s %9s %6s %7s %7s %8s %8s %8s %8s %8s %6s %10s\n", nw, "proc", "calls", "%",
+            "ops/s", "errors", "p50", "p90", "p99", "max", "time", "kB/op", "bytes");
     for (i = 0; i < pg->nprocs; i++) {
         const struct proc_stats *p = &ps->procs[i];
         char nb[24], pct[32], l50[32] = "-", l90[32] = "-", l99[32] = "-", lmax[32] = "-";
-        char bytes[24] = "", line[512];
+        char tot[32] = "-", rate[32], kbop[32] = "", bytes[24] = "", line[512];
         size_t len;
 
+        if (!all && !row_used(p)) {
+            hidden++;
+            continue;
+        }
         fmt_pct(pct, sizeof pct, p->calls, ps->calls);
+        /* ops/s over the capture's span: calls * 1e9 / ns */
+        fmt_ratio(rate, sizeof rate, p->calls, 1000000000u, span);
         if (p->latency.count) {
             fmt_latency(l50, sizeof l50, histo_percentile(&p->latency, 50));
             fmt_latency(l90, sizeof l90, histo_percentile(&p->latency, 90));
             fmt_latency(l99, sizeof l99, histo_percentile(&p->latency, 99));
             fmt_latency(lmax, sizeof lmax, p->latency.max);
+            fmt_latency(tot, sizeof tot, p->latency.sum);
         }
-        if (p->bytes)
+        if (p->bytes) {
             fmt_bytes(bytes, sizeof bytes, p->bytes);
-        snprintf(line, sizeof line, "%-*s %10" PRIu64 " %6s %8" PRIu64 " %8s %8s %8s %8s %10s",
-                 nw, proc_name(pg, i, nb, sizeof nb), p->calls, pct, p->errors, l50, l90, l99,
-                 lmax, bytes);
+            fmt_ratio(kbop, sizeof kbop, p->bytes, 1, (uint64_t)p->calls * 1024);
+        }
+        snprintf(line, sizeof line,
+                 "%-*s %9" PRIu64 " %6s %7s %7" PRIu64 " %8s %8s %8s %8s %8s %6s %10s", nw,
+                 proc_name(pg, i, nb, sizeof nb), p->calls, pct, rate, p->errors, l50, l90, l99,
+                 lmax, tot, kbop, bytes);
         len = strlen(line);
         while (len > 0 && line[len - 1] == ' ') /* no trailing blanks */
             line[--len] = '\0';
         fputs(line, out);
         fputc('\n', out);
     }
+    if (hidden)
+        fprintf(out, "(%" PRIu32 " procedure%s without calls not shown: --all shows them)\n",
+                hidden, hidden == 1 ? "" : "s");
     error_lines(out, ps);
     if (pg->flags & PGF_IO_DETAIL) {
         char wb[24], rb[24];
@@ -828,16 +882,21 @@ throughput(FILE *out, const struct stats *s)
 static int
 text_report(FILE *out, const struct stats *s, const struct view_info *vi)
 {
+    uint64_t span = span_ns(s);
     size_t i;
+    int pass;
 
     header(out, s, vi);
     findings_diagnosis(out, s, vi ? vi->findings : NULL); /* ui/report_findings.c */
-    for (i = 0; i < s->nprogs; i++)
-        program(out, vi, &s->progs[i]);
+    for (pass = 0; pass < 2; pass++) /* NFS (program 100003) first, then the others */
+        for (i = 0; i < s->nprogs; i++)
+            if ((s->progs[i].pg->prog == NFS_PROGRAM) == (pass == 0))
+                program(out, vi, &s->progs[i], span);
     if (!vi || vi->detail >= 0) { /* -q: the short form, without these */
         throughput(out, s);
         breakdowns(out, s, vi);
-        findings_text(out, s, vi ? vi->findings : NULL); /* ui/report_findings.c */
+        /* ui/report_findings.c; the model's assumptions with -v only */
+        findings_text(out, s, vi ? vi->findings : NULL, vi && vi->detail > 0);
     }
     footer(out, s);
     if (fflush(out) != 0 || ferror(out))

@@ -595,7 +595,7 @@ findings_lines(struct tui_state *t, char **buf, const char *lines[], int max)
         s = &view;
     }
     if (fnd && (f = open_memstream(buf, &len)) != NULL) {
-        findings_text(f, s, fnd);
+        findings_text(f, s, fnd, false);
         fclose(f);
     }
     for (p = *buf; p && *p && n < max;) {

@@ -6,6 +6,7 @@
 #ifndef NFSSCOPE_VIEW_H
 #define NFSSCOPE_VIEW_H
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <time.h>
 
@@ -22,6 +23,7 @@ struct view_info {           /* what the report says about its input */
     unsigned by_mask;           /* breakdowns in the text report: 1 << enum bd_dim */
     int order;                  /* enum bd_order of the top-N lists */
     int detail;                 /* text: -1 the short form (-q), 0 default, 1 -v */
+    bool all;                   /* text and view: procedure rows without calls too (--all) */
     /* The analyses run beside the stats (pipeline.h); NULL: off. */
     const struct findings *findings; /* findings.h */
     const struct lockwait *lockwait; /* lockwait.h: NLM v4 lock waits */
