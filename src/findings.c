@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "hashtab.h"
+#include "slowsrv.h"
 #include "stats.h"
 
 #define NF3DIR 2
@@ -50,12 +51,62 @@ static const char *const kind_keys[FK__COUNT] = {
     [FK_STALE_STATE] = "stale_state",
     [FK_SESSION_LIMITS] = "session_limits",
     [FK_OPEN_CLOSE] = "open_close_storm",
+    [FK_SLOW_SERVER] = "slow_server",
 };
 
 const char *
 findings_kind_key(enum fkind k)
 {
     return k < FK__COUNT ? kind_keys[k] : "unknown";
+}
+
+bool
+findings_kind_reported(const struct findings *f, enum fkind k)
+{
+    switch (k) {
+    case FK_REDUNDANT_GETATTR:
+    case FK_REDUNDANT_ACCESS:
+    case FK_NEGATIVE_LOOKUPS:
+        return f->n[k] >= FND_MIN_REPEATS; /* one instance is not a pattern */
+    case FK_FANOUT:
+        return false; /* per directory: findings_dir_reported() */
+    default:
+        return f->n[k] > 0 || f->cost_us[k] > 0;
+    }
+}
+
+enum fcause
+findings_cause(enum fkind k)
+{
+    switch (k) {
+    case FK_NETWORK_LOSS:
+    case FK_RPC_RETRANS:
+        return FC_NETWORK;
+    case FK_SLOW_SERVER:
+        return FC_SERVER;
+    default:
+        return FC_CLIENT;
+    }
+}
+
+void
+findings_time_split(const struct findings *f, uint64_t us[FC__COUNT + 1])
+{
+    uint64_t known = 0;
+    unsigned c;
+    size_t i;
+
+    for (c = 0; c < FC__COUNT; c++)
+        us[c] = f->cause_us[c];
+    for (c = 0; c < FK__COUNT; c++) /* a kind not reported leaves its time unexplained */
+        if (f->n[c] && !findings_kind_reported(f, (enum fkind)c))
+            us[findings_cause((enum fkind)c)] -= f->cost_us[c];
+    for (i = 0; i < f->ndirs; i++) /* a fan-out's time is the client's once reported */
+        if (findings_dir_reported(&f->dirs[i]))
+            us[FC_CLIENT] += f->dirs[i].cost_us;
+    for (c = 0; c < FC__COUNT; c++)
+        known += us[c];
+    us[FC__COUNT] = f->total_us > known ? f->total_us - known : 0;
 }
 
 /* ---- a bounded table: 64-bit keys, fixed-size values ----------------------
@@ -281,8 +332,9 @@ findings_new(size_t cap, unsigned window_s, uint64_t seed)
     f->server = ftab_new(1024, sizeof(struct serverv), &f->evicted);
     f->lst = ftab_new(4096, sizeof(struct lstv), &f->evicted);
     f->filex = ftab_new(FND_TOP_FILES * 2, sizeof(uint32_t), &f->evicted);
+    f->slow = slowsrv_new();
     ok = f->files && f->attr && f->mod && f->acc && f->parent && f->conn && f->server &&
-         f->lst && f->filex;
+         f->lst && f->filex && f->slow;
     for (i = 0; i < SC__COUNT; i++) {
         f->model[i] = ftab_new(cap, sizeof(struct mval), &f->evicted);
         ok = ok && f->model[i];
@@ -309,6 +361,7 @@ findings_free(struct findings *f)
     ftab_free(f->server);
     ftab_free(f->lst);
     ftab_free(f->filex);
+    slowsrv_free(f->slow);
     for (i = 0; i < SC__COUNT; i++)
         ftab_free(f->model[i]);
     free(f->files);
@@ -335,8 +388,7 @@ struct who { /* the parts of an operation every finding needs */
     uint8_t af;
     int64_t t_call, t_reply;
     uint64_t lat;
-    uint64_t cost;         /* what the call's latency adds to a client-side finding:
-                            * 0 when the network delayed it (network_loss has it) */
+    uint64_t cost;         /* the call's time no finding has claimed yet (credit()) */
     /* Keys hashed once per call and reused by every table and scenario. */
     uint64_t fk, ok;       /* fh_key of fh and of obj_fh */
     uint64_t ma_f, ma_o;   /* model MK_ATTR keys of fh and obj_fh */
@@ -413,18 +465,22 @@ file_row_w(struct findings *f, struct bytes fh, struct who *w)
     return w->file;
 }
 
-/* One instance of a finding: counted, costed and attributed. */
-static void
-credit(struct findings *f, enum fkind k, struct who *w, struct bytes fh,
-       struct redmark *remember)
+/* One instance of a finding: counted, costed and attributed. The call's
+ * time not yet claimed (w->cost) becomes this finding's and is claimed, so a
+ * later finding of the same call counts the call but not its time again
+ * (findings.h: time by cause). Returns the time credited. */
+static uint64_t
+credit_upto(struct findings *f, enum fkind k, struct who *w, struct bytes fh,
+            struct redmark *remember, uint64_t most)
 {
     struct fnd_client *c = client_row(f, w);
     struct fnd_file *fl = file_row_w(f, fh, w);
+    uint64_t us = w->cost < most ? w->cost : most;
 
-    uint64_t us = k == FK_NETWORK_LOSS ? w->lat : w->cost;
-
+    w->cost -= us;
     f->n[k]++;
     f->cost_us[k] += us;
+    f->cause_us[findings_cause(k)] += us;
     c->n[k]++;
     c->cost_us[k] += us;
     fl->n[k]++;
@@ -435,6 +491,15 @@ credit(struct findings *f, enum fkind k, struct who *w, struct bytes fh,
         remember->client = c;
         remember->file = fl;
     }
+    return us;
+}
+
+/* Claim all of the call's unclaimed time. */
+static uint64_t
+credit(struct findings *f, enum fkind k, struct who *w, struct bytes fh,
+       struct redmark *remember)
+{
+    return credit_upto(f, k, w, fh, remember, UINT64_MAX);
 }
 
 /* Take back the remembered instance (see struct modv) if a call made at
@@ -447,6 +512,7 @@ uncredit_if_overlapped(struct findings *f, enum fkind k, struct redmark *m, int6
         return;
     f->n[k]--;
     f->cost_us[k] -= m->lat;
+    f->cause_us[findings_cause(k)] -= m->lat;
     m->client->n[k]--;
     m->client->cost_us[k] -= m->lat;
     m->file->n[k]--;
@@ -990,6 +1056,24 @@ network(struct findings *f, const struct op_event *ev, struct who *w, bool repli
     }
 }
 
+/* The server's share: a replied call that did not wait on the network, far
+ * slower than its operation usually is on its server, claims the excess
+ * over that usual (slowsrv.h). */
+static void
+slow_server(struct findings *f, const struct op_event *ev, struct who *w)
+{
+    const uint8_t *srv = ev->call_dir == 0 ? ev->key->daddr : ev->key->saddr;
+    unsigned kind = ev->kind;
+    uint64_t excess;
+
+    if (ev->kind == OPK_WRITE &&
+        (ev->stable == STABLE_DATA_SYNC || ev->stable == STABLE_FILE_SYNC))
+        kind = SLOW_KIND_STABLE_WRITE;
+    excess = slowsrv_record(f->slow, w->af, srv, kind, w->lat, w->t_call, w->t_reply);
+    if (excess)
+        credit_upto(f, FK_SLOW_SERVER, w, ev->fh, NULL, excess);
+}
+
 /* A LOOKUP that failed: counted per (directory, name, status); the first
  * FND_NEGS pairs keep their names, later ones count in neg_other. */
 static void
@@ -999,8 +1083,8 @@ negative_lookup(struct findings *f, const struct op_event *ev, struct who *w)
     size_t fl = ev->fh.len < FND_FH_MAX ? ev->fh.len : FND_FH_MAX;
     struct fnd_neg *g = NULL;
     unsigned i;
+    uint64_t us = credit(f, FK_NEGATIVE_LOOKUPS, w, ev->fh, NULL);
 
-    credit(f, FK_NEGATIVE_LOOKUPS, w, ev->fh, NULL);
     for (i = 0; i < f->nneg; i++) {
         struct fnd_neg *x = &f->neg[i];
         if (x->status == ev->status && x->pg == ev->pg && x->fh_len == fl && x->name_len == nl &&
@@ -1029,7 +1113,7 @@ negative_lookup(struct findings *f, const struct op_event *ev, struct who *w)
         return;
     }
     g->n++;
-    g->cost_us += w->cost;
+    g->cost_us += us;
 }
 
 void
@@ -1049,6 +1133,7 @@ findings_credit(struct findings *f, enum fkind k, const struct op_event *ev, uin
     fl = file_row_w(f, ev->fh, &w);
     f->n[k] += n;
     f->cost_us[k] += cost_us;
+    f->cause_us[findings_cause(k)] += cost_us;
     c->n[k] += n;
     c->cost_us[k] += cost_us;
     fl->n[k] += n;
@@ -1078,13 +1163,15 @@ findings_record(struct findings *f, const struct op_event *ev)
     if (w.t_reply < w.t_call)
         w.t_reply = w.t_call;
     w.lat = (uint64_t)(w.t_reply - w.t_call + 500) / 1000;
-    w.cost = replied && ev->net_delay ? 0 : w.lat;
+    w.cost = w.lat;
     v4 = compound(ev);
     f->nfs3_calls++;
     if (!v4)
         f->now[ev->kind]++;
     f->total_us += w.lat;
     network(f, ev, &w, replied);
+    if (replied && !ev->net_delay && !ev->retrans)
+        slow_server(f, ev, &w);
 
     writes(f, ev, &w, replied);
     if (replied)

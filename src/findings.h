@@ -42,7 +42,24 @@ enum fkind {
     FK_STALE_STATE,       /* "stale_state" */
     FK_SESSION_LIMITS,    /* "session_limits" */
     FK_OPEN_CLOSE,        /* "open_close_storm" */
+    FK_SLOW_SERVER,       /* "slow_server" (slowsrv.h) */
     FK__COUNT
+};
+
+/* Time by cause: every call's latency is counted once, in the first finding
+ * that claims it, in this order: network_loss (the call waited on TCP
+ * recovery), rpc_retransmissions, slow_server (only the excess over the
+ * operation's median on that server: the median is the call's own cost,
+ * which the findings below may claim), stable_writes, write_verifier_changed,
+ * negative_lookups, redundant_getattr, redundant_access, then the fan-out of
+ * the directory listing it followed. A finding's cost_us is the time it
+ * claimed; a later finding of the same call counts it without its time. The
+ * causes add up these costs; what none claimed is unexplained. */
+enum fcause {
+    FC_NETWORK, /* network_loss, rpc_retransmissions */
+    FC_SERVER,  /* slow_server: the server slower than its own usual for the operation */
+    FC_CLIENT,  /* what the clients asked for: the other findings */
+    FC__COUNT   /* findings_time_split's last slot: unexplained */
 };
 
 #define FND_TOP_CLIENTS 64   /* clients with their own counters; the rest is "other" */
@@ -120,7 +137,8 @@ struct fnd_neg { /* one directory and missing name, and how often it was asked f
     uint64_t n, cost_us;
 };
 
-struct ftab; /* bounded hash table (findings.c) */
+struct ftab;    /* bounded hash table (findings.c) */
+struct slowsrv; /* slow_server (slowsrv.h) */
 
 struct findings {
     /* config */
@@ -129,8 +147,8 @@ struct findings {
     /* totals */
     uint64_t nfs3_calls;          /* calls analysed (findings_wants), replied or not */
     uint64_t n[FK__COUNT];        /* finding counts */
-    uint64_t cost_us[FK__COUNT];  /* sum of their latencies; a call delayed by the
-                                   * network is network_loss's time only */
+    uint64_t cost_us[FK__COUNT];  /* the time they claimed (time by cause, above) */
+    uint64_t cause_us[FC__COUNT]; /* the same by cause (fan-outs added at report time) */
     uint64_t total_us;            /* time in calls: the sum of every latency */
     /* network: replied calls whose connection needed a TCP retransmission,
      * saw a segment ahead of a hole or lost bytes while they waited
@@ -169,6 +187,7 @@ struct findings {
     struct fnd_file file_other;
     /* NFSv4: locks, retries, state, sessions, opens (findings_nfs4.h) */
     struct fnd_v4 v4;
+    struct slowsrv *slow;         /* slow_server: per server and operation (slowsrv.h) */
     /* bounded state */
     struct ftab *attr, *mod, *acc, *parent, *conn, *server, *lst, *filex;
     struct ftab *model[SC__COUNT];
@@ -201,6 +220,15 @@ bool findings_dir_reported(const struct fnd_dir *d);
 
 /* The JSON key of a kind. */
 const char *findings_kind_key(enum fkind k);
+/* Is kind k reported (a finding in the reports)? Its time counts under its
+ * cause only then. FK_FANOUT: per directory, findings_dir_reported(). */
+bool findings_kind_reported(const struct findings *f, enum fkind k);
+/* The cause a kind's time counts under. */
+enum fcause findings_cause(enum fkind k);
+/* The time in calls by cause: us[FC_NETWORK], us[FC_SERVER], us[FC_CLIENT]
+ * (directory fan-outs reported included) and us[FC__COUNT] what no finding
+ * claimed; they add up to total_us. */
+void findings_time_split(const struct findings *f, uint64_t us[FC__COUNT + 1]);
 
 /* Calls scenario sc estimates of operation kind `kind` (< OPK_FILE_COUNT).
  * A GETATTR the model answered from its cache and is still waiting to call

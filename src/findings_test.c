@@ -403,6 +403,18 @@ test_fanout(void)
     EQ(f->dirs[0].getattr_redundant, 20); /* held from the LOOKUPs */
     EQ(f->dirs[0].l[0].entries_seen, 1);
     CHECK(findings_dir_reported(&f->dirs[0]));
+    { /* 41 calls of 1 ms: the 20 redundant GETATTRs are redundant_getattr's time,
+       * the listing and the 20 LOOKUPs the fan-out's; nothing counted twice */
+        uint64_t sp[FC__COUNT + 1];
+
+        EQ(f->total_us, 41000);
+        EQ(f->cost_us[FK_REDUNDANT_GETATTR], 20000);
+        EQ(f->dirs[0].cost_us, 21000);
+        findings_time_split(f, sp);
+        EQ(sp[FC_CLIENT], 41000);
+        EQ(sp[FC_NETWORK], 0);
+        EQ(sp[FC__COUNT], 0);
+    }
     /* a second listing 10 s later starts a new episode */
     ev = op(READDIRPLUS, 10000, FH_D);
     feed(f, ev);
@@ -457,6 +469,19 @@ test_network_and_lookups(void)
     feed(f, ev);
     EQ(f->n[FK_RPC_RETRANS], 1);
     EQ(f->rpc_resent, 2);
+    EQ(f->cost_us[FK_RPC_RETRANS], 1000);
+    { /* network: the 200 ms wait and the resent call; client: the redundant
+       * GETATTR and the 4 failed LOOKUPs; unexplained: the first GETATTR and
+       * the LOOKUP of index.php */
+        uint64_t sp[FC__COUNT + 1];
+
+        findings_time_split(f, sp);
+        EQ(f->total_us, 208000);
+        EQ(sp[FC_NETWORK], 201000);
+        EQ(sp[FC_SERVER], 0);
+        EQ(sp[FC_CLIENT], 5000);
+        EQ(sp[FC__COUNT], 2000);
+    }
     findings_free(f);
 }
 

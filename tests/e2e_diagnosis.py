@@ -14,10 +14,18 @@ checked against oracles outside nfsscope:
 - cms-page and lossy-cms: negative_lookups counts the LOOKUP replies tshark
   decodes as NFS3ERR_NOENT (the generator's record: 40), and names each
   missing (directory, name) with as many repeats as tshark's calls have;
-- findings are ordered by cost_us, largest first;
+- findings are ordered by cost_us, largest first; a call's time counts in
+  one finding only: the costs add up to at most time_by_cause.total_us, the
+  causes add up to it exactly, and total_us is the sum of tshark's rpc.time
+  over the samples' NFS calls (an unanswered call counts 0);
+- the public capture nfstrace-eth-ipv4-udp-nfsv3-dup-retransm.pcap (NFSv3
+  over UDP, WRITEs sent again): rpc_retransmissions counts the calls tshark
+  flags with a duplicate call (rpc.dup) before their first reply, with the
+  extra transmissions and the sum of those calls' rpc.time; the report's
+  rpc.retransmissions counts every duplicate call tshark flags;
 - the text report's first 15 lines hold the diagnosis, the top finding first.
 
-usage: e2e_diagnosis.py NFSSCOPE SAMPLES_DIR
+usage: e2e_diagnosis.py NFSSCOPE SAMPLES_DIR [PUBLIC_PCAPS_DIR]
 """
 import collections
 import json
@@ -26,7 +34,7 @@ import re
 import subprocess
 import sys
 
-from checks import check, finish
+from checks import check, finish, skip_part
 
 NOENT = 2  # nfsstat3 NFS3ERR_NOENT (RFC 1813 §2.6)
 PREFS = ("tcp.reassemble_out_of_order:TRUE",)
@@ -175,8 +183,86 @@ def check_negative(name, rep, oracle, expect):
     check(neg["evidence"]["failures_not_kept"] == 0, f"{name}: every failure named")
 
 
+def check_time_split(name, rep, frames):
+    """Each call's time once: costs within the total, causes adding up to it,
+    the total tshark's."""
+    t = rep.get("time_by_cause")
+    check(t is not None, f"{name}: time_by_cause")
+    if not t:
+        return
+    parts = t["network_us"] + t["server_us"] + t["client_us"] + t["unexplained_us"]
+    check(parts == t["total_us"], f"{name}: causes add up to {parts}, not {t['total_us']}")
+    costs = sum(f["cost_us"] for f in ranked(rep))
+    check(costs <= t["total_us"], f"{name}: findings cost {costs} > time in calls {t['total_us']}")
+    want = sum(round((tr - tc) * 1e6) for _, tc, tr, _, _ in nfs_calls(frames))
+    # rounding: nfsscope rounds each call's ns latency to us, tshark prints us
+    n = len(nfs_calls(frames))
+    check(abs(t["total_us"] - want) <= n, f"{name}: time in calls {t['total_us']} us, tshark "
+                                          f"{want} us")
+    net = sum(f["cost_us"] for f in ranked(rep) if f["kind"] in ("network_loss",
+                                                                  "rpc_retransmissions"))
+    check(t["network_us"] == net, f"{name}: network time {t['network_us']} != its findings' {net}")
+
+
+def retrans_oracle(path):
+    """From tshark over UDP: (calls resent before their first reply, extra
+    transmissions before it, the sum of those calls' rpc.time in us, every
+    duplicate call)."""
+    cmd = ["tshark", "-n", "-r", path, "-d", "udp.port==2049,rpc", "-Y", "rpc", "-T", "fields",
+           "-e", "frame.number", "-e", "rpc.xid", "-e", "rpc.msgtyp", "-e", "rpc.repframe",
+           "-e", "rpc.dup", "-e", "rpc.time", "-e", "udp.srcport", "-e", "udp.dstport"]
+    out = subprocess.run(cmd, capture_output=True, check=True, text=True).stdout
+    first_call, first_reply, dups = {}, {}, collections.defaultdict(list)
+    every_dup = 0
+    for line in out.splitlines():
+        fr, xid, typ, repframe, dup, rtime, sp, dp = (line.split("\t") + [""] * 8)[:8]
+        if not xid:
+            continue
+        if typ == "0":
+            key = (xid, sp)
+            if dup:
+                every_dup += 1
+                dups[key].append(int(fr))
+            elif key not in first_call:
+                first_call[key] = int(fr)
+        elif typ == "1" and not dup:
+            key = (xid, dp)
+            first_reply.setdefault(key, (int(fr), round(float(rtime) * 1e6)))
+    calls = extra = cost = 0
+    for key, frames in dups.items():
+        rep = first_reply.get(key)
+        before = [x for x in frames if rep is None or x < rep[0]]
+        if before and rep:
+            calls += 1
+            extra += len(before)
+            cost += rep[1]
+    return calls, extra, cost, every_dup
+
+
+def check_retrans(nfsscope, public):
+    path = os.path.join(public or "", "nfstrace-eth-ipv4-udp-nfsv3-dup-retransm.pcap")
+    if not public or not os.path.exists(path):
+        skip_part(f"{path}: public capture missing", ci_required=True)
+        return
+    calls, extra, cost, every = retrans_oracle(path)
+    print(f"dup-retransm: tshark: {calls} calls resent before their reply, {extra} extra "
+          f"transmissions, {cost} us; {every} duplicate calls in all")
+    check(calls > 0, "dup-retransm: tshark sees calls resent before their reply")
+    rep = report(nfsscope, path)
+    check(rep["rpc"]["retransmissions"] == every,
+          f"dup-retransm: rpc.retransmissions {rep['rpc']['retransmissions']} != tshark {every}")
+    rt = {f["kind"]: f for f in ranked(rep)}.get("rpc_retransmissions")
+    check(rt is not None, "dup-retransm: rpc_retransmissions finding")
+    if rt:
+        check(rt["count"] == calls, f"dup-retransm: count {rt['count']} != tshark {calls}")
+        check(rt["evidence"]["extra_transmissions"] == extra,
+              f"dup-retransm: extra {rt['evidence']['extra_transmissions']} != tshark {extra}")
+        check(rt["cost_us"] == cost, f"dup-retransm: cost {rt['cost_us']} != tshark {cost}")
+
+
 def main():
     nfsscope, samples = sys.argv[1], sys.argv[2]
+    public = sys.argv[3] if len(sys.argv) > 3 else None
     S = lambda n: os.path.join(samples, n)
 
     # lossy-cms: real TCP loss, made by nftables drop rules.
@@ -201,6 +287,7 @@ def main():
         check(lat["delayed"]["p99"] > lat["other"]["p99"],
               f"lossy-cms: delayed p99 {lat['delayed']['p99']} above the rest's")
     check_text_top(nfsscope, "lossy-cms", path, "network_loss")
+    check_time_split("lossy-cms", rep, frames)
     check_negative("lossy-cms", rep, noent_oracle(frames),
                    json.load(open(S("lossy-cms.expect.json"))))
 
@@ -208,8 +295,14 @@ def main():
     rep = report(nfsscope, S("cms-page.pcap"))
     check("network_loss" not in {f["kind"] for f in rep["findings"]},
           "cms-page: no network_loss on a clean loopback capture")
-    check_negative("cms-page", rep, noent_oracle(tshark_messages(S("cms-page.pcap"))),
+    frames = tshark_messages(S("cms-page.pcap"))
+    check_negative("cms-page", rep, noent_oracle(frames),
                    json.load(open(S("cms-page.expect.json"))))
+    check_time_split("cms-page", rep, frames)
+    frames = tshark_messages(S("ls-storm.pcap"))
+    check_time_split("ls-storm", report(nfsscope, S("ls-storm.pcap")), frames)
+
+    check_retrans(nfsscope, public)
 
     # stable-writes: the client forced every write stable.
     expect = json.load(open(S("stable-writes.expect.json")))

@@ -143,7 +143,7 @@ set_tests_properties(e2e_findings_nfs4 PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 60
 # from nftables drop rules, stable writes), failed lookups named, findings
 # ranked by cost; against tshark and the generator's record.
 add_test(NAME e2e_diagnosis COMMAND Python3::Interpreter ${CMAKE_SOURCE_DIR}/tests/e2e_diagnosis.py
-         $<TARGET_FILE:nfsscope> ${CMAKE_SOURCE_DIR}/samples)
+         $<TARGET_FILE:nfsscope> ${CMAKE_SOURCE_DIR}/samples ${NFSSCOPE_PCAPS})
 set_tests_properties(e2e_diagnosis PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
 
 # Per-call records: --records CSV (strict RFC 4180 reader) and
@@ -279,3 +279,9 @@ add_test(NAME e2e_schema COMMAND Python3::Interpreter ${CMAKE_SOURCE_DIR}/tests/
          $<TARGET_FILE:nfsscope> ${CMAKE_SOURCE_DIR}/samples ${NFSSCOPE_PCAPS}
          ${CMAKE_BINARY_DIR}/schema_work ${CMAKE_SOURCE_DIR}/doc/nfsscope-report.schema.json)
 set_tests_properties(e2e_schema PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
+
+# slow_server on a synthetic capture whose generator keeps each call's
+# latency: the slow server, operation and period it made, found.
+add_test(NAME e2e_slow_server COMMAND Python3::Interpreter ${CMAKE_SOURCE_DIR}/tests/e2e_slow_server.py
+         $<TARGET_FILE:nfsscope> ${CMAKE_BINARY_DIR}/slow_server_work)
+set_tests_properties(e2e_slow_server PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)

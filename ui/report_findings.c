@@ -16,6 +16,7 @@
 #include "findings.h"
 #include "names.h"
 #include "report_findings_nfs4.h"
+#include "slowsrv.h"
 #include "term_escape.h"
 
 #define TOP 5
@@ -213,6 +214,7 @@ collect(const struct stats *s, const struct findings *f, struct item *it, size_t
     size_t n = 0, i;
     char a[32], b[32];
     enum fkind k;
+    int64_t cap0 = (int64_t)s->cap.first_ts.tv_sec * 1000000000 + s->cap.first_ts.tv_nsec;
 
     if (!f)
         return 0;
@@ -410,6 +412,54 @@ collect(const struct stats *s, const struct findings *f, struct item *it, size_t
         x->cost_us = f->cost_us[k];
         findings_nfs4_summary(s, f, k, x->summary, SUMMARY_MAX);
     }
+    if (f->n[FK_SLOW_SERVER] && f->slow && n < max) {
+        struct item *x = &it[n++];
+        const struct slow_server *sv = NULL;
+        const struct slow_op *op = NULL;
+        unsigned sk, worst = 0;
+
+        for (i = 0; i < f->slow->nservers; i++) /* the costliest server and operation */
+            for (sk = 0; sk < SLOW_KINDS; sk++)
+                if (!op || f->slow->srv[i].op[sk].excess_us > op->excess_us) {
+                    sv = &f->slow->srv[i];
+                    op = &sv->op[sk];
+                    worst = sk;
+                }
+        x->kind = FK_SLOW_SERVER;
+        x->count = f->n[FK_SLOW_SERVER];
+        x->cost_us = f->cost_us[FK_SLOW_SERVER];
+        x->summary[0] = '\0';
+        fmt_dur(a, sizeof a, x->cost_us);
+        say(x->summary, SUMMARY_MAX,
+            "%" PRIu64 " calls took at least %u times the median of their operation on their "
+            "server (and %u ms more): %s beyond those medians",
+            x->count, SLOW_FACTOR, SLOW_MIN_EXCESS_US / 1000, a);
+        if (sv && op && op->outliers) {
+            char srv[64];
+            struct slow_period p[SLOW_PERIODS];
+            unsigned np = slowsrv_periods(sv, p);
+
+            addr_str(sv->af, sv->addr, srv, sizeof srv);
+            fmt_dur(a, sizeof a, histo_small_percentile(&op->lat, 50));
+            fmt_dur(b, sizeof b, histo_small_percentile(&op->out_lat, 50));
+            say(x->summary, SUMMARY_MAX,
+                "; the most on %s, %s%s: %" PRIu64 " calls of median %s against %s for all",
+                srv, worst == SLOW_KIND_STABLE_WRITE ? "stable " : "",
+                op_kind_name(worst == SLOW_KIND_STABLE_WRITE ? OPK_WRITE : worst),
+                op->outliers, b, a);
+            if (np) {
+                fmt_dur(a, sizeof a, p[0].excess_us);
+                say(x->summary, SUMMARY_MAX,
+                    "; its worst slow period: %.3f s to %.3f s into the capture (%" PRIu64
+                    " slow calls, %s)",
+                    (double)(p[0].t_first - cap0) / 1e9, (double)(p[0].t_last - cap0) / 1e9,
+                    p[0].calls, a);
+            }
+        }
+        say(x->summary, SUMMARY_MAX,
+            ". Look at the server at those times: its disks, its load, its own "
+            "logs, what else it served.");
+    }
     /* Ranked by the time they cost, largest first (report order among equals). */
     for (i = 1; i < n; i++) {
         struct item t = it[i];
@@ -478,6 +528,75 @@ json_tops(struct json_w *w, const struct stats *s, const struct findings *f, enu
         json_kv_str(w, "client", buf);
         json_kv_u64(w, "count", c->n[k]);
         json_kv_u64(w, "cost_us", c->cost_us[k]);
+        json_close(w);
+    }
+    json_close(w);
+}
+
+/* A time in ns since the epoch, as the report's timestamps. */
+static void
+json_ts(struct json_w *w, const char *key, int64_t ns)
+{
+    json_key(w, key);
+    json_decimal(w, ns, 9);
+}
+
+static void
+json_slow(struct json_w *w, const struct slowsrv *sl)
+{
+    unsigned i, k, np, j;
+    char buf[64];
+
+    json_kv_u64(w, "min_calls", SLOW_MIN_CALLS);
+    json_kv_u64(w, "factor", SLOW_FACTOR);
+    json_kv_u64(w, "min_excess_us", SLOW_MIN_EXCESS_US);
+    json_kv_u64(w, "calls_not_judged", sl->servers_other_calls);
+    json_key(w, "servers");
+    json_arr(w);
+    for (i = 0; i < sl->nservers; i++) {
+        const struct slow_server *sv = &sl->srv[i];
+        struct slow_period p[SLOW_PERIODS];
+
+        if (!sv->outliers)
+            continue;
+        json_obj(w);
+        addr_str(sv->af, sv->addr, buf, sizeof buf);
+        json_kv_str(w, "server", buf);
+        json_kv_u64(w, "slow_calls", sv->outliers);
+        json_kv_u64(w, "excess_us", sv->excess_us);
+        json_key(w, "ops");
+        json_arr(w);
+        for (k = 0; k < SLOW_KINDS; k++) {
+            const struct slow_op *op = &sv->op[k];
+
+            if (!op->outliers)
+                continue;
+            json_obj(w);
+            json_kv_str(w, "op", op_kind_name(k == SLOW_KIND_STABLE_WRITE ? OPK_WRITE : k));
+            json_key(w, "stable");
+            json_bool(w, k == SLOW_KIND_STABLE_WRITE);
+            json_kv_u64(w, "calls", op->lat.count);
+            json_kv_u64(w, "slow_calls", op->outliers);
+            json_kv_u64(w, "p50_us", histo_small_percentile(&op->lat, 50));
+            json_kv_u64(w, "slow_p50_us", histo_small_percentile(&op->out_lat, 50));
+            json_kv_u64(w, "slow_max_us", op->out_lat.max);
+            json_kv_u64(w, "excess_us", op->excess_us);
+            json_close(w);
+        }
+        json_close(w);
+        json_key(w, "periods");
+        json_arr(w);
+        np = slowsrv_periods(sv, p);
+        for (j = 0; j < np; j++) {
+            json_obj(w);
+            json_ts(w, "start", p[j].t_first);
+            json_ts(w, "end", p[j].t_last);
+            json_kv_u64(w, "slow_calls", p[j].calls);
+            json_kv_u64(w, "excess_us", p[j].excess_us);
+            json_close(w);
+        }
+        json_close(w);
+        json_kv_u64(w, "periods_not_kept", sv->periods_total - np);
         json_close(w);
     }
     json_close(w);
@@ -583,6 +702,9 @@ json_evidence(struct json_w *w, const struct stats *s, const struct findings *f,
     case FK_SESSION_LIMITS:
     case FK_OPEN_CLOSE:
         findings_nfs4_evidence(w, s, f, x->kind);
+        break;
+    case FK_SLOW_SERVER:
+        json_slow(w, f->slow);
         break;
     case FK_VERIFIER:
         json_kv_u64(w, "verifiers_seen", f->verf_seen);
@@ -778,6 +900,21 @@ quality(const struct stats *s, const struct findings *f, char *buf, size_t sz, b
             "but their files, names and statuses are not seen, so findings miss them. ",
             r->gss.data[2]);
     return untimed;
+}
+
+void
+findings_time_json(struct json_w *w, const struct findings *f)
+{
+    uint64_t sp[FC__COUNT + 1];
+
+    findings_time_split(f, sp);
+    json_obj(w);
+    json_kv_u64(w, "total_us", f->total_us);
+    json_kv_u64(w, "network_us", sp[FC_NETWORK]);
+    json_kv_u64(w, "server_us", sp[FC_SERVER]);
+    json_kv_u64(w, "client_us", sp[FC_CLIENT]);
+    json_kv_u64(w, "unexplained_us", sp[FC__COUNT]);
+    json_close(w);
 }
 
 void
@@ -1000,6 +1137,7 @@ static const char *const advice[FK__COUNT] = {
     [FK_STALE_STATE] = "lost state: leases, restarts, recovery",
     [FK_SESSION_LIMITS] = "session slots full: raise the slot count",
     [FK_OPEN_CLOSE] = "OPEN/CLOSE per access: enable delegations",
+    [FK_SLOW_SERVER] = "the server was slow at times: check it then",
 };
 
 void
@@ -1034,9 +1172,17 @@ findings_diagnosis(FILE *out, const struct stats *s, const struct findings *f)
     fprintf(out, ", %u client%s%s, loss: %" PRIu64 " resent, %" PRIu64 " holes\n",
             f->nclients, f->nclients == 1 ? "" : "s", f->nclients >= FND_TOP_CLIENTS ? "+" : "",
             s->anom.n[ANOM_TCP_RETRANSMIT], s->anom.n[ANOM_TCP_GAP]);
+    {
+        uint64_t sp[FC__COUNT + 1];
+
+        findings_time_split(f, sp);
+        fprintf(out, "  time: network %.1f%%, server %.1f%%, client %.1f%%, unexplained %.1f%%\n",
+                pct(sp[FC_NETWORK], us), pct(sp[FC_SERVER], us), pct(sp[FC_CLIENT], us),
+                pct(sp[FC__COUNT], us));
+    }
     if (!n)
         fputs("  no finding: no single cause of slowness stands out\n", out);
-    for (i = 0; i < n && i < 10; i++)
+    for (i = 0; i < n && i < 9; i++)
         fprintf(out, "  %-22s %5.1f%%  %s\n", findings_kind_key(it[i].kind),
                 pct(it[i].cost_us, us), advice[it[i].kind]);
     free(it);

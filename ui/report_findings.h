@@ -8,12 +8,15 @@
  *     "cost_us" } ], "top_clients": [ { "client", "count", "cost_us" } ],
  *     "evidence": { ... kind-specific ... } }
  * plus "directories" (directory_fanout), "scenarios" and "assumptions"
- * (mount_option_whatif, "estimate": true). Only findings that fired are
+ * (mount_option_whatif, "estimate": true). cost_us is the time the finding
+ * claimed: a call's latency counts in one finding only (findings.h). Only
+ * findings that fired are
  * listed; the what-if estimate is listed whenever NFSv3 calls were seen.
  * The text report prints the same sentences, wire strings escaped. */
 #ifndef NFSSCOPE_REPORT_FINDINGS_H
 #define NFSSCOPE_REPORT_FINDINGS_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "json.h"

@@ -770,8 +770,12 @@ write_report(FILE *out, const struct stats *s, const struct view_info *vi,
     for (a = 0; a < ANOM__COUNT; a++)
         json_kv_u64(&w, anomaly_key((enum anomaly)a), s->anom.n[a]);
     json_close(&w);
+    if (vi && vi->findings) { /* ui/report_findings.c */
+        json_key(&w, "time_by_cause");
+        findings_time_json(&w, vi->findings);
+    }
     json_key(&w, "findings");
-    findings_json(&w, s, vi ? vi->findings : NULL); /* ui/report_findings.c */
+    findings_json(&w, s, vi ? vi->findings : NULL);
     json_close(&w);
     return json_end(&w);
 }

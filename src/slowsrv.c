@@ -1,0 +1,139 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* slowsrv.c: the slow_server finding; see slowsrv.h. */
+#include "slowsrv.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct slowsrv *
+slowsrv_new(void)
+{
+    struct slowsrv *s = calloc(1, sizeof *s);
+    unsigned i, k;
+
+    if (!s)
+        return NULL;
+    for (i = 0; i < SLOW_SERVERS; i++)
+        for (k = 0; k < SLOW_KINDS; k++) {
+            histo_small_init(&s->srv[i].op[k].lat);
+            histo_small_init(&s->srv[i].op[k].out_lat);
+        }
+    return s;
+}
+
+void
+slowsrv_free(struct slowsrv *s)
+{
+    free(s);
+}
+
+static struct slow_server *
+server_row(struct slowsrv *s, uint8_t af, const uint8_t *addr)
+{
+    size_t alen = af == 6 ? 16 : 4;
+    unsigned i;
+
+    for (i = 0; i < s->nservers; i++)
+        if (s->srv[i].af == af && memcmp(s->srv[i].addr, addr, alen) == 0)
+            return &s->srv[i];
+    if (s->nservers >= SLOW_SERVERS)
+        return NULL;
+    s->srv[s->nservers].af = af;
+    memcpy(s->srv[s->nservers].addr, addr, alen);
+    return &s->srv[s->nservers++];
+}
+
+/* Keep a closed period if it is among the SLOW_PERIODS costliest. */
+static void
+keep_period(struct slow_server *sv, const struct slow_period *p)
+{
+    unsigned i, low = 0;
+
+    if (sv->nperiods < SLOW_PERIODS) {
+        sv->periods[sv->nperiods++] = *p;
+        return;
+    }
+    for (i = 1; i < SLOW_PERIODS; i++)
+        if (sv->periods[i].excess_us < sv->periods[low].excess_us)
+            low = i;
+    if (sv->periods[low].excess_us < p->excess_us)
+        sv->periods[low] = *p;
+}
+
+uint64_t
+slowsrv_record(struct slowsrv *s, uint8_t af, const uint8_t *addr, unsigned kind,
+               uint64_t lat_us, int64_t t_call, int64_t t_reply)
+{
+    struct slow_server *sv;
+    struct slow_op *op;
+    uint64_t med, excess = 0;
+
+    if (!s || kind >= SLOW_KINDS)
+        return 0;
+    sv = server_row(s, af, addr);
+    if (!sv) {
+        s->servers_other_calls++;
+        return 0;
+    }
+    op = &sv->op[kind];
+    if (op->lat.count >= SLOW_MIN_CALLS) {
+        med = histo_small_percentile(&op->lat, 50);
+        if (lat_us >= SLOW_FACTOR * med && lat_us - med >= SLOW_MIN_EXCESS_US)
+            excess = lat_us - med;
+    }
+    histo_small_record(&op->lat, lat_us);
+    if (!excess)
+        return 0;
+    histo_small_record(&op->out_lat, lat_us);
+    op->outliers++;
+    op->excess_us += excess;
+    sv->outliers++;
+    sv->excess_us += excess;
+    if (sv->cur.calls && t_call - sv->cur.t_last > SLOW_GAP_NS) {
+        keep_period(sv, &sv->cur);
+        sv->cur.calls = 0;
+    }
+    if (!sv->cur.calls) {
+        sv->periods_total++;
+        sv->cur.t_first = t_call;
+        sv->cur.t_last = t_reply;
+        sv->cur.excess_us = 0;
+    }
+    sv->cur.calls++;
+    sv->cur.excess_us += excess;
+    if (t_reply > sv->cur.t_last)
+        sv->cur.t_last = t_reply;
+    return excess;
+}
+
+unsigned
+slowsrv_periods(const struct slow_server *sv, struct slow_period *out)
+{
+    unsigned n = 0, i, j;
+
+    for (i = 0; i < sv->nperiods; i++)
+        out[n++] = sv->periods[i];
+    if (sv->cur.calls) { /* the open one, in place of the cheapest if all are kept */
+        if (n < SLOW_PERIODS) {
+            out[n++] = sv->cur;
+        } else {
+            unsigned low = 0;
+            for (i = 1; i < n; i++)
+                if (out[i].excess_us < out[low].excess_us)
+                    low = i;
+            if (out[low].excess_us < sv->cur.excess_us)
+                out[low] = sv->cur;
+        }
+    }
+    for (i = 1; i < n; i++) { /* costliest first; among equals, earliest first */
+        struct slow_period t = out[i];
+
+        for (j = i; j > 0 && (out[j - 1].excess_us < t.excess_us ||
+                              (out[j - 1].excess_us == t.excess_us &&
+                               out[j - 1].t_first > t.t_first));
+             j--)
+            out[j] = out[j - 1];
+        out[j] = t;
+    }
+    return n;
+}

@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* slowsrv_test.c: slow_server on hand-made latencies, each outlier and its
+ * excess worked out by hand. */
+#include "slowsrv.h"
+
+#include <string.h>
+
+#include "t.h"
+
+#define MS 1000000LL
+
+static const uint8_t A[4] = { 10, 0, 0, 2 }, B[4] = { 10, 0, 0, 3 };
+
+static uint64_t
+rec(struct slowsrv *s, const uint8_t *srv, unsigned kind, uint64_t lat_us, int64_t t_ms)
+{
+    return slowsrv_record(s, 4, srv, kind, lat_us, t_ms * MS, t_ms * MS + (int64_t)lat_us * 1000);
+}
+
+static void
+test_outliers_and_periods(void)
+{
+    struct slowsrv *s = slowsrv_new();
+    struct slow_period p[SLOW_PERIODS];
+    const struct slow_server *a;
+    unsigned i;
+
+    CHECK(s != NULL);
+    /* 40 LOOKUPs of 1 ms on A: no median yet for the first 32, none slow */
+    for (i = 0; i < 40; i++)
+        EQ(rec(s, A, OPK_LOOKUP, 1000, i * 10), 0);
+    /* 9 ms: 9 x the median, not slow; 10 ms: 10 x and 9 ms above: slow by 9 ms */
+    EQ(rec(s, A, OPK_LOOKUP, 9000, 1000), 0);
+    EQ(rec(s, A, OPK_LOOKUP, 10000, 1100), 9000);
+    EQ(rec(s, A, OPK_LOOKUP, 51000, 1500), 50000); /* the same period (< 1 s apart) */
+    EQ(rec(s, A, OPK_LOOKUP, 101000, 5000), 100000); /* 3.4 s later: a second period */
+    /* another operation, another server: their own medians */
+    EQ(rec(s, A, OPK_READ, 51000, 5100), 0); /* READ has no history on A */
+    for (i = 0; i < 40; i++)
+        rec(s, B, OPK_LOOKUP, 20000, i); /* B is always 20 ms: that is its usual */
+    EQ(rec(s, B, OPK_LOOKUP, 30000, 100), 0);
+    a = &s->srv[0];
+    EQ(s->nservers, 2);
+    EQ(a->outliers, 3);
+    EQ(a->excess_us, 159000);
+    EQ(a->op[OPK_LOOKUP].outliers, 3);
+    EQ(a->op[OPK_LOOKUP].lat.count, 44); /* every timed call, the slow ones too */
+    EQ(s->srv[1].outliers, 0);
+    EQ(slowsrv_periods(a, p), 2);
+    EQ(p[0].calls, 1); /* the costliest first: the one at 5 s */
+    EQ(p[0].excess_us, 100000);
+    EQ(p[0].t_first, 5000 * MS);
+    EQ(p[1].calls, 2);
+    EQ(p[1].excess_us, 59000);
+    EQ(p[1].t_first, 1100 * MS);
+    EQ(p[1].t_last, 1500 * MS + 51 * MS);
+    slowsrv_free(s);
+}
+
+/* Stable WRITEs have a distribution of their own; servers beyond the table
+ * are counted, not judged; periods beyond SLOW_PERIODS keep the costliest. */
+static void
+test_bounds(void)
+{
+    struct slowsrv *s = slowsrv_new();
+    struct slow_period p[SLOW_PERIODS];
+    uint8_t addr[4] = { 10, 1, 0, 0 };
+    unsigned i;
+
+    for (i = 0; i < 40; i++)
+        rec(s, A, OPK_WRITE, 500, i);
+    EQ(rec(s, A, SLOW_KIND_STABLE_WRITE, 20000, 100), 0); /* no stable history yet */
+    EQ(rec(s, A, OPK_WRITE, 20000, 200), 19500);
+    for (i = 0; i < SLOW_SERVERS + 3; i++) {
+        addr[3] = (uint8_t)i;
+        rec(s, addr, OPK_GETATTR, 100, 300);
+    }
+    EQ(s->nservers, SLOW_SERVERS);
+    EQ(s->servers_other_calls, 4); /* A took one row: 3 + 1 addresses over */
+    /* 10 periods 2 s apart, the k-th slow by k ms more */
+    for (i = 0; i < 10; i++)
+        EQ(rec(s, A, OPK_WRITE, 20000 + i * 1000, 10000 + i * 2000), 19500 + i * 1000);
+    EQ(slowsrv_periods(&s->srv[0], p), SLOW_PERIODS);
+    EQ(s->srv[0].periods_total, 11); /* the one at 200 ms and the 10 */
+    EQ(p[0].excess_us, 19500 + 9000);
+    EQ(p[SLOW_PERIODS - 1].excess_us, 19500 + 2000);
+    slowsrv_free(s);
+    slowsrv_free(NULL);
+}
+
+int
+main(void)
+{
+    test_outliers_and_periods();
+    test_bounds();
+    return t_done();
+}
