@@ -1,11 +1,20 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* diff.c: `nfsscope diff A B`: two reports side by side. */
+/* diff.c: `nfsscope diff A B`: two reports side by side.
+ *
+ * First the workload and its cost: duration, NFS calls, ops/s, MB/s read
+ * and written, the time in NFS calls (time_by_cause.total_us, or the sum of
+ * each procedure's mean x count when the findings did not run), bytes per
+ * READ and per WRITE, each with its change in %; then a one-line verdict
+ * from the time per NFS call; then per-procedure counts and percentiles,
+ * with a warning where a side has too few replies for a percentile (p50:
+ * 2, p90: 10, p99: 100), WRITE stable_how and the findings. */
 #include "diff.h"
 
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +37,9 @@ static const char *const procs[] = {
 
 static const char *const stable_names[3] = { "UNSTABLE", "DATA_SYNC", "FILE_SYNC" };
 static const char *const pcts[] = { "p50", "p90", "p99" };
+/* Replies a percentile needs to say more than its few values: p99 of fewer
+ * than 100 is the maximum. */
+static const unsigned pct_min[] = { 2, 10, 100 };
 
 struct side {
     const char *name;
@@ -202,6 +214,107 @@ kinds(const struct side *a, const struct side *b, char out[][64], size_t max)
         }
     }
     return n;
+}
+
+/* The workload of one side, from its report. NAN: not in the report. */
+struct workload {
+    double duration_s, calls, ops_s, mb_s, nfs_time_us, read_bpc, write_bpc;
+};
+
+static const struct {
+    const char *key, *label;
+    size_t off;
+} wl_rows[] = {
+    { "duration_s", "duration (s)", offsetof(struct workload, duration_s) },
+    { "calls", "NFS calls", offsetof(struct workload, calls) },
+    { "ops_per_s", "ops/s", offsetof(struct workload, ops_s) },
+    { "mb_per_s", "MB/s read+written", offsetof(struct workload, mb_s) },
+    { "nfs_time_us", "time in NFS calls", offsetof(struct workload, nfs_time_us) },
+    { "read_bytes_per_call", "bytes per READ", offsetof(struct workload, read_bpc) },
+    { "write_bytes_per_call", "bytes per WRITE", offsetof(struct workload, write_bpc) },
+};
+#define WL_ROWS (sizeof wl_rows / sizeof wl_rows[0])
+
+static double
+wl_get(const struct workload *w, size_t i)
+{
+    return *(const double *)(const void *)((const char *)w + wl_rows[i].off);
+}
+
+static double
+or0(double v)
+{
+    return isnan(v) ? 0 : v;
+}
+
+static void
+workload_of(const struct side *s, struct workload *w)
+{
+    double calls = 0, time = 0, bytes;
+    unsigned p;
+    char key[128];
+
+    w->duration_s = num(s, "capture.last_ts") - num(s, "capture.first_ts");
+    for (p = 0; p < NPROCS; p++) {
+        snprintf(key, sizeof key, "nfs3.ops.%s.calls", procs[p]);
+        calls += or0(num(s, key));
+        snprintf(key, sizeof key, "nfs3.ops.%s.latency_us.mean", procs[p]);
+        {
+            double mean = num(s, key);
+
+            snprintf(key, sizeof key, "nfs3.ops.%s.latency_us.count", procs[p]);
+            time += or0(mean) * or0(num(s, key));
+        }
+    }
+    calls += or0(num(s, "nfs4.calls"));
+    w->calls = calls;
+    w->nfs_time_us = num(s, "time_by_cause.total_us");
+    if (isnan(w->nfs_time_us)) /* findings off: the procedures' means x counts */
+        w->nfs_time_us = time + or0(num(s, "nfs4.compound.latency_us.mean")) *
+                                    or0(num(s, "nfs4.compound.latency_us.count"));
+    bytes = or0(num(s, "nfs3.read.bytes")) + or0(num(s, "nfs3.write.bytes")) +
+            or0(num(s, "nfs4.read.bytes")) + or0(num(s, "nfs4.write.bytes"));
+    if (w->duration_s > 0) {
+        w->ops_s = calls / w->duration_s;
+        w->mb_s = bytes / w->duration_s / 1e6;
+    } else {
+        w->ops_s = w->mb_s = NAN;
+    }
+    w->read_bpc = or0(num(s, "nfs3.ops.read.calls")) > 0
+                      ? or0(num(s, "nfs3.read.bytes")) / num(s, "nfs3.ops.read.calls")
+                      : NAN;
+    w->write_bpc = or0(num(s, "nfs3.ops.write.calls")) > 0
+                       ? or0(num(s, "nfs3.write.bytes")) / num(s, "nfs3.ops.write.calls")
+                       : NAN;
+}
+
+/* The change from a to b in percent; NAN when either is missing or a is 0. */
+static double
+change_pct(double a, double b)
+{
+    if (isnan(a) || isnan(b) || a == 0)
+        return NAN;
+    return 100.0 * (b - a) / a;
+}
+
+/* One line: is B faster or slower, by the time per NFS call (a change
+ * within 10 % is no change: percentiles alone are within 3 %, and the mix
+ * of calls moves the mean more). */
+static void
+verdict(char *buf, size_t sz, const struct workload *a, const struct workload *b)
+{
+    double ta = a->calls > 0 ? a->nfs_time_us / a->calls : NAN;
+    double tb = b->calls > 0 ? b->nfs_time_us / b->calls : NAN;
+    double c = change_pct(ta, tb), dc = change_pct(a->calls, b->calls);
+
+    if (isnan(c)) {
+        snprintf(buf, sz, "no verdict: a side has no timed NFS calls");
+        return;
+    }
+    snprintf(buf, sz, "%s: time per NFS call %.0f us -> %.0f us (%+.1f%%), calls %+.1f%%%s",
+             c <= -10 ? "B is faster" : c >= 10 ? "B is slower" : "no clear change", ta, tb, c,
+             isnan(dc) ? 0.0 : dc,
+             !isnan(dc) && (dc <= -50 || dc >= 100) ? " (a different workload?)" : "");
 }
 
 static void
@@ -449,6 +562,39 @@ nfs4_json(struct json_w *w, const struct side *a, const struct side *b)
     json_close(w);
 }
 
+/* A warning per side and percentile of `proc` computed from fewer replies
+ * than it needs (pct_min), as text lines or JSON strings. */
+static void
+few_warnings(FILE *out, struct json_w *w, const char *proc, const struct side *a,
+             const struct side *b)
+{
+    const struct side *sides[2] = { a, b };
+    char key[128], msg[256];
+    unsigned i, k;
+
+    for (i = 0; i < 2; i++) {
+        double n;
+
+        snprintf(key, sizeof key, "nfs3.ops.%s.latency_us.count", proc);
+        n = num(sides[i], key);
+        if (isnan(n) || n == 0)
+            continue;
+        for (k = 0; k < 3 && n >= pct_min[k]; k++) /* the first percentile lacking replies */
+            ;
+        if (k == 3)
+            continue;
+        snprintf(msg, sizeof msg,
+                 "%s in %c: %.0f repl%s, too few for %s%s (%s needs %u): read them as "
+                 "single values",
+                 proc, i ? 'B' : 'A', n, n == 1 ? "y" : "ies", pcts[k],
+                 k < 2 ? " and above" : "", pcts[k], pct_min[k]);
+        if (w)
+            json_str(w, msg);
+        else
+            fprintf(out, "  warning: %s\n", msg);
+    }
+}
+
 static void
 text(FILE *out, const struct side *a, const struct side *b)
 {
@@ -459,7 +605,40 @@ text(FILE *out, const struct side *a, const struct side *b)
     fputs("nfsscope diff (A = before, B = after)\n", out);
     put_name(out, "A", a->name);
     put_name(out, "B", b->name);
-    fprintf(out, "\n%-22s %12s %12s  %s\n", "", "A", "B", "change");
+    {
+        struct workload wa, wb;
+        char v[256];
+
+        workload_of(a, &wa);
+        workload_of(b, &wb);
+        verdict(v, sizeof v, &wa, &wb);
+        fprintf(out, "verdict: %s\n", v);
+        fprintf(out, "\n%-22s %12s %12s  %s\n", "", "A", "B", "change");
+        for (i = 0; i < WL_ROWS; i++) {
+            double va = wl_get(&wa, i), vb = wl_get(&wb, i), ch = change_pct(va, vb);
+            int dec = i == 0 || i == 2 || i == 3 ? 3 : 0; /* seconds, rates: 3 decimals */
+
+            if (i == 4) {
+                fmt_us(x, sizeof x, va);
+                fmt_us(y, sizeof y, vb);
+            } else {
+                if (isnan(va))
+                    snprintf(x, sizeof x, "-");
+                else
+                    snprintf(x, sizeof x, "%.*f", dec, va);
+                if (isnan(vb))
+                    snprintf(y, sizeof y, "-");
+                else
+                    snprintf(y, sizeof y, "%.*f", dec, vb);
+            }
+            if (isnan(ch))
+                snprintf(c, sizeof c, isnan(va) && isnan(vb) ? "" : "-");
+            else
+                snprintf(c, sizeof c, "%+.1f%%", ch);
+            fprintf(out, "%-22s %12s %12s  %s\n", wl_rows[i].label, x, y, c);
+        }
+    }
+    fputs("\n", out);
     {
         static const char *const tot[][2] = {
             { "rpc.calls", "rpc calls" }, { "rpc.replies", "rpc replies" },
@@ -497,6 +676,7 @@ text(FILE *out, const struct side *a, const struct side *b)
             fprintf(out, "%s%s %s -> %s", i ? ", " : " ", pcts[i], x, y);
         }
         fputs("\n", out);
+        few_warnings(out, NULL, procs[p], a, b);
     }
     for (k = 0; k < 2; k++) {
         const char *what = k ? "committed" : "stable";
@@ -590,6 +770,37 @@ json(FILE *out, const struct side *a, const struct side *b)
     }
     json_close(&w);
     nfs4_json(&w, a, b);
+    {
+        struct workload wa, wb;
+        char v[256];
+
+        workload_of(a, &wa);
+        workload_of(b, &wb);
+        json_key(&w, "workload");
+        json_obj(&w);
+        for (i = 0; i < WL_ROWS; i++)
+            pair(&w, wl_rows[i].key, wl_get(&wa, i), wl_get(&wb, i));
+        json_close(&w);
+        json_key(&w, "change_pct");
+        json_obj(&w);
+        for (i = 0; i < WL_ROWS; i++) {
+            double ch = change_pct(wl_get(&wa, i), wl_get(&wb, i));
+
+            json_key(&w, wl_rows[i].key);
+            if (isnan(ch))
+                json_null(&w);
+            else
+                json_fixed(&w, ch, 1);
+        }
+        json_close(&w);
+        verdict(v, sizeof v, &wa, &wb);
+        json_kv_str(&w, "verdict", v);
+        json_key(&w, "warnings");
+        json_arr(&w);
+        for (p = 0; p < NPROCS; p++)
+            few_warnings(NULL, &w, procs[p], a, b);
+        json_close(&w);
+    }
     json_key(&w, "findings");
     json_obj(&w);
     nk = kinds(a, b, kk, 16);

@@ -285,3 +285,10 @@ set_tests_properties(e2e_schema PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
 add_test(NAME e2e_slow_server COMMAND Python3::Interpreter ${CMAKE_SOURCE_DIR}/tests/e2e_slow_server.py
          $<TARGET_FILE:nfsscope> ${CMAKE_BINARY_DIR}/slow_server_work)
 set_tests_properties(e2e_slow_server PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
+
+# diff's workload lines (duration, ops/s, MB/s, time in NFS calls, bytes
+# per READ/WRITE), changes in %, verdict and percentile warnings against
+# capinfos, tshark and the generators' records.
+add_test(NAME e2e_diff COMMAND Python3::Interpreter ${CMAKE_SOURCE_DIR}/tests/e2e_diff.py
+         $<TARGET_FILE:nfsscope> ${CMAKE_SOURCE_DIR}/samples)
+set_tests_properties(e2e_diff PROPERTIES TIMEOUT 600)
