@@ -741,12 +741,46 @@ run_files_io(struct capture *c, struct nfsscope_ctx *ctx, const struct capture_r
     return 0;
 }
 
+/* --interval with files: a tick at each multiple of the interval after the
+ * first packet, by packet time, before the first packet at or after it; an
+ * interval without packets gets no tick of its own (as a live run that
+ * could not keep up gets one late tick). */
+struct file_ticks {
+    int64_t every_ns, next_ns; /* next_ns 0: no packet yet */
+};
+
+static void
+file_tick(struct file_ticks *ft, const struct capture_run_opts *o, struct nfsscope_ctx *ctx,
+          const struct timespec *ts)
+{
+    int64_t t = (int64_t)ts->tv_sec * 1000000000 + ts->tv_nsec;
+
+    if (ft->every_ns <= 0)
+        return;
+    if (!ft->next_ns) {
+        ft->next_ns = t + ft->every_ns;
+        return;
+    }
+    if (t < ft->next_ns)
+        return;
+    {
+        struct timespec at = { (time_t)(ft->next_ns / 1000000000),
+                               (long)(ft->next_ns % 1000000000) };
+
+        o->tick(o->tick_arg, ctx, &at);
+    }
+    while (ft->next_ns <= t)
+        ft->next_ns += ft->every_ns;
+}
+
 int
 capture_run(struct capture *c, struct nfsscope_ctx *ctx, const struct capture_run_opts *o,
             char *err, size_t errlen)
 {
     uint64_t n = 0;
     double first = -1;
+    struct file_ticks ft = { o->interval_s > 0 && o->tick ? (int64_t)(o->interval_s * 1e9 + 0.5) : 0,
+                            0 };
 
     if (c->live)
         return run_live(c, ctx, o, err, errlen);
@@ -765,6 +799,7 @@ capture_run(struct capture *c, struct nfsscope_ctx *ctx, const struct capture_ru
             if (t - first >= o->duration_s)
                 break;
         }
+        file_tick(&ft, o, ctx, &best->next.ts);
         n += (unsigned)take(c, ctx, best);
         if (c->fatal[0]) {
             snprintf(err, errlen, "%s", c->fatal);

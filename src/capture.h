@@ -47,7 +47,8 @@ void capture_describe(const struct capture *c, char *buf, size_t len);
 struct capture_run_opts {
     uint64_t max_packets;          /* 0 = no limit */
     double duration_s;             /* live: wall clock; files: packet time. 0 = no limit */
-    double interval_s;             /* live: call tick this often (0 = never) */
+    double interval_s;             /* call tick this often (0 = never): live by the wall
+                                    * clock, files by packet time (without io_fill) */
     void (*tick)(void *arg, struct nfsscope_ctx *ctx, const struct timespec *now);
     void *tick_arg;
     volatile sig_atomic_t *stop;   /* set from a signal handler */

@@ -241,8 +241,8 @@ run_capture(struct run *r, const struct cli *c)
     ro.tick_arg = &ta;
     ro.stop = &stop_requested;
     /* A one-shot report from files: the findings on a second thread;
-     * live runs, the view and --metrics read them as they go. */
-    if (cfg->threads > 1 && !capture_is_live(r->cap) && !r->ma.m)
+     * live runs, the view, --metrics and --interval read them as they go. */
+    if (cfg->threads > 1 && !capture_is_live(r->cap) && !r->ma.m && cfg->interval_s <= 0)
         pipeline_findings_thread(&r->ctx, FW_RING_BYTES);
     st = capture_run(r->cap, &r->ctx, &ro, r->err, sizeof r->err);
     if (r->ma.m && st == 0 && !capture_is_live(r->cap) && !stop_requested) {

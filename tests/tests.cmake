@@ -292,3 +292,9 @@ set_tests_properties(e2e_slow_server PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
 add_test(NAME e2e_diff COMMAND Python3::Interpreter ${CMAKE_SOURCE_DIR}/tests/e2e_diff.py
          $<TARGET_FILE:nfsscope> ${CMAKE_SOURCE_DIR}/samples)
 set_tests_properties(e2e_diff PROPERTIES TIMEOUT 600)
+
+# --interval with -r: reports by capture time, each counting the NFS calls
+# tshark sees before its boundary; the final report unchanged.
+add_test(NAME e2e_interval COMMAND Python3::Interpreter ${CMAKE_SOURCE_DIR}/tests/e2e_interval.py
+         $<TARGET_FILE:nfsscope> ${CMAKE_SOURCE_DIR}/samples)
+set_tests_properties(e2e_interval PROPERTIES TIMEOUT 600)
