@@ -319,11 +319,23 @@ nfs3_reply_detail(struct xdr_cur x, const struct pending_call *pc, struct op_eve
             ev->access_granted = granted;
         break;
     }
+    case NFSPROC3_FSINFO: { /* §3.3.19 FSINFO3resok: obj_attributes, rtmax, rtpref,
+                             * rtmult, wtmax, ... */
+        uint32_t rtmax, wtmax;
+        post_op_attr_d(&x, &ev->attr);
+        rtmax = xdr_cur_u32(&x);
+        xdr_cur_skip(&x, 8); /* rtpref, rtmult */
+        wtmax = xdr_cur_u32(&x);
+        if (xdr_cur_ok(&x)) {
+            ev->rtmax = rtmax;
+            ev->wtmax = wtmax;
+        }
+        break;
+    }
     case NFSPROC3_READLINK: /* §3.3.5 READLINK3resok: symlink_attributes, data */
     case NFSPROC3_READ:     /* §3.3.6 READ3resok: file_attributes, ... */
     case NFSPROC3_LINK:     /* §3.3.15 LINK3resok: file_attributes, linkdir_wcc */
     case NFSPROC3_FSSTAT:   /* §3.3.18-20: obj_attributes, ... */
-    case NFSPROC3_FSINFO:
     case NFSPROC3_PATHCONF:
         post_op_attr_d(&x, &ev->attr);
         break;
@@ -380,6 +392,8 @@ nfs3_reply(struct xdr_cur *x, const struct pending_call *pc, struct op_event *ev
     ev->status = status;
     ev->offset = cpriv(pc)->offset;
     ev->access_req = cpriv(pc)->access;
+    if (pc->proc == NFSPROC3_READ)
+        ev->read_req = cpriv(pc)->count;
     if (status != 0) {
         if (pc->proc == NFSPROC3_LOOKUP) { /* LOOKUP3resfail: dir_attributes */
             struct xdr_cur y = *x;

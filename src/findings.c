@@ -15,6 +15,7 @@
 
 #include "hashtab.h"
 #include "slowsrv.h"
+#include "smallio.h"
 #include "stats.h"
 
 #define NF3DIR 2
@@ -52,6 +53,7 @@ static const char *const kind_keys[FK__COUNT] = {
     [FK_SESSION_LIMITS] = "session_limits",
     [FK_OPEN_CLOSE] = "open_close_storm",
     [FK_SLOW_SERVER] = "slow_server",
+    [FK_SMALL_IO] = "small_io",
 };
 
 const char *
@@ -70,6 +72,8 @@ findings_kind_reported(const struct findings *f, enum fkind k)
         return f->n[k] >= FND_MIN_REPEATS; /* one instance is not a pattern */
     case FK_FANOUT:
         return false; /* per directory: findings_dir_reported() */
+    case FK_SMALL_IO:
+        return f->small && smallio_reported(f->small);
     default:
         return f->n[k] > 0 || f->cost_us[k] > 0;
     }
@@ -333,8 +337,9 @@ findings_new(size_t cap, unsigned window_s, uint64_t seed)
     f->lst = ftab_new(4096, sizeof(struct lstv), &f->evicted);
     f->filex = ftab_new(FND_TOP_FILES * 2, sizeof(uint32_t), &f->evicted);
     f->slow = slowsrv_new();
+    f->small = calloc(1, sizeof *f->small);
     ok = f->files && f->attr && f->mod && f->acc && f->parent && f->conn && f->server &&
-         f->lst && f->filex && f->slow;
+         f->lst && f->filex && f->slow && f->small;
     for (i = 0; i < SC__COUNT; i++) {
         f->model[i] = ftab_new(cap, sizeof(struct mval), &f->evicted);
         ok = ok && f->model[i];
@@ -362,6 +367,7 @@ findings_free(struct findings *f)
     ftab_free(f->lst);
     ftab_free(f->filex);
     slowsrv_free(f->slow);
+    free(f->small);
     for (i = 0; i < SC__COUNT; i++)
         ftab_free(f->model[i]);
     free(f->files);
@@ -1074,6 +1080,35 @@ slow_server(struct findings *f, const struct op_event *ev, struct who *w)
         credit_upto(f, FK_SLOW_SERVER, w, ev->fh, NULL, excess);
 }
 
+/* READ and WRITE sizes against the server's FSINFO rtmax/wtmax or the
+ * client's own larger calls (smallio.h): a small call claims the share of
+ * its time larger calls would have saved. */
+static void
+small_io(struct findings *f, const struct op_event *ev, struct who *w)
+{
+    const uint8_t *srv = ev->call_dir == 0 ? ev->key->daddr : ev->key->saddr;
+    uint64_t saved;
+    bool small;
+
+    if (!ev->has_status || ev->status != 0)
+        return;
+    if (ev->kind == OPK_FSINFO) {
+        if (ev->rtmax || ev->wtmax)
+            smallio_fsinfo(f->small, w->af, srv, ev->rtmax, ev->wtmax);
+        return;
+    }
+    if (ev->kind == OPK_READ && ev->read_req)
+        small = smallio_record(f->small, w->af, srv, w->caddr, false, ev->read_req, ev->eof,
+                               w->lat, &saved);
+    else if (ev->kind == OPK_WRITE && ev->write_bytes && ev->write_bytes <= UINT32_MAX)
+        small = smallio_record(f->small, w->af, srv, w->caddr, true, (uint32_t)ev->write_bytes,
+                               false, w->lat, &saved);
+    else
+        return;
+    if (small)
+        credit_upto(f, FK_SMALL_IO, w, ev->fh, NULL, saved);
+}
+
 /* A LOOKUP that failed: counted per (directory, name, status); the first
  * FND_NEGS pairs keep their names, later ones count in neg_other. */
 static void
@@ -1174,6 +1209,8 @@ findings_record(struct findings *f, const struct op_event *ev)
         slow_server(f, ev, &w);
 
     writes(f, ev, &w, replied);
+    if (replied)
+        small_io(f, ev, &w);
     if (replied)
         call_keys(f, ev, &w, dfk, dma);
     if (v4)

@@ -43,6 +43,7 @@ enum fkind {
     FK_SESSION_LIMITS,    /* "session_limits" */
     FK_OPEN_CLOSE,        /* "open_close_storm" */
     FK_SLOW_SERVER,       /* "slow_server" (slowsrv.h) */
+    FK_SMALL_IO,          /* "small_io" (smallio.h) */
     FK__COUNT
 };
 
@@ -51,6 +52,7 @@ enum fkind {
  * recovery), rpc_retransmissions, slow_server (only the excess over the
  * operation's median on that server: the median is the call's own cost,
  * which the findings below may claim), stable_writes, write_verifier_changed,
+ * small_io (the share a call of the reference size would have saved),
  * negative_lookups, redundant_getattr, redundant_access, then the fan-out of
  * the directory listing it followed. A finding's cost_us is the time it
  * claimed; a later finding of the same call counts it without its time. The
@@ -139,6 +141,7 @@ struct fnd_neg { /* one directory and missing name, and how often it was asked f
 
 struct ftab;    /* bounded hash table (findings.c) */
 struct slowsrv; /* slow_server (slowsrv.h) */
+struct smallio; /* small_io (smallio.h) */
 
 struct findings {
     /* config */
@@ -188,6 +191,7 @@ struct findings {
     /* NFSv4: locks, retries, state, sessions, opens (findings_nfs4.h) */
     struct fnd_v4 v4;
     struct slowsrv *slow;         /* slow_server: per server and operation (slowsrv.h) */
+    struct smallio *small;        /* small_io: sizes against FSINFO and the client's (smallio.h) */
     /* bounded state */
     struct ftab *attr, *mod, *acc, *parent, *conn, *server, *lst, *filex;
     struct ftab *model[SC__COUNT];

@@ -108,6 +108,9 @@ struct op_event {
     uint32_t status;     /* program status (nfsstat3 ...) when has_status */
     uint32_t accept_stat, reject_stat, reply_stat; /* RFC 5531 §9, for OP_RPC_ERROR */
     uint64_t read_bytes;  /* READ reply count */
+    uint32_t read_req;    /* READ call count: bytes asked for (NFSv3) */
+    uint32_t rtmax, wtmax; /* FSINFO reply: largest READ/WRITE the server takes, 0: none
+                            * (RFC 1813 §3.3.19) */
     uint64_t write_bytes; /* WRITE call count (data sent) */
     uint32_t call_len, reply_len;
     uint32_t xid;               /* the call's XID (--records) */

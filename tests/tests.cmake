@@ -298,3 +298,8 @@ set_tests_properties(e2e_diff PROPERTIES TIMEOUT 600)
 add_test(NAME e2e_interval COMMAND Python3::Interpreter ${CMAKE_SOURCE_DIR}/tests/e2e_interval.py
          $<TARGET_FILE:nfsscope> ${CMAKE_SOURCE_DIR}/samples)
 set_tests_properties(e2e_interval PROPERTIES TIMEOUT 600)
+
+# small_io on bulk-io: sizes, FSINFO rtmax/wtmax and latencies from tshark.
+add_test(NAME e2e_small_io COMMAND Python3::Interpreter ${CMAKE_SOURCE_DIR}/tests/e2e_small_io.py
+         $<TARGET_FILE:nfsscope> ${CMAKE_SOURCE_DIR}/samples)
+set_tests_properties(e2e_small_io PROPERTIES TIMEOUT 300)

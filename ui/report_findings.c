@@ -17,6 +17,7 @@
 #include "names.h"
 #include "report_findings_nfs4.h"
 #include "slowsrv.h"
+#include "smallio.h"
 #include "term_escape.h"
 
 #define TOP 5
@@ -460,6 +461,40 @@ collect(const struct stats *s, const struct findings *f, struct item *it, size_t
             ". Look at the server at those times: its disks, its load, its own "
             "logs, what else it served.");
     }
+    if (f->small && smallio_reported(f->small) && n < max) {
+        struct item *x = &it[n++];
+        const struct smallio *sm = f->small;
+        char rb[32], wb[32];
+
+        x->kind = FK_SMALL_IO;
+        x->count = f->n[FK_SMALL_IO];
+        x->cost_us = f->cost_us[FK_SMALL_IO];
+        x->summary[0] = '\0';
+        fmt_dur(a, sizeof a, x->cost_us);
+        snprintf(rb, sizeof rb, "%" PRIu64, sm->small_reads ? sm->small_read_bytes /
+                                                                  sm->small_reads : 0);
+        snprintf(wb, sizeof wb, "%" PRIu64, sm->small_writes ? sm->small_write_bytes /
+                                                                   sm->small_writes : 0);
+        say(x->summary, SUMMARY_MAX,
+            "%" PRIu64 " of %" PRIu64 " READs (%s bytes on average) and %" PRIu64 " of %" PRIu64
+            " WRITEs (%s bytes) were at most a %dth of what the server takes (FSINFO "
+            "rtmax/wtmax) or of what the same client sent elsewhere: the same data in fewer, "
+            "larger calls would have saved about %s",
+            sm->small_reads, sm->reads, rb, sm->small_writes, sm->writes, wb, SMALL_RATIO, a);
+        for (i = 0; i < sm->nservers; i++)
+            if (sm->srv[i].rmax || sm->srv[i].wmax) {
+                char srv[64];
+
+                addr_str(sm->srv[i].af, sm->srv[i].addr, srv, sizeof srv);
+                say(x->summary, SUMMARY_MAX, "; %s takes READs of %" PRIu32 " and WRITEs of %"
+                                             PRIu32 " bytes", srv, sm->srv[i].rmax,
+                    sm->srv[i].wmax);
+                break;
+            }
+        say(x->summary, SUMMARY_MAX,
+            ". Check rsize/wsize in the mount options and the application's I/O size "
+            "(O_DIRECT, small buffers).");
+    }
     /* Ranked by the time they cost, largest first (report order among equals). */
     for (i = 1; i < n; i++) {
         struct item t = it[i];
@@ -603,6 +638,58 @@ json_slow(struct json_w *w, const struct slowsrv *sl)
 }
 
 static void
+json_small(struct json_w *w, const struct smallio *sm)
+{
+    unsigned i;
+    char buf[64];
+
+    json_kv_u64(w, "ratio", SMALL_RATIO);
+    json_kv_u64(w, "reads", sm->reads);
+    json_kv_u64(w, "small_reads", sm->small_reads);
+    json_kv_u64(w, "small_read_bytes", sm->small_read_bytes);
+    json_kv_u64(w, "writes", sm->writes);
+    json_kv_u64(w, "small_writes", sm->small_writes);
+    json_kv_u64(w, "small_write_bytes", sm->small_write_bytes);
+    json_kv_u64(w, "calls_not_kept", sm->not_kept);
+    json_key(w, "servers");
+    json_arr(w);
+    for (i = 0; i < sm->nservers; i++) {
+        json_obj(w);
+        addr_str(sm->srv[i].af, sm->srv[i].addr, buf, sizeof buf);
+        json_kv_str(w, "server", buf);
+        json_key(w, "rtmax");
+        if (sm->srv[i].rmax)
+            json_u64(w, sm->srv[i].rmax);
+        else
+            json_null(w);
+        json_key(w, "wtmax");
+        if (sm->srv[i].wmax)
+            json_u64(w, sm->srv[i].wmax);
+        else
+            json_null(w);
+        json_close(w);
+    }
+    json_close(w);
+    json_key(w, "clients");
+    json_arr(w);
+    for (i = 0; i < sm->nclients; i++) {
+        const struct small_peer *c = &sm->cli[i];
+
+        if (!c->small_reads && !c->small_writes)
+            continue;
+        json_obj(w);
+        addr_str(c->af, c->addr, buf, sizeof buf);
+        json_kv_str(w, "client", buf);
+        json_kv_u64(w, "small_reads", c->small_reads);
+        json_kv_u64(w, "small_writes", c->small_writes);
+        json_kv_u64(w, "largest_read", c->rmax);
+        json_kv_u64(w, "largest_write", c->wmax);
+        json_close(w);
+    }
+    json_close(w);
+}
+
+static void
 json_evidence(struct json_w *w, const struct stats *s, const struct findings *f,
               const struct item *x)
 {
@@ -705,6 +792,9 @@ json_evidence(struct json_w *w, const struct stats *s, const struct findings *f,
         break;
     case FK_SLOW_SERVER:
         json_slow(w, f->slow);
+        break;
+    case FK_SMALL_IO:
+        json_small(w, f->small);
         break;
     case FK_VERIFIER:
         json_kv_u64(w, "verifiers_seen", f->verf_seen);
@@ -1138,6 +1228,7 @@ static const char *const advice[FK__COUNT] = {
     [FK_SESSION_LIMITS] = "session slots full: raise the slot count",
     [FK_OPEN_CLOSE] = "OPEN/CLOSE per access: enable delegations",
     [FK_SLOW_SERVER] = "the server was slow at times: check it then",
+    [FK_SMALL_IO] = "small READ/WRITE: raise rsize/wsize, I/O size",
 };
 
 void

@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* smallio.c: the small_io finding; see smallio.h. */
+#include "smallio.h"
+
+#include <string.h>
+
+static struct small_peer *
+peer(struct small_peer *t, unsigned *n, unsigned max, uint8_t af, const uint8_t *addr)
+{
+    size_t alen = af == 6 ? 16 : 4;
+    unsigned i;
+
+    for (i = 0; i < *n; i++)
+        if (t[i].af == af && memcmp(t[i].addr, addr, alen) == 0)
+            return &t[i];
+    if (*n >= max)
+        return NULL;
+    t[*n].af = af;
+    memcpy(t[*n].addr, addr, alen);
+    return &t[(*n)++];
+}
+
+void
+smallio_fsinfo(struct smallio *s, uint8_t af, const uint8_t *srv, uint32_t rtmax, uint32_t wtmax)
+{
+    struct small_peer *p = peer(s->srv, &s->nservers, SMALL_SERVERS, af, srv);
+
+    if (p) {
+        p->rmax = rtmax;
+        p->wmax = wtmax;
+    }
+}
+
+bool
+smallio_record(struct smallio *s, uint8_t af, const uint8_t *srv, const uint8_t *cli, bool write,
+               uint32_t size, bool eof, uint64_t lat_us, uint64_t *saved)
+{
+    struct small_peer *sv = peer(s->srv, &s->nservers, SMALL_SERVERS, af, srv);
+    struct small_peer *cl = peer(s->cli, &s->nclients, SMALL_CLIENTS, af, cli);
+    uint32_t ref, *largest;
+
+    *saved = 0;
+    if (!sv || !cl) {
+        s->not_kept++;
+        return false;
+    }
+    if (write)
+        s->writes++;
+    else
+        s->reads++;
+    largest = write ? &cl->wmax : &cl->rmax;
+    ref = write ? sv->wmax : sv->rmax;
+    if (!ref)
+        ref = *largest; /* no FSINFO seen: what the client sent before */
+    if (size > *largest)
+        *largest = size;
+    if (!size || !ref || (uint64_t)size * SMALL_RATIO > ref || (!write && eof))
+        return false;
+    if (write) {
+        s->small_writes++;
+        s->small_write_bytes += size;
+        cl->small_writes++;
+        cl->small_write_bytes += size;
+    } else {
+        s->small_reads++;
+        s->small_read_bytes += size;
+        cl->small_reads++;
+        cl->small_read_bytes += size;
+    }
+    *saved = lat_us - lat_us * size / ref;
+    return true;
+}
+
+bool
+smallio_reported(const struct smallio *s)
+{
+    return s->small_reads + s->small_writes >= SMALL_MIN_CALLS;
+}
