@@ -137,13 +137,13 @@ struct ftab {
     uint64_t *evicted;
 };
 
-static struct fslot *
+static inline struct fslot *
 slot_at(const struct ftab *t, uint32_t j)
 {
     return &t->slots[j];
 }
 
-static void *
+static inline void *
 val_of(const struct ftab *t, const struct fslot *s)
 {
     return t->val + (size_t)(s - t->slots) * t->vsize;
@@ -183,8 +183,9 @@ ftab_free(struct ftab *t)
     free(t);
 }
 
-static void *
-ftab_get(const struct ftab *t, uint64_t key)
+/* The slot holding `key`, or NULL. */
+static inline struct fslot *
+ftab_find(const struct ftab *t, uint64_t key)
 {
     uint32_t i;
 
@@ -192,11 +193,19 @@ ftab_get(const struct ftab *t, uint64_t key)
     for (i = 0; i < FTAB_PROBE; i++) {
         struct fslot *s = slot_at(t, (uint32_t)(key + i) & t->mask);
         if (s->key == key)
-            return val_of(t, s);
+            return s;
         if (s->key == 0)
             return NULL;
     }
     return NULL;
+}
+
+static inline void *
+ftab_get(const struct ftab *t, uint64_t key)
+{
+    struct fslot *s = ftab_find(t, key);
+
+    return s ? val_of(t, s) : NULL;
 }
 
 /* Start loading the home slot of `key`: the tables are too big for the
@@ -211,9 +220,10 @@ ftab_prefetch(const struct ftab *t, uint64_t key)
     __builtin_prefetch(val_of(t, s));
 }
 
-/* Find or add `key` (a new value is zeroed); `now` marks it recently used. */
-static void *
-ftab_put(struct ftab *t, uint64_t key, int64_t now, bool *fresh)
+/* Find or add `key` (a new value is zeroed); `now` marks it recently used.
+ * Returns its slot. */
+static struct fslot *
+ftab_put_slot(struct ftab *t, uint64_t key, int64_t now, bool *fresh)
 {
     struct fslot *victim = NULL;
     uint32_t i;
@@ -226,7 +236,7 @@ ftab_put(struct ftab *t, uint64_t key, int64_t now, bool *fresh)
                 s->stamp = now;
             if (fresh)
                 *fresh = false;
-            return val_of(t, s);
+            return s;
         }
         if (s->key == 0) {
             victim = s;
@@ -242,7 +252,27 @@ ftab_put(struct ftab *t, uint64_t key, int64_t now, bool *fresh)
     memset(val_of(t, victim), 0, t->vsize);
     if (fresh)
         *fresh = true;
-    return val_of(t, victim);
+    return victim;
+}
+
+static void *
+ftab_put(struct ftab *t, uint64_t key, int64_t now, bool *fresh)
+{
+    return val_of(t, ftab_put_slot(t, key, now, fresh));
+}
+
+/* ftab_put with the slot a lookup of the same call found: `hint` (or NULL)
+ * is trusted while it still holds the key. A key is in at most one slot of
+ * its window and never moves, so the probe would find that very slot. */
+static inline struct fslot *
+ftab_put_at(struct ftab *t, struct fslot *hint, uint64_t key, int64_t now)
+{
+    if (hint && hint->key == (key | 1)) {
+        if (hint->stamp < now)
+            hint->stamp = now;
+        return hint;
+    }
+    return ftab_put_slot(t, key, now, NULL);
 }
 
 /* ---- table values ---------------------------------------------------------- */
@@ -397,15 +427,17 @@ struct who { /* the parts of an operation every finding needs */
     uint64_t cost;         /* the call's time no finding has claimed yet (credit()) */
     /* Keys hashed once per call and reused by every table and scenario. */
     uint64_t fk, ok;       /* fh_key of fh and of obj_fh */
+    uint64_t ak;           /* f->attr key of (client, fh) */
     uint64_t ma_f, ma_o;   /* model MK_ATTR keys of fh and obj_fh */
     uint64_t ml_f;         /* model MK_LIST key of fh (LOOKUP, READDIR(PLUS)) */
     uint64_t mx_f;         /* model MK_ACC key (ACCESS) or MK_DENT key (LOOKUP) */
     const uint64_t *dfk;   /* per kept dirent with a handle: fh_key ... */
     const uint64_t *dma;   /* ... and its model MK_ATTR key */
-    /* fh's parent directory from f->parent (read once: the model does not
-     * change that table); pdir_ml is the model MK_LIST key of it. */
+    /* fh's parent directory from f->parent, read once (parent_of): neither
+     * the model nor a GETATTR or ACCESS changes that table before
+     * child_call reads it; pdir_ml is the model MK_LIST key of it. */
     bool pdir_done, pdir_have;
-    uint64_t pdir_ml;
+    uint64_t pdir, pdir_ml;
     struct fnd_client *client; /* found on first use */
     struct fnd_file *file;
 };
@@ -620,22 +652,50 @@ attr_counts(unsigned kind)
     return kind != OPK_FSSTAT && kind != OPK_FSINFO && kind != OPK_PATHCONF;
 }
 
-/* fk: fh_key(f, fh). */
+/* ak: the attr key of (client, fh); hint: its slot if a lookup found it. */
 static void
-hold(struct findings *f, uint64_t ck, struct bytes fh, uint64_t fk, const struct op_attr *a,
-     int64_t t)
+hold_at(struct findings *f, uint64_t ak, struct fslot *hint, const struct op_attr *a, int64_t t)
 {
-    struct held *h;
+    struct held *h = val_of(f->attr, ftab_put_at(f->attr, hint, ak, t));
 
-    if (!a->valid || !fh.len)
-        return;
-    h = ftab_put(f->attr, pair_key(f, ck, fk, 1), t, NULL);
     if (h->t && h->t < t) {
         h->t_prev = h->t;
         h->digest_prev = h->digest;
     }
     h->digest = a->digest;
     h->t = t;
+}
+
+/* fk: fh_key(f, fh). */
+static void
+hold(struct findings *f, uint64_t ck, struct bytes fh, uint64_t fk, const struct op_attr *a,
+     int64_t t)
+{
+    if (a->valid && fh.len)
+        hold_at(f, pair_key(f, ck, fk, 1), NULL, a, t);
+}
+
+static uint64_t
+mkey(const struct findings *f, unsigned kind, uint64_t ck, uint64_t k)
+{
+    return hash_u64x2(ck, k, f->seed + 16 + kind);
+}
+
+/* fh's parent directory (its fh_key) from f->parent, looked up once per
+ * call (see struct who). */
+static inline bool
+parent_of(struct findings *f, struct who *w)
+{
+    if (!w->pdir_done) {
+        const struct parentv *pv = ftab_get(f->parent, w->fk);
+        w->pdir_done = true;
+        w->pdir_have = pv != NULL;
+        if (pv) {
+            w->pdir = pv->dir;
+            w->pdir_ml = mkey(f, MK_LIST, w->ck, pv->dir);
+        }
+    }
+    return w->pdir_have;
 }
 
 /* ---- directory fan-out -------------------------------------------------------- */
@@ -728,7 +788,7 @@ listing_call(struct findings *f, const struct op_event *ev, const struct who *w)
 /* A LOOKUP in a directory, or a GETATTR/ACCESS of one of its children, while
  * a listing of it by the same client is going on. */
 static void
-child_call(struct findings *f, const struct op_event *ev, const struct who *w, bool redundant)
+child_call(struct findings *f, const struct op_event *ev, struct who *w, bool redundant)
 {
     uint64_t dk;
     struct lstv *l;
@@ -738,10 +798,9 @@ child_call(struct findings *f, const struct op_event *ev, const struct who *w, b
     if (ev->kind == OPK_LOOKUP) {
         dk = w->fk;
     } else {
-        const struct parentv *pv = ftab_get(f->parent, w->fk);
-        if (!pv)
+        if (!parent_of(f, w))
             return;
-        dk = pv->dir;
+        dk = w->pdir;
     }
     l = ftab_get(f->lst, pair_key(f, w->ck, dk, 2));
     if (!l || !l->dir1 || l->t_last == 0 || w->t_call - l->t_last > f->window_ns)
@@ -781,11 +840,6 @@ child_call(struct findings *f, const struct op_event *ev, const struct who *w, b
 
 /* ---- the what-if model --------------------------------------------------------- */
 
-static uint64_t
-mkey(const struct findings *f, unsigned kind, uint64_t ck, uint64_t k)
-{
-    return hash_u64x2(ck, k, f->seed + 16 + kind);
-}
 
 static int64_t
 ac_of(const struct fscen_params *P, const struct mval *a)
@@ -794,30 +848,27 @@ ac_of(const struct fscen_params *P, const struct mval *a)
 }
 
 /* The client's view of fh's attributes, with READDIRPLUS of its directory
- * counted as a refresh (its entries carry attributes); NULL if none. */
+ * counted as a refresh (its entries carry attributes); NULL if none.
+ * *slot: its slot in the scenario's table, or NULL. */
 static struct mval *
-m_attr(struct findings *f, unsigned sc, struct who *w, int64_t now)
+m_attr(struct findings *f, unsigned sc, struct who *w, int64_t now, struct fslot **slot)
 {
     struct ftab *t = f->model[sc];
-    struct mval *a = ftab_get(t, w->ma_f);
+    struct fslot *s = ftab_find(t, w->ma_f);
+    struct mval *a = s ? val_of(t, s) : NULL;
 
     if (fscen_params[sc].rdirplus) {
-        const struct mval *l;
+        const struct mval *l = parent_of(f, w) ? ftab_get(t, w->pdir_ml) : NULL;
 
-        if (!w->pdir_done) {
-            const struct parentv *pv = ftab_get(f->parent, w->fk);
-            w->pdir_done = true;
-            w->pdir_have = pv != NULL;
-            if (pv)
-                w->pdir_ml = mkey(f, MK_LIST, w->ck, pv->dir);
-        }
-        l = w->pdir_have ? ftab_get(t, w->pdir_ml) : NULL;
         if (l && l->plus && (!a || l->t > a->t)) {
-            if (!a)
-                a = ftab_put(t, w->ma_f, now, NULL);
+            if (!a) {
+                s = ftab_put_slot(t, w->ma_f, now, NULL);
+                a = val_of(t, s);
+            }
             a->t = l->t;
         }
     }
+    *slot = s;
     return a;
 }
 
@@ -827,16 +878,16 @@ m_valid(const struct fscen_params *P, const struct mval *a, int64_t now)
     return a && a->t <= now && now - a->t < ac_of(P, a);
 }
 
-/* mk: the MK_ATTR key of fh. */
-static void
-m_refresh(struct findings *f, unsigned sc, uint64_t mk, struct bytes fh, const struct op_attr *at,
-          int64_t t)
+/* mk: the MK_ATTR key of fh; hint: its slot if a lookup found it. */
+static inline void
+m_refresh(struct findings *f, unsigned sc, uint64_t mk, struct fslot *hint, struct bytes fh,
+          const struct op_attr *at, int64_t t)
 {
     struct mval *a;
 
     if (!at->valid || !fh.len)
         return;
-    a = ftab_put(f->model[sc], mk, t, NULL);
+    a = val_of(f->model[sc], ftab_put_at(f->model[sc], hint, mk, t));
     a->t = t;
     a->digest = at->digest;
     a->type = at->type;
@@ -850,7 +901,8 @@ m_sent(struct findings *f, unsigned sc, const struct op_event *ev, struct who *w
     const struct fscen_params *P = &fscen_params[sc];
     struct ftab *t = f->model[sc];
     int64_t now = w->t_call;
-    struct mval *a = ev->fh.len ? m_attr(f, sc, w, now) : NULL;
+    struct fslot *a_slot = NULL; /* a's slot */
+    struct mval *a = ev->fh.len ? m_attr(f, sc, w, now, &a_slot) : NULL;
     bool sent = true;
 
     /* Close-to-open: a GETATTR answered from the cache is an open()
@@ -935,18 +987,18 @@ m_sent(struct findings *f, unsigned sc, const struct op_event *ev, struct who *w
     if (!sent)
         return false;
     if (ev->has_status && attr_counts(ev->kind)) {
-        m_refresh(f, sc, w->ma_f, ev->fh, &ev->attr, w->t_reply);
-        m_refresh(f, sc, w->ma_o, ev->obj_fh, &ev->obj_attr, w->t_reply);
+        m_refresh(f, sc, w->ma_f, a_slot, ev->fh, &ev->attr, w->t_reply);
+        m_refresh(f, sc, w->ma_o, NULL, ev->obj_fh, &ev->obj_attr, w->t_reply);
         if (P->rdirplus && ev->kind == OPK_READDIRPLUS) {
             unsigned i;
             for (i = 0; i < ev->ndirent; i++)
                 if (!dot(ev->dirent[i].name))
-                    m_refresh(f, sc, w->dma[i], ev->dirent[i].fh, &ev->dirent[i].attr,
+                    m_refresh(f, sc, w->dma[i], NULL, ev->dirent[i].fh, &ev->dirent[i].attr,
                               w->t_reply);
         }
     }
     if (ev->kind == OPK_READ && ev->fh.len) {
-        a = ftab_put(t, w->ma_f, now, NULL);
+        a = val_of(t, ftab_put_at(t, a_slot, w->ma_f, now));
         if (a->read_digest != a->digest)
             a->read_end = 0;
         a->read_digest = a->digest;
@@ -982,6 +1034,7 @@ call_keys(const struct findings *f, const struct op_event *ev, struct who *w, ui
     unsigned i;
 
     w->fk = fh_key(f, ev->fh);
+    w->ak = pair_key(f, w->ck, w->fk, 1);
     w->ma_f = mkey(f, MK_ATTR, w->ck, w->fk);
     if (ev->obj_fh.len) {
         w->ok = fh_key(f, ev->obj_fh);
@@ -1251,7 +1304,8 @@ findings_record(struct findings *f, const struct op_event *ev)
 
     switch (ev->kind) {
     case OPK_GETATTR: {
-        const struct held *h = ftab_get(f->attr, pair_key(f, w.ck, w.fk, 1));
+        struct fslot *hs = ftab_find(f->attr, w.ak);
+        const struct held *h = hs ? val_of(f->attr, hs) : NULL;
         struct modv *m = ftab_get(f->mod, w.fk);
         bool red = false;
         int64_t ht = 0;
@@ -1273,6 +1327,8 @@ findings_record(struct findings *f, const struct op_event *ev)
             credit(f, FK_REDUNDANT_GETATTR, &w, ev->fh, &m->getattr);
         }
         child_call(f, ev, &w, red);
+        if (ev->attr.valid && ev->fh.len)
+            hold_at(f, w.ak, hs, &ev->attr, w.t_reply);
         break;
     }
     case OPK_ACCESS: {
@@ -1308,7 +1364,8 @@ findings_record(struct findings *f, const struct op_event *ev)
         pv->dir = w.fk;
     }
     if (attr_counts(ev->kind)) {
-        hold(f, w.ck, ev->fh, w.fk, &ev->attr, w.t_reply);
+        if (ev->kind != OPK_GETATTR && ev->attr.valid && ev->fh.len)
+            hold_at(f, w.ak, NULL, &ev->attr, w.t_reply);
         hold(f, w.ck, ev->obj_fh, w.ok, &ev->obj_attr, w.t_reply);
     }
 }
