@@ -151,14 +151,39 @@ flow_note_syn(struct flow *f, unsigned dir, bool synack)
         f->role = (uint8_t)(ROLE_SYN << 1 | ((dir & 1) ^ 1));
 }
 
+/* Is a the tuple k seen from the other side (flow_key_reverse, without the
+ * copy)? */
+static bool
+key_is_reverse(const struct flow_key *a, const struct flow_key *k)
+{
+    return a->sport == k->dport && a->dport == k->sport && a->af == k->af &&
+           a->proto == k->proto && memcmp(a->pad, k->pad, sizeof a->pad) == 0 &&
+           memcmp(a->saddr, k->daddr, 16) == 0 && memcmp(a->daddr, k->saddr, 16) == 0;
+}
+
 struct flow *
 flow_table_get(struct flow_table *t, const struct flow_key *k, const struct timespec *now,
                unsigned *dir)
 {
-    uint64_t h = key_hash(k, t->seed);
+    uint64_t h;
     uint32_t pos, s;
     struct flow *f;
 
+    /* The same connection as the previous packet (the head of the LRU list)
+     * is found without hashing: a key names at most one entry either way
+     * round, so this is the entry the lookup below would find. */
+    if (t->lru_head != HT_NONE) {
+        bool fwd;
+
+        f = &t->slab[t->lru_head];
+        fwd = flow_key_eq(&f->key, k);
+        if (fwd || key_is_reverse(&f->key, k)) {
+            *dir = fwd ? 0 : 1;
+            f->last_seen = *now;
+            return f;
+        }
+    }
+    h = key_hash(k, t->seed);
     for (s = hashtab_first(&t->idx, h, &pos); s != HT_NONE; s = hashtab_next(&t->idx, h, &pos)) {
         f = &t->slab[s];
         if (flow_key_eq(&f->key, k))

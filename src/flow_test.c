@@ -431,6 +431,57 @@ test_roles_renew(void)
     flow_table_fini(&t);
 }
 
+/* A packet of the same connection as the one before it is found without
+ * hashing (the head of the LRU list): a random walk over a few connections,
+ * both directions and runs of one, gives the same flows and directions as a
+ * table in which every lookup hashes (a packet of another connection comes
+ * between any two). */
+static void
+test_same_flow(void)
+{
+    struct flow_table a, b;
+    struct flow_key keys[6], other = key4(99, 98, 1, 2, FLOW_PROTO_UDP);
+    struct timespec now = T(1);
+    unsigned i, fast = 0;
+    uint32_t x = 12345;
+
+    keys[0] = key4(1, 2, 51000, 2049, FLOW_PROTO_TCP);
+    keys[1] = key4(1, 2, 51001, 2049, FLOW_PROTO_TCP);
+    keys[2] = key4(1, 2, 51000, 2049, FLOW_PROTO_UDP);
+    keys[3] = key4(7, 7, 700, 2049, FLOW_PROTO_TCP); /* loopback: equal addresses */
+    keys[4] = key4(7, 7, 2049, 700, FLOW_PROTO_TCP); /* its reverse, as a key */
+    keys[5] = key4(3, 4, 2049, 2049, FLOW_PROTO_TCP); /* equal ports */
+    EQ(flow_table_init(&a, 64, 77, NULL, NULL), 0);
+    EQ(flow_table_init(&b, 64, 77, NULL, NULL), 0);
+    for (i = 0; i < 2000; i++) {
+        struct flow_key k;
+        struct flow *fa, *fb, *prev = a.lru_head != HT_NONE ? &a.slab[a.lru_head] : NULL;
+        unsigned da = 9, db = 9, d;
+
+        x = x * 1103515245u + 12345u;
+        k = keys[(x >> 16) % 6];
+        if ((x >> 8) & 1)
+            k = flow_key_reverse(&k);
+        fa = flow_table_get(&a, &k, &now, &da);
+        flow_table_get(&b, &other, &now, &d);
+        fb = flow_table_get(&b, &k, &now, &db);
+        EQ(da, db);
+        CHECK(flow_key_eq(&fa->key, &fb->key));
+        fast += fa == prev;
+        if ((x >> 20) % 3 == 0) { /* a run of the same connection */
+            fa = flow_table_get(&a, &k, &now, &da);
+            fb = flow_table_get(&b, &k, &now, &db);
+            EQ(da, db);
+            CHECK(flow_key_eq(&fa->key, &fb->key));
+        }
+    }
+    CHECK(fast > 100);
+    EQ(a.count, 5); /* keys[3] and keys[4] are one connection */
+    EQ(b.count, 6);
+    flow_table_fini(&a);
+    flow_table_fini(&b);
+}
+
 int
 main(void)
 {
@@ -440,5 +491,6 @@ main(void)
     test_lru();
     test_expire();
     test_ids_foreach();
+    test_same_flow();
     return t_done();
 }
