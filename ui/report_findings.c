@@ -56,12 +56,9 @@ struct item {
     char summary[SUMMARY_MAX];
 };
 
-static void
-say(char *buf, size_t sz, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
 /* Append to a NUL-terminated buffer, cutting at its end. */
-static void
-say(char *buf, size_t sz, const char *fmt, ...)
+void
+findings_say(char *buf, size_t sz, const char *fmt, ...)
 {
     size_t n = strlen(buf);
     va_list ap;
@@ -73,8 +70,8 @@ say(char *buf, size_t sz, const char *fmt, ...)
     va_end(ap);
 }
 
-static void
-fmt_dur(char *buf, size_t sz, uint64_t us)
+void
+findings_fmt_dur(char *buf, size_t sz, uint64_t us)
 {
     if (us < 1000)
         snprintf(buf, sz, "%" PRIu64 " us", us);
@@ -184,16 +181,16 @@ scenario_line(const struct findings *f, enum fscen sc, char *buf, size_t sz)
     unsigned p, shown = 0;
 
     buf[0] = '\0';
-    say(buf, sz, "calls %" PRIu64 " -> ~%" PRIu64, now_total(f), est_total(f, sc));
+    findings_say(buf, sz, "calls %" PRIu64 " -> ~%" PRIu64, now_total(f), est_total(f, sc));
     for (p = 0; p < OPK_FILE_COUNT; p++) {
         uint64_t e = findings_estimate(f, sc, p);
         if (e == f->now[p])
             continue;
-        say(buf, sz, "%s%s %" PRIu64 " -> ~%" PRIu64, shown++ ? ", " : " (", op_kind_name(p),
+        findings_say(buf, sz, "%s%s %" PRIu64 " -> ~%" PRIu64, shown++ ? ", " : " (", op_kind_name(p),
             f->now[p], e);
     }
     if (shown)
-        say(buf, sz, ")");
+        findings_say(buf, sz, ")");
 }
 
 static const struct histo *
@@ -227,30 +224,30 @@ collect(const struct stats *s, const struct findings *f, struct item *it, size_t
         x->count = f->n[FK_STABLE_WRITES];
         x->cost_us = f->cost_us[FK_STABLE_WRITES];
         x->summary[0] = '\0';
-        fmt_dur(a, sizeof a, x->cost_us);
-        say(x->summary, SUMMARY_MAX,
+        findings_fmt_dur(a, sizeof a, x->cost_us);
+        findings_say(x->summary, SUMMARY_MAX,
             "%" PRIu64 " of %" PRIu64 " WRITEs (%.1f %%) were stable (FILE_SYNC %" PRIu64
             ", DATA_SYNC %" PRIu64 "): each waits until the server has the data on stable "
             "storage; together they took %s",
             x->count, f->writes, pct(x->count, f->writes), f->stable[STABLE_FILE_SYNC],
             f->stable[STABLE_DATA_SYNC], a);
         if (hs && hu) {
-            fmt_dur(a, sizeof a, histo_percentile(hs, 50));
-            fmt_dur(b, sizeof b, histo_percentile(hu, 50));
-            say(x->summary, SUMMARY_MAX, "; median latency %s stable vs %s UNSTABLE", a, b);
+            findings_fmt_dur(a, sizeof a, histo_percentile(hs, 50));
+            findings_fmt_dur(b, sizeof b, histo_percentile(hu, 50));
+            findings_say(x->summary, SUMMARY_MAX, "; median latency %s stable vs %s UNSTABLE", a, b);
         } else if (hs) {
-            fmt_dur(a, sizeof a, histo_percentile(hs, 50));
-            say(x->summary, SUMMARY_MAX, "; median latency %s (no UNSTABLE writes to compare)",
+            findings_fmt_dur(a, sizeof a, histo_percentile(hs, 50));
+            findings_say(x->summary, SUMMARY_MAX, "; median latency %s (no UNSTABLE writes to compare)",
                 a);
         }
         if (f->small_stable)
-            say(x->summary, SUMMARY_MAX,
+            findings_say(x->summary, SUMMARY_MAX,
                 "; %" PRIu64 " were smaller than the largest write before them on their "
                 "connection (a client forcing small synchronous writes: O_SYNC/O_DIRECT, "
                 "fsync-heavy code or the sync mount option)",
                 f->small_stable);
-        say(x->summary, SUMMARY_MAX, "; %" PRIu64 " COMMITs", f->commits);
-        say(x->summary, SUMMARY_MAX, ".");
+        findings_say(x->summary, SUMMARY_MAX, "; %" PRIu64 " COMMITs", f->commits);
+        findings_say(x->summary, SUMMARY_MAX, ".");
     }
     if (f->n[FK_VERIFIER] && n < max) {
         struct item *x = &it[n++];
@@ -259,7 +256,7 @@ collect(const struct stats *s, const struct findings *f, struct item *it, size_t
         x->count = f->n[FK_VERIFIER];
         x->cost_us = f->cost_us[FK_VERIFIER];
         x->summary[0] = '\0';
-        say(x->summary, SUMMARY_MAX,
+        findings_say(x->summary, SUMMARY_MAX,
             "The server's write verifier changed %" PRIu64 " times: it restarted or lost "
             "uncommitted data, so every UNSTABLE write since the last COMMIT had to be sent "
             "again.",
@@ -272,8 +269,8 @@ collect(const struct stats *s, const struct findings *f, struct item *it, size_t
         x->count = f->n[FK_REDUNDANT_GETATTR];
         x->cost_us = f->cost_us[FK_REDUNDANT_GETATTR];
         x->summary[0] = '\0';
-        fmt_dur(a, sizeof a, x->cost_us);
-        say(x->summary, SUMMARY_MAX,
+        findings_fmt_dur(a, sizeof a, x->cost_us);
+        findings_say(x->summary, SUMMARY_MAX,
             "%" PRIu64 " of %" PRIu64 " GETATTRs (%.1f %%) asked for attributes the client "
             "already held from a reply less than %" PRId64 " s old, with no modifying call from "
             "any client in between, and got the same attributes back; they took %s.",
@@ -286,8 +283,8 @@ collect(const struct stats *s, const struct findings *f, struct item *it, size_t
         x->count = f->n[FK_REDUNDANT_ACCESS];
         x->cost_us = f->cost_us[FK_REDUNDANT_ACCESS];
         x->summary[0] = '\0';
-        fmt_dur(a, sizeof a, x->cost_us);
-        say(x->summary, SUMMARY_MAX,
+        findings_fmt_dur(a, sizeof a, x->cost_us);
+        findings_say(x->summary, SUMMARY_MAX,
             "%" PRIu64 " of %" PRIu64 " ACCESS calls (%.1f %%) repeated one the same client "
             "and user made for the same file and mask less than %" PRId64 " s before, with the "
             "same answer and no SETATTR in between; they took %s.",
@@ -314,8 +311,8 @@ collect(const struct stats *s, const struct findings *f, struct item *it, size_t
             x->count = calls;
             x->cost_us = cost;
             x->summary[0] = '\0';
-            fmt_dur(a, sizeof a, (uint64_t)(d->t_last - d->t_first) / 1000);
-            say(x->summary, SUMMARY_MAX,
+            findings_fmt_dur(a, sizeof a, (uint64_t)(d->t_last - d->t_first) / 1000);
+            findings_say(x->summary, SUMMARY_MAX,
                 "%" PRIu64 " directory listing%s followed by per-entry calls (an `ls -l` "
                 "storm): %" PRIu64 " calls. The largest: %u listing%s (%" PRIu64
                 " READDIRPLUS + %" PRIu64 " READDIR) + %" PRIu64 " LOOKUP + %" PRIu64
@@ -324,11 +321,11 @@ collect(const struct stats *s, const struct findings *f, struct item *it, size_t
                 d->listings == 1 ? "" : "s", d->readdirplus, d->readdir, d->lookup, d->getattr,
                 d->access, a);
             if (d->getattr_after_plus)
-                say(x->summary, SUMMARY_MAX,
+                findings_say(x->summary, SUMMARY_MAX,
                     "; %" PRIu64 " of its GETATTRs came right after READDIRPLUS replies that "
                     "already carried the entries' attributes",
                     d->getattr_after_plus);
-            say(x->summary, SUMMARY_MAX, ".");
+            findings_say(x->summary, SUMMARY_MAX, ".");
         }
     }
     if (f->n[FK_NETWORK_LOSS] && n < max) {
@@ -339,18 +336,18 @@ collect(const struct stats *s, const struct findings *f, struct item *it, size_t
         x->count = f->n[FK_NETWORK_LOSS];
         x->cost_us = f->cost_us[FK_NETWORK_LOSS];
         x->summary[0] = '\0';
-        fmt_dur(a, sizeof a, x->cost_us);
-        say(x->summary, SUMMARY_MAX,
+        findings_fmt_dur(a, sizeof a, x->cost_us);
+        findings_say(x->summary, SUMMARY_MAX,
             "%" PRIu64 " calls (%.1f %% of those answered) waited while their connection "
             "recovered from TCP loss (a segment sent again, arriving ahead of a hole, or lost): "
             "together they took %s",
             x->count, pct(x->count, f->lat_net.count + f->lat_clean.count), a);
         if (hn && hc) {
-            fmt_dur(a, sizeof a, histo_percentile(hn, 99));
-            fmt_dur(b, sizeof b, histo_percentile(hc, 99));
-            say(x->summary, SUMMARY_MAX, "; p99 %s against %s for the other calls", a, b);
+            findings_fmt_dur(a, sizeof a, histo_percentile(hn, 99));
+            findings_fmt_dur(b, sizeof b, histo_percentile(hc, 99));
+            findings_say(x->summary, SUMMARY_MAX, "; p99 %s against %s for the other calls", a, b);
         }
-        say(x->summary, SUMMARY_MAX,
+        findings_say(x->summary, SUMMARY_MAX,
             ". Look for drops on the path (interface errors, a full switch buffer, a "
             "policer): each lost segment costs a retransmission timeout.");
     }
@@ -365,24 +362,24 @@ collect(const struct stats *s, const struct findings *f, struct item *it, size_t
         x->count = f->n[FK_NEGATIVE_LOOKUPS];
         x->cost_us = f->cost_us[FK_NEGATIVE_LOOKUPS];
         x->summary[0] = '\0';
-        fmt_dur(a, sizeof a, x->cost_us);
+        findings_fmt_dur(a, sizeof a, x->cost_us);
         if (f->opens_by_name)
-            say(x->summary, SUMMARY_MAX,
+            findings_say(x->summary, SUMMARY_MAX,
                 "%" PRIu64 " of %" PRIu64 " LOOKUPs and %" PRIu64 " NFSv4 OPENs by name "
                 "(%.1f %%) failed, for %u name%s in their directories%s; they took %s",
                 x->count, f->lookups, f->opens_by_name,
                 pct(x->count, f->lookups + f->opens_by_name), f->nneg, f->nneg == 1 ? "" : "s",
                 f->neg_other ? " (and more not kept)" : "", a);
         else
-            say(x->summary, SUMMARY_MAX,
+            findings_say(x->summary, SUMMARY_MAX,
                 "%" PRIu64 " of %" PRIu64 " LOOKUPs (%.1f %%) failed, for %u name%s in their "
                 "directories%s; they took %s",
                 x->count, f->lookups, pct(x->count, f->lookups), f->nneg,
                 f->nneg == 1 ? "" : "s", f->neg_other ? " (and more not kept)" : "", a);
         if (g && g->n > 1)
-            say(x->summary, SUMMARY_MAX,
+            findings_say(x->summary, SUMMARY_MAX,
                 "; the most asked-for missing name was looked up %" PRIu64 " times", g->n);
-        say(x->summary, SUMMARY_MAX,
+        findings_say(x->summary, SUMMARY_MAX,
             ". Probes of names that do not exist (include paths, .htaccess, caches): create "
             "them, shorten the search path, or keep lookupcache=all so the client caches the "
             "failures.");
@@ -394,8 +391,8 @@ collect(const struct stats *s, const struct findings *f, struct item *it, size_t
         x->count = f->n[FK_RPC_RETRANS];
         x->cost_us = f->cost_us[FK_RPC_RETRANS];
         x->summary[0] = '\0';
-        fmt_dur(a, sizeof a, x->cost_us);
-        say(x->summary, SUMMARY_MAX,
+        findings_fmt_dur(a, sizeof a, x->cost_us);
+        findings_say(x->summary, SUMMARY_MAX,
             "%" PRIu64 " calls were sent again with the same XID (%" PRIu64 " extra "
             "transmissions): the client timed out waiting (timeo) or reconnected; they took "
             "%s. A timeo shorter than the server's latency resends calls the server is still "
@@ -430,8 +427,8 @@ collect(const struct stats *s, const struct findings *f, struct item *it, size_t
         x->count = f->n[FK_SLOW_SERVER];
         x->cost_us = f->cost_us[FK_SLOW_SERVER];
         x->summary[0] = '\0';
-        fmt_dur(a, sizeof a, x->cost_us);
-        say(x->summary, SUMMARY_MAX,
+        findings_fmt_dur(a, sizeof a, x->cost_us);
+        findings_say(x->summary, SUMMARY_MAX,
             "%" PRIu64 " calls took at least %u times the median of their operation on their "
             "server (and %u ms more): %s beyond those medians",
             x->count, SLOW_FACTOR, SLOW_MIN_EXCESS_US / 1000, a);
@@ -441,23 +438,23 @@ collect(const struct stats *s, const struct findings *f, struct item *it, size_t
             unsigned np = slowsrv_periods(sv, p);
 
             addr_str(sv->af, sv->addr, srv, sizeof srv);
-            fmt_dur(a, sizeof a, histo_small_percentile(&op->lat, 50));
-            fmt_dur(b, sizeof b, histo_small_percentile(&op->out_lat, 50));
-            say(x->summary, SUMMARY_MAX,
+            findings_fmt_dur(a, sizeof a, histo_small_percentile(&op->lat, 50));
+            findings_fmt_dur(b, sizeof b, histo_small_percentile(&op->out_lat, 50));
+            findings_say(x->summary, SUMMARY_MAX,
                 "; the most on %s, %s%s: %" PRIu64 " calls of median %s against %s for all",
                 srv, worst == SLOW_KIND_STABLE_WRITE ? "stable " : "",
                 op_kind_name(worst == SLOW_KIND_STABLE_WRITE ? OPK_WRITE : worst),
                 op->outliers, b, a);
             if (np) {
-                fmt_dur(a, sizeof a, p[0].excess_us);
-                say(x->summary, SUMMARY_MAX,
+                findings_fmt_dur(a, sizeof a, p[0].excess_us);
+                findings_say(x->summary, SUMMARY_MAX,
                     "; its worst slow period: %.3f s to %.3f s into the capture (%" PRIu64
                     " slow calls, %s)",
                     (double)(p[0].t_first - cap0) / 1e9, (double)(p[0].t_last - cap0) / 1e9,
                     p[0].calls, a);
             }
         }
-        say(x->summary, SUMMARY_MAX,
+        findings_say(x->summary, SUMMARY_MAX,
             ". Look at the server at those times: its disks, its load, its own "
             "logs, what else it served.");
     }
@@ -470,12 +467,12 @@ collect(const struct stats *s, const struct findings *f, struct item *it, size_t
         x->count = f->n[FK_SMALL_IO];
         x->cost_us = f->cost_us[FK_SMALL_IO];
         x->summary[0] = '\0';
-        fmt_dur(a, sizeof a, x->cost_us);
+        findings_fmt_dur(a, sizeof a, x->cost_us);
         snprintf(rb, sizeof rb, "%" PRIu64, sm->small_reads ? sm->small_read_bytes /
                                                                   sm->small_reads : 0);
         snprintf(wb, sizeof wb, "%" PRIu64, sm->small_writes ? sm->small_write_bytes /
                                                                    sm->small_writes : 0);
-        say(x->summary, SUMMARY_MAX,
+        findings_say(x->summary, SUMMARY_MAX,
             "%" PRIu64 " of %" PRIu64 " READs (%s bytes on average) and %" PRIu64 " of %" PRIu64
             " WRITEs (%s bytes) were at most a %dth of what the server takes (FSINFO "
             "rtmax/wtmax) or of what the same client sent elsewhere: the same data in fewer, "
@@ -486,12 +483,12 @@ collect(const struct stats *s, const struct findings *f, struct item *it, size_t
                 char srv[64];
 
                 addr_str(sm->srv[i].af, sm->srv[i].addr, srv, sizeof srv);
-                say(x->summary, SUMMARY_MAX, "; %s takes READs of %" PRIu32 " and WRITEs of %"
+                findings_say(x->summary, SUMMARY_MAX, "; %s takes READs of %" PRIu32 " and WRITEs of %"
                                              PRIu32 " bytes", srv, sm->srv[i].rmax,
                     sm->srv[i].wmax);
                 break;
             }
-        say(x->summary, SUMMARY_MAX,
+        findings_say(x->summary, SUMMARY_MAX,
             ". Check rsize/wsize in the mount options and the application's I/O size "
             "(O_DIRECT, small buffers).");
     }
@@ -939,53 +936,53 @@ quality(const struct stats *s, const struct findings *f, char *buf, size_t sz, b
     if (!*any)
         return 0;
     if (untimed)
-        say(buf, sz,
+        findings_say(buf, sz,
             "%" PRIu64 " calls could not be matched (%" PRIu64 " unanswered, %" PRIu64
             " replies without their call): latency covers %.1f %% of the operations. ",
             untimed, r->unanswered_calls, r->orphan_replies, pct(ops - untimed, ops));
     if (r->orphan_replies)
-        say(buf, sz, "Replies without a call mean the capture started mid-stream or lost calls: "
+        findings_say(buf, sz, "Replies without a call mean the capture started mid-stream or lost calls: "
                      "their procedures and files are unknown, so counts per procedure are low. ");
     if (s->cap.kernel_drops > 0)
-        say(buf, sz, "The kernel dropped %" PRId64 " packets: every count is a lower bound. ",
+        findings_say(buf, sz, "The kernel dropped %" PRId64 " packets: every count is a lower bound. ",
             s->cap.kernel_drops);
     if (gaps || resync)
-        say(buf, sz,
+        findings_say(buf, sz,
             "%" PRIu64 " holes in TCP streams and %" PRIu64 " resyncs: messages in them are "
             "missing, so repeats may be missed (redundancy is a lower bound). ",
             gaps, resync);
     if (s->cap.truncated_packets)
-        say(buf, sz,
+        findings_say(buf, sz,
             "%" PRIu64 " packets were cut by the snapshot length: attributes, verifiers and "
             "directory entries beyond the cut are unknown, so findings that need them are "
             "lower bounds. ",
             s->cap.truncated_packets);
     if (r->retransmissions)
-        say(buf, sz, "%" PRIu64 " retransmitted calls were not timed. ", r->retransmissions);
+        findings_say(buf, sz, "%" PRIu64 " retransmitted calls were not timed. ", r->retransmissions);
     if (s->dir_cut)
-        say(buf, sz,
+        findings_say(buf, sz,
             "%" PRIu64 " of %" PRIu64 " directory listings (READDIR/READDIRPLUS replies) were "
             "longer than the part nfsscope keeps of a reply: the names and attributes of their "
             "later entries are not seen, so redundant GETATTRs after listings are a lower "
             "bound and those entries' paths may show as handles. ",
             s->dir_cut, s->dir_replies);
     if (v4_blind)
-        say(buf, sz,
+        findings_say(buf, sz,
             "%" PRIu64 " NFSv4 COMPOUND replies could not be decoded (encrypted or cut short): "
             "the NFSv4 findings do not see their operations, statuses or attributes. ",
             v4_blind);
     if (evicted)
-        say(buf, sz,
+        findings_say(buf, sz,
             "The findings' tables were full %" PRIu64 " times (oldest entries replaced): "
             "repeats further apart may be missed. ",
             evicted);
     if (s->tls.connections)
-        say(buf, sz,
+        findings_say(buf, sz,
             "%" PRIu64 " connections switched to TLS (RPC-over-TLS, RFC 9289) and carried %" PRIu64
             " encrypted bytes: their calls are not seen, so every count is a lower bound. ",
             s->tls.connections, s->tls.bytes);
     if (r->gss.data[2])
-        say(buf, sz,
+        findings_say(buf, sz,
             "%" PRIu64 " calls were encrypted (RPCSEC_GSS privacy, krb5p): counted and timed, "
             "but their files, names and statuses are not seen, so findings miss them. ",
             r->gss.data[2]);
@@ -1254,7 +1251,7 @@ findings_diagnosis(FILE *out, const struct stats *s, const struct findings *f)
              ((int64_t)c->last_ts.tv_nsec - (int64_t)c->first_ts.tv_nsec);
     secs = ns > 0 ? (double)ns / 1e9 : 0.0;
     us = f->total_us;
-    fmt_dur(a, sizeof a, us);
+    findings_fmt_dur(a, sizeof a, us);
     fprintf(out, "\nDiagnosis: %s in NFS calls, by cause\n", a);
     fprintf(out, "  %.3f s, %" PRIu64 " calls", secs, f->nfs3_calls);
     if (secs > 0)

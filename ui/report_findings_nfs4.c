@@ -13,33 +13,6 @@
 #include "names.h"
 #include "nfs4.h"
 
-static void
-say(char *buf, size_t sz, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-static void
-say(char *buf, size_t sz, const char *fmt, ...)
-{
-    size_t n = strlen(buf);
-    va_list ap;
-
-    if (n + 1 >= sz)
-        return;
-    va_start(ap, fmt);
-    vsnprintf(buf + n, sz - n, fmt, ap);
-    va_end(ap);
-}
-
-static void
-dur(char *buf, size_t sz, uint64_t us)
-{
-    if (us < 1000)
-        snprintf(buf, sz, "%" PRIu64 " us", us);
-    else if (us < 1000000)
-        snprintf(buf, sz, "%.1f ms", (double)us / 1e3);
-    else
-        snprintf(buf, sz, "%.2f s", (double)us / 1e6);
-}
-
 static const char *
 status_name(uint32_t st)
 {
@@ -76,7 +49,7 @@ codes(char *buf, size_t sz, const uint32_t *code, const uint64_t *n, unsigned cn
 
     for (i = 0; i < cnt; i++)
         if (n[i])
-            say(buf, sz, "%s%s %" PRIu64, shown++ ? ", " : "", status_name(code[i]), n[i]);
+            findings_say(buf, sz, "%s%s %" PRIu64, shown++ ? ", " : "", status_name(code[i]), n[i]);
 }
 
 static const struct fnd_v4_lock *
@@ -126,23 +99,23 @@ findings_nfs4_summary(const struct stats *s, const struct findings *f, enum fkin
         const struct fnd_v4_lock *l = top_lock(v);
 
         if (v->lock || v->lockt)
-            say(buf, sz,
+            findings_say(buf, sz,
                 "%" PRIu64 " of %" PRIu64 " NFSv4 LOCKs were denied by a conflicting lock "
                 "(NFS4ERR_DENIED), and %" PRIu64 " of %" PRIu64 " LOCKT tests",
                 v->lock_denied, v->lock, v->lockt_denied, v->lockt);
         if (v->nlm_lock || v->nlm_test)
-            say(buf, sz,
+            findings_say(buf, sz,
                 "%s%" PRIu64 " of %" PRIu64 " NLM LOCKs were denied, and %" PRIu64 " of %" PRIu64
                 " NLM TESTs",
                 v->lock || v->lockt ? "; " : "", v->nlm_denied, v->nlm_lock,
                 v->nlm_test_denied, v->nlm_test);
         if (v->lock_retries)
-            say(buf, sz, "; %" PRIu64 " LOCK%s retried after a denial", v->lock_retries,
+            findings_say(buf, sz, "; %" PRIu64 " LOCK%s retried after a denial", v->lock_retries,
                 v->lock_retries == 1 ? " was" : "s were");
         if (v->granted_after_wait) {
-            dur(a, sizeof a, v->wait_us);
-            dur(b, sizeof b, v->wait_max_us);
-            say(buf, sz, "; %" PRIu64 " granted after waiting %s in all (longest %s)",
+            findings_fmt_dur(a, sizeof a, v->wait_us);
+            findings_fmt_dur(b, sizeof b, v->wait_max_us);
+            findings_say(buf, sz, "; %" PRIu64 " granted after waiting %s in all (longest %s)",
                 v->granted_after_wait, a, b);
         }
         if (l) {
@@ -151,19 +124,19 @@ findings_nfs4_summary(const struct stats *s, const struct findings *f, enum fkin
                 names_path(s->names, fh, path, sizeof path);
             else
                 snprintf(path, sizeof path, "(unknown file)");
-            say(buf, sz,
+            findings_say(buf, sz,
                 "; the lock most in the way: %s %" PRIu64 "+%" PRIu64 " on %s, owner %016" PRIx64
                 " (%" PRIu64 " denials)",
                 lock_type(l->type), l->off, l->len, path, l->owner, l->n);
         }
-        say(buf, sz, ". Applications wait on each other's byte-range locks: polling with "
+        findings_say(buf, sz, ". Applications wait on each other's byte-range locks: polling with "
                      "LOCK/LOCKT retries adds a delay per try; find who holds the lock.");
         break;
     }
     case FK_DELAY_GRACE:
-        dur(a, sizeof a, v->lost_us);
-        dur(b, sizeof b, v->lost_max_us);
-        say(buf, sz,
+        findings_fmt_dur(a, sizeof a, v->lost_us);
+        findings_fmt_dur(b, sizeof b, v->lost_max_us);
+        findings_say(buf, sz,
             "%" PRIu64 " COMPOUNDs were answered NFS4ERR_DELAY (%" PRIu64 ") or NFS4ERR_GRACE "
             "(%" PRIu64 ") and had to be sent again; %" PRIu64 " retry loops ended in success, "
             "%s from first try to success in all (longest %s). GRACE: the server restarted and "
@@ -172,11 +145,11 @@ findings_nfs4_summary(const struct stats *s, const struct findings *f, enum fkin
             v->delay + v->grace, v->delay, v->grace, v->retried_ok, a, b);
         break;
     case FK_STALE_STATE:
-        say(buf, sz, "%" PRIu64 " COMPOUNDs failed on state the server did not know (",
+        findings_say(buf, sz, "%" PRIu64 " COMPOUNDs failed on state the server did not know (",
             sum(v->stale, FND_V4_STALE));
         codes(buf, sz, findings_nfs4_stale_codes, v->stale, FND_V4_STALE);
-        dur(a, sizeof a, v->recovery_us);
-        say(buf, sz,
+        findings_fmt_dur(a, sizeof a, v->recovery_us);
+        findings_say(buf, sz,
             "); %" PRIu64 " recovery COMPOUNDs (new client id or session, TEST_STATEID, "
             "FREE_STATEID, reclaims) followed within %" PRId64 " s, taking %s. The server "
             "restarted, a lease expired (the client did not renew in time), or the client used "
@@ -186,9 +159,9 @@ findings_nfs4_summary(const struct stats *s, const struct findings *f, enum fkin
     case FK_SESSION_LIMITS: {
         uint64_t errs = sum(v->limits, FND_V4_LIMITS);
 
-        say(buf, sz, "%" PRIu64 " COMPOUNDs ran into the session's limits (", errs);
+        findings_say(buf, sz, "%" PRIu64 " COMPOUNDs ran into the session's limits (", errs);
         codes(buf, sz, findings_nfs4_limit_codes, v->limits, FND_V4_LIMITS);
-        say(buf, sz,
+        findings_say(buf, sz,
             "); %" PRIu64 " calls on the server's highest slot (%" PRIu32 "), %" PRIu64
             " of %" PRIu64 " SEQUENCE replies with the target below the highest slot. A "
             "client with every slot busy waits for one; REP_TOO_BIG: a reply larger than the "
@@ -197,7 +170,7 @@ findings_nfs4_summary(const struct stats *s, const struct findings *f, enum fkin
         break;
     }
     case FK_OPEN_CLOSE:
-        say(buf, sz,
+        findings_say(buf, sz,
             "%" PRIu64 " short opens (OPEN then CLOSE within %" PRId64 " s, no delegation) of "
             "%" PRIu64 " file%s that the same client opened again and again (%" PRIu64
             " OPENs, %" PRIu64 " CLOSEs in all); delegations granted: ",
@@ -207,18 +180,18 @@ findings_nfs4_summary(const struct stats *s, const struct findings *f, enum fkin
         for (i = 0; i < FND_V4_DELEG; i++) {
             const char *n = nfs4_delegation_name(i);
             if (v->deleg[i])
-                say(buf, sz, "%s%s %" PRIu64, shown++ ? ", " : "", n ? n : "?", v->deleg[i]);
+                findings_say(buf, sz, "%s%s %" PRIu64, shown++ ? ", " : "", n ? n : "?", v->deleg[i]);
         }
         if (!shown)
-            say(buf, sz, "none seen");
+            findings_say(buf, sz, "none seen");
         for (i = 0, shown = 0; i < FND_V4_WHY; i++) {
             const char *n = nfs4_why_no_delegation_name(i);
             if (v->why_none[i])
-                say(buf, sz, "%s%s %" PRIu64, shown++ ? ", " : "; why not: ", n ? n : "?",
+                findings_say(buf, sz, "%s%s %" PRIu64, shown++ ? ", " : "; why not: ", n ? n : "?",
                     v->why_none[i]);
         }
-        dur(a, sizeof a, f->cost_us[FK_OPEN_CLOSE]);
-        say(buf, sz,
+        findings_fmt_dur(a, sizeof a, f->cost_us[FK_OPEN_CLOSE]);
+        findings_say(buf, sz,
             ". A read delegation would let the client open and close these files locally, "
             "saving about %" PRIu64 " OPEN and %" PRIu64 " CLOSE COMPOUNDs (%s in calls): "
             "enable delegations on the server (NFSv4.0 also needs a callback path the server "

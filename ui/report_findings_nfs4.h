@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "findings.h"
 #include "json.h"
@@ -20,5 +21,10 @@ void findings_nfs4_summary(const struct stats *s, const struct findings *f, enum
 /* Its members of "evidence" (the caller opened and closes the object). */
 void findings_nfs4_evidence(struct json_w *w, const struct stats *s, const struct findings *f,
                             enum fkind k);
+
+/* Append to a NUL-terminated buffer, cutting at its end (report_findings.c). */
+void findings_say(char *buf, size_t sz, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* A duration for people: "850 us", "12.5 ms", "3.20 s". */
+void findings_fmt_dur(char *buf, size_t sz, uint64_t us);
 
 #endif
