@@ -123,13 +123,31 @@ def oracle_json_analyzer(path, rep):
     yield "rpc.unanswered_calls", len(s.unanswered()), "byte scan"
 
 
+class Near:
+    """An oracle's value that nfsscope's must equal within rel (relative) or
+    abs_us (absolute): percentiles read from a histogram, microsecond rounding."""
+
+    def __init__(self, want, rel, abs_us=0.0):
+        self.want, self.rel, self.abs = want, rel, abs_us
+
+    def __eq__(self, got):
+        return got is not None and abs(got - self.want) <= max(self.abs, self.rel * self.want)
+
+    def __ne__(self, got):
+        return not self.__eq__(got)
+
+    def __repr__(self):
+        return f"{self.want:.1f} (within {max(self.abs, self.rel * self.want):.1f})"
+
+
 def oracle_seq_overlap(path, rep):
     """6,169 WRITE call heads whose records are partly missing from the
     capture: tshark reassembles none of them (it shows 6,168 replies without
     calls). The byte scan finds every call head and every reply head; 6,168
     calls are answered, and the last head, in the last client frame, starts a
     record the capture ends inside: nfsscope counts that one as a message cut
-    short (rpc_truncated), not as a call."""
+    short (rpc_truncated), not as a call. The WRITE latencies are timed from
+    the scan's record ends."""
     s = wire_oracle.tcp_scan(path)
     for proc in wire_oracle.NFS3_PROCS:
         yield f"nfs3.ops.{proc}.replies", s.replies(proc), "byte scan"
@@ -140,6 +158,18 @@ def oracle_seq_overlap(path, rep):
     yield ("nfs3.write.stable.UNSTABLE",
            sum(1 for v in answered.values() if v == 0), "byte scan (stable_how)")
     yield "rpc.orphan_replies", 0, "byte scan (every reply has a call head)"
+    # The WRITE latencies, timed from the frames that carry each record's last
+    # byte (rpc.time's definition); a few calls lost their last byte, so the
+    # percentiles are compared within the histogram's 3 % and the maximum to
+    # the microsecond.
+    lat = wire_oracle.tcp_scan_latencies(path, "write")
+    known = sorted(v * 1e6 for v in lat if v is not None)
+    yield "nfs3.ops.write.latency_us.count", len(lat), "byte scan (answered WRITEs)"
+    yield ("nfs3.ops.write.latency_us.p50", Near(known[len(known) // 2], 0.03),
+           "byte scan frame times")
+    yield ("nfs3.ops.write.latency_us.p90", Near(known[len(known) * 9 // 10], 0.03),
+           "byte scan frame times")
+    yield "nfs3.ops.write.latency_us.max", Near(known[-1], 0, 0.5), "byte scan frame times"
 
 
 def oracle_mixed(path, rep):

@@ -12,6 +12,9 @@ The oracles the end-to-end tests use where tshark's view is incomplete
   verifier. Calls are keyed by (connection, XID); a reply answers the call
   of the same XID going the other way. Nothing is decoded past the header but
   WRITE's stable_how (RFC 1813 §3.3.7).
+- tcp_scan_latencies(): the scan's answered calls of one NFSv3 procedure
+  timed as rpc.time is, from the first frame carrying the call record's last
+  byte to the first frame carrying the reply record's last byte.
 - tcp_scan_nfs4(): the same scan for NFSv4 COMPOUND calls and replies
   (RFC 7530 §16.2, RFC 8881 §16.2), with the operation lists of the I/O
   COMPOUNDs: SEQUENCE, PUTFH, WRITE (its stable_how), GETATTR and COMMIT
@@ -218,6 +221,68 @@ def tcp_scan(path):
                 i = run.find(_REPLY, i + 1)
     s.replied = {k for k in s.calls if k in reply_keys}
     return s
+
+
+def _first_carrier(path):
+    """{(src, sport, dst, dport): fn(pos)} giving the capture time of the first
+    frame that carried stream byte pos in that direction (None if no frame did)."""
+    segs = collections.defaultdict(list)
+    for _, t, lt, f in pcap_frames(path):
+        r = _ip(lt, f)
+        if not r or r[3] != 6 or len(r[4]) < 20:
+            continue
+        l4 = r[4]
+        sport, dport, seq = struct.unpack(">HHI", l4[:8])
+        n = len(l4) - (l4[12] >> 4) * 4
+        if n > 0 and not l4[13] & 0x06:
+            segs[(r[1], sport, r[2], dport)].append((seq, n, t))
+    out = {}
+    for key, lst in segs.items():
+        lst.sort()
+        starts, longest = [s for s, _, _ in lst], max(n for _, n, _ in lst)
+
+        def at(pos, lst=lst, starts=starts, longest=longest):
+            best, i = None, bisect.bisect_right(starts, pos) - 1
+            while i >= 0 and starts[i] + longest > pos:
+                s, n, t = lst[i]
+                if pos < s + n and (best is None or t < best):
+                    best = t
+                i -= 1
+            return best
+        out[key] = at
+    return out
+
+
+def tcp_scan_latencies(path, proc):
+    """Latency in seconds of every answered NFSv3 call of procedure `proc`
+    found by the byte scan, as rpc.time defines it: from the frame that
+    completes the call record (carries its last byte) to the frame that
+    completes the reply record. None where either last byte was never
+    captured."""
+    want = NFS3_PROCS.index(proc)
+    calls, replies = {}, {}
+    for conn, runs in _tcp_runs_at(path).items():
+        for start, run in runs:
+            for pat, heads in ((_CALL, calls), (_REPLY, replies)):
+                i = run.find(pat)
+                while i >= 8:
+                    mark, xid = struct.unpack(">II", run[i - 8:i])
+                    is_call = pat is _CALL
+                    if mark & 0x80000000 and (not is_call or (
+                            i + 20 <= len(run)
+                            and struct.unpack(">I", run[i + 16:i + 20])[0] == want)):
+                        pos = start + i - 4
+                        heads.setdefault((conn, xid), pos + (mark & 0x7FFFFFFF))
+                    i = run.find(pat, i + 1)
+    at = _first_carrier(path)
+    out = []
+    for (conn, xid), end in calls.items():
+        back = (conn[2], conn[3], conn[0], conn[1])
+        if (back, xid) not in replies:
+            continue
+        tc, tr = at[conn](end - 1), at[back](replies[(back, xid)] - 1)
+        out.append(None if tc is None or tr is None else tr - tc)
+    return out
 
 
 _CALL4 = struct.pack(">IIIII", 0, 2, NFS_PROG, 4, 1)  # CALL, rpcvers 2, NFS, v4, COMPOUND
