@@ -17,6 +17,7 @@
 #include "op_kind.h"
 #include "xdr_cur.h"
 
+struct anomalies;
 struct pending_call;
 struct op_event;
 
@@ -60,11 +61,13 @@ struct msg_tail {
 };
 
 /* What a dissector is handed besides its cursor: where its operations go,
- * and the message's tail (NULL: the cursor holds all that was kept). */
+ * the message's tail (NULL: the cursor holds all that was kept), and the
+ * anomaly counters for what it counts without decoding (NULL: none). */
 struct op_sink {
     void (*emit)(void *ctx, const struct op_item *op);
     void *ctx;
     const struct msg_tail *tail;
+    struct anomalies *anom;
 };
 
 /* Emit op through sub (NULL: nobody listens, e.g. in a unit test). */

@@ -118,6 +118,8 @@ nfs4_call(struct xdr_cur *x, struct pending_call *pc, const struct op_sink *sub)
     if (pc->proc != NFSPROC4_COMPOUND)
         return DECODE_OK;
     rc = nfs4_compound_call(x, tail_of(sub, &t), &c);
+    if (sub) /* past NFS4_OPS_MAX: counted as the COMPOUND's count says, never decoded */
+        anomaly_add(sub->anom, ANOM_NFS4_OPS_BEYOND_BOUND, c.ops_beyond);
     nfs4_digest_make(&c, d);
     memset(&det, 0, sizeof det);
     det.minorversion = c.minorversion;
@@ -221,6 +223,8 @@ nfs4_reply(struct xdr_cur *x, const struct pending_call *pc, struct op_event *ev
     if (pc->proc != NFSPROC4_COMPOUND)
         return DECODE_OK;
     rc = nfs4_compound_reply(x, tail_of(sub, &t), d, &r);
+    if (sub)
+        anomaly_add(sub->anom, ANOM_NFS4_OPS_BEYOND_BOUND, r.res_beyond);
     memset(&det, 0, sizeof det);
     det.minorversion = d->minorversion;
     det.call = d;

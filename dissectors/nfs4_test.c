@@ -10,8 +10,12 @@
 
 #include "nfs4.h"
 #include "nfs4_test.h"
+#include "stats.h"
 #include "t.h"
 #include "xdr_cur.h"
+#include "xid_table.h"
+
+extern const struct rpc_program nfs4_program;
 
 static struct nfs4_call call;
 static struct nfs4_reply reply;
@@ -1028,6 +1032,49 @@ write_pcap(const char *path)
     return fclose(pcap_out) != 0;
 }
 
+/* A COMPOUND of more operations than NFS4_OPS_MAX through the program's
+ * call and reply: the operations and results past the bound reach the
+ * anomaly counters, as many as the hand-built message holds. */
+static void
+test_beyond_bound(void)
+{
+    static struct pending_call pc;
+    static struct enc e;
+    struct anomalies anom;
+    struct op_sink sub = { NULL, NULL, NULL, &anom };
+    struct op_event ev;
+    struct xdr_cur x;
+    uint32_t n, i;
+
+    for (n = NFS4_OPS_MAX - 1; n <= NFS4_OPS_MAX + 7; n += 8) {
+        memset(&anom, 0, sizeof anom);
+        memset(&pc, 0, sizeof pc);
+        pc.proc = NFSPROC4_COMPOUND;
+        pc.stable = STABLE_NONE;
+        call_head(&e, "beyond", 1, n); /* PUTROOTFH, then GETFHs */
+        e32(&e, OP_PUTROOTFH);
+        for (i = 1; i < n; i++)
+            e32(&e, OP_GETFH);
+        xdr_cur_init(&x, (struct bytes){ exact_copy(&call_buf, e.b, e.n), e.n });
+        EQ(nfs4_program.call(&x, &pc, &sub), DECODE_OK);
+        EQ(anom.n[ANOM_NFS4_OPS_BEYOND_BOUND], n > NFS4_OPS_MAX ? 7 : 0);
+        reply_head(&e, 0, "beyond", n);
+        e32(&e, OP_PUTROOTFH);
+        e32(&e, 0);
+        for (i = 1; i < n; i++) {
+            e32(&e, OP_GETFH);
+            e32(&e, 0);
+            e32(&e, 4); /* nfs_fh4 of 4 bytes */
+            e32(&e, 0x01020304);
+        }
+        memset(&ev, 0, sizeof ev);
+        ev.stable = ev.committed = STABLE_NONE;
+        xdr_cur_init(&x, (struct bytes){ exact_copy(&reply_buf, e.b, e.n), e.n });
+        EQ(nfs4_program.reply(&x, &pc, &ev, &sub), DECODE_OK);
+        EQ(anom.n[ANOM_NFS4_OPS_BEYOND_BOUND], n > NFS4_OPS_MAX ? 14 : 0);
+    }
+}
+
 int
 main(int argc, char **argv)
 {
@@ -1042,6 +1089,7 @@ main(int argc, char **argv)
     test_framing();
     test_attr_digest();
     test_sizes();
+    test_beyond_bound();
     free(call_buf);
     free(reply_buf);
     return t_done();

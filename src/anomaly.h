@@ -40,6 +40,7 @@
     X(RPC_BAD_CRED, "rpc_bad_cred", "RPC credentials or verifiers over their limits")               \
     X(XID_EVICTED, "xid_evicted", "pending calls evicted from a full table")                        \
     X(NFS_DECODE_ERROR, "nfs_decode_error", "NFS arguments or results that could not be decoded") \
+    X(NFS4_OPS_BEYOND_BOUND, "nfs4_ops_beyond_bound", "NFSv4 operations and results past the 64 decoded per COMPOUND (counted, not decoded)") \
     X(FILE_TRUNCATED, "file_truncated", "capture files that end inside a packet record")
 
 enum anomaly {

@@ -347,7 +347,7 @@ handle_call(struct rpc_match *m, struct flow *f, unsigned dir, const struct rpc_
         enum decode_rc drc = msg_body(h, msg, pc->gss_service, &body, &whole);
         static _Thread_local struct call_sink_ctx cc; /* an event: not on the stack per call */
         struct msg_tail t;
-        struct op_sink sub = { call_op, &cc, body_tail(msg, body, whole, &t) };
+        struct op_sink sub = { call_op, &cc, body_tail(msg, body, whole, &t), &m->stats->anom };
 
         cc.stats = m->stats;
         cc.out = m->out;
@@ -450,7 +450,8 @@ handle_reply(struct rpc_match *m, struct flow *f, unsigned dir, const struct rpc
             enum decode_rc drc = msg_body(h, msg, pc->gss_service, &body, &whole);
             struct reply_sink_ctx rc_ = { m->out, &ev };
             struct msg_tail t;
-            struct op_sink sub = { reply_op, &rc_, body_tail(msg, body, whole, &t) };
+            struct op_sink sub = { reply_op, &rc_, body_tail(msg, body, whole, &t),
+                                   &m->stats->anom };
 
             if (drc == DECODE_OK) {
                 xdr_cur_init(&x, body);

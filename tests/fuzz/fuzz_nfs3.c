@@ -69,7 +69,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct op_event ev;
     struct xdr_cur x;
     struct sub_ctx sc = { NULL, 0, OPI_CALL };
-    struct op_sink csink = { sub_emit, &sc, NULL };
+    struct op_sink csink = { sub_emit, &sc, NULL, NULL };
     struct bytes args, res = { NULL, 0 };
     enum decode_rc rc;
     bool reply;
@@ -120,7 +120,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
 
     if (reply && pg->reply) {
-        struct op_sink sink = { sub_emit, &sc, NULL };
+        struct op_sink sink = { sub_emit, &sc, NULL, NULL };
 
         memset(&ev, 0, sizeof ev);
         ev.stable = pc.stable;
