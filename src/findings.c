@@ -1267,7 +1267,7 @@ findings_record(struct findings *f, const struct op_event *ev)
     if (replied)
         call_keys(f, ev, &w, dfk, dma);
     if (v4)
-        findings_nfs4_record(f, ev, w.cost);
+        findings_nfs4_record(f, ev, &w.cost);
     else
         whatif(f, ev, &w, replied);
     if (!replied || !ev->has_status)

@@ -52,9 +52,11 @@ enum fkind {
  * recovery), rpc_retransmissions, slow_server (only the excess over the
  * operation's median on that server: the median is the call's own cost,
  * which the findings below may claim), stable_writes, write_verifier_changed,
- * small_io (the share a call of the reference size would have saved),
- * negative_lookups, redundant_getattr, redundant_access, then the fan-out of
- * the directory listing it followed. A finding's cost_us is the time it
+ * small_io (the share a call of the reference size would have saved), the
+ * NFSv4 findings (lock_contention, delay_grace_storms, stale_state,
+ * session_limits, open_close_storm: findings_nfs4.h), negative_lookups,
+ * redundant_getattr, redundant_access, then the fan-out of the directory
+ * listing it followed. A finding's cost_us is the time it
  * claimed; a later finding of the same call counts it without its time. The
  * causes add up these costs; what none claimed is unexplained. */
 enum fcause {

@@ -100,6 +100,18 @@ wait_slot(struct findings *f, uint64_t key, bool create)
     return w;
 }
 
+/* Take the call's time no finding has claimed yet (findings.h: time by
+ * cause): the first v4 rule to credit the COMPOUND has it, a later one
+ * counts the COMPOUND without its time. */
+static uint64_t
+claim(uint64_t *unclaimed)
+{
+    uint64_t us = *unclaimed;
+
+    *unclaimed = 0;
+    return us;
+}
+
 static bool
 main_failed_with(const struct op_event *ev, uint32_t status)
 {
@@ -143,7 +155,7 @@ lock_denied_by(struct findings *f, const struct op_event *ev)
  * granted after denials of the same client and file ends the wait, first
  * denied try to grant (evidence: the cost is time in calls only). */
 static void
-locks(struct findings *f, const struct op_event *ev, uint64_t ck, uint64_t cost)
+locks(struct findings *f, const struct op_event *ev, uint64_t ck, uint64_t *cost)
 {
     struct fnd_v4 *v = &f->v4;
     uint64_t key = key_of(f, ck, W_LOCK, hash_bytes(ev->fh.p, ev->fh.len, f->seed));
@@ -161,11 +173,11 @@ locks(struct findings *f, const struct op_event *ev, uint64_t ck, uint64_t cost)
         lock_denied_by(f, ev);
         if (test) {
             v->lockt_denied++;
-            findings_credit(f, FK_LOCK_CONTENTION, ev, 0, cost);
+            findings_credit(f, FK_LOCK_CONTENTION, ev, 0, claim(cost));
             return;
         }
         v->lock_denied++;
-        findings_credit(f, FK_LOCK_CONTENTION, ev, 1, cost);
+        findings_credit(f, FK_LOCK_CONTENTION, ev, 1, claim(cost));
         w = wait_slot(f, key, true);
         if (!w->tries++)
             w->t_first = ns_of(&ev->t_call);
@@ -196,7 +208,7 @@ retry_key(const struct findings *f, const struct op_event *ev, uint64_t ck)
 /* Each DELAY or GRACE answer is an instance costing its latency; the time
  * from the first try to the success is evidence. */
 static void
-retries(struct findings *f, const struct op_event *ev, uint64_t ck, uint64_t cost)
+retries(struct findings *f, const struct op_event *ev, uint64_t ck, uint64_t *cost)
 {
     struct fnd_v4 *v = &f->v4;
     uint64_t key;
@@ -207,7 +219,7 @@ retries(struct findings *f, const struct op_event *ev, uint64_t ck, uint64_t cos
             v->delay++;
         else
             v->grace++;
-        findings_credit(f, FK_DELAY_GRACE, ev, 1, cost);
+        findings_credit(f, FK_DELAY_GRACE, ev, 1, claim(cost));
         w = wait_slot(f, retry_key(f, ev, ck), true);
         if (!w->tries++)
             w->t_first = ns_of(&ev->t_call);
@@ -253,7 +265,7 @@ recovery_kind(uint32_t main_ops)
 }
 
 static void
-stale(struct findings *f, const struct op_event *ev, uint64_t ck, uint64_t cost)
+stale(struct findings *f, const struct op_event *ev, uint64_t ck, uint64_t *cost)
 {
     struct fnd_v4 *v = &f->v4;
     int i = code_index(findings_nfs4_stale_codes, FND_V4_STALE, ev->status);
@@ -262,7 +274,7 @@ stale(struct findings *f, const struct op_event *ev, uint64_t ck, uint64_t cost)
 
     if (i >= 0) {
         v->stale[i]++;
-        findings_credit(f, FK_STALE_STATE, ev, 1, cost);
+        findings_credit(f, FK_STALE_STATE, ev, 1, claim(cost));
         w = wait_slot(f, key, true);
         w->t_first = ns_of(&ev->t_reply);
         w->tries++;
@@ -270,9 +282,11 @@ stale(struct findings *f, const struct op_event *ev, uint64_t ck, uint64_t cost)
     }
     w = recovery_kind(ev->main_ops) ? wait_slot(f, key, false) : NULL;
     if (w && ns_of(&ev->t_call) - w->t_first <= f->window_ns) {
+        uint64_t us = claim(cost);
+
         v->recovery++;
-        v->recovery_us += cost;
-        findings_credit(f, FK_STALE_STATE, ev, 0, cost);
+        v->recovery_us += us;
+        findings_credit(f, FK_STALE_STATE, ev, 0, us);
     }
 }
 
@@ -281,14 +295,14 @@ stale(struct findings *f, const struct op_event *ev, uint64_t ck, uint64_t cost)
 /* Each session-limit error is an instance; the calls sent on the server's
  * highest slot and the replies asking for fewer slots are evidence. */
 static void
-sessions(struct findings *f, const struct op_event *ev, uint64_t cost)
+sessions(struct findings *f, const struct op_event *ev, uint64_t *cost)
 {
     struct fnd_v4 *v = &f->v4;
     int i = code_index(findings_nfs4_limit_codes, FND_V4_LIMITS, ev->status);
 
     if (i >= 0) {
         v->limits[i]++;
-        findings_credit(f, FK_SESSION_LIMITS, ev, 1, cost);
+        findings_credit(f, FK_SESSION_LIMITS, ev, 1, claim(cost));
     }
     if (!ev->v4.has_seq)
         return;
@@ -327,7 +341,7 @@ open_slot(struct findings *f, uint64_t key, bool create)
  * instances are those short opens (RFC 8881 §10.4: a read delegation lets
  * the client open and close locally). */
 static void
-opens(struct findings *f, const struct op_event *ev, uint64_t ck, uint64_t cost)
+opens(struct findings *f, const struct op_event *ev, uint64_t ck, uint64_t *cost)
 {
     struct fnd_v4 *v = &f->v4;
     uint8_t mop = (uint8_t)ev->main_ops;
@@ -347,7 +361,7 @@ opens(struct findings *f, const struct op_event *ev, uint64_t ck, uint64_t cost)
         o = open_slot(f, key_of(f, ck, 0, hash_bytes(file.p, file.len, f->seed)), true);
         o->opens++;
         o->t_open = ns_of(&ev->t_call);
-        o->open_us = cost;
+        o->open_us = *cost; /* claimed if its CLOSE makes it a storm's short open */
         o->deleg = ev->v4.deleg > OPEN_DELEGATE_NONE + 1 &&
                    ev->v4.deleg != OPEN_DELEGATE_NONE_EXT + 1;
         return;
@@ -360,13 +374,14 @@ opens(struct findings *f, const struct op_event *ev, uint64_t ck, uint64_t cost)
         return;
     o->t_open = 0;
     o->short_opens++;
-    o->storm_us += o->open_us + cost;
+    o->storm_us += o->open_us + *cost;
     v->short_opens++;
     if (o->short_opens == FND_V4_OPEN_MIN) {
         v->storm_files++;
+        *cost = 0;
         findings_credit(f, FK_OPEN_CLOSE, ev, FND_V4_OPEN_MIN, o->storm_us);
     } else if (o->short_opens > FND_V4_OPEN_MIN) {
-        findings_credit(f, FK_OPEN_CLOSE, ev, 1, o->open_us + cost);
+        findings_credit(f, FK_OPEN_CLOSE, ev, 1, o->open_us + claim(cost));
     }
 }
 
@@ -382,7 +397,10 @@ findings_nlm_record(struct findings *f, const struct op_event *ev)
     if (ev->outcome != OP_REPLIED || !ev->has_status)
         return;
     denied = ev->status == NLM_DENIED;
-    cost = ev->net_delay ? 0 : us_between(ns_of(&ev->t_call), ns_of(&ev->t_reply));
+    cost = us_between(ns_of(&ev->t_call), ns_of(&ev->t_reply));
+    f->total_us += cost;
+    if (ev->net_delay) /* the network's, unclaimed here: no network finding sees NLM */
+        cost = 0;
     if (test) {
         v->nlm_test++;
         v->nlm_test_denied += denied;
@@ -395,7 +413,7 @@ findings_nlm_record(struct findings *f, const struct op_event *ev)
 }
 
 void
-findings_nfs4_record(struct findings *f, const struct op_event *ev, uint64_t cost_us)
+findings_nfs4_record(struct findings *f, const struct op_event *ev, uint64_t *unclaimed)
 {
     uint64_t ck;
 
@@ -405,9 +423,9 @@ findings_nfs4_record(struct findings *f, const struct op_event *ev, uint64_t cos
         return;
     ck = client_key(f, ev);
     if (ev->kind == OPK_LOCK || ev->kind == OPK_LOCK_TEST)
-        locks(f, ev, ck, cost_us);
-    retries(f, ev, ck, cost_us);
-    stale(f, ev, ck, cost_us);
-    sessions(f, ev, cost_us);
-    opens(f, ev, ck, cost_us);
+        locks(f, ev, ck, unclaimed);
+    retries(f, ev, ck, unclaimed);
+    stale(f, ev, ck, unclaimed);
+    sessions(f, ev, unclaimed);
+    opens(f, ev, ck, unclaimed);
 }

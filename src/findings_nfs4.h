@@ -79,12 +79,17 @@ struct fnd_v4 {
     struct fnd_v4_open open_t[FND_V4_OPENS];
 };
 
-/* One NFSv4 COMPOUND (findings_wants(ev), ev->pg has an operation table);
- * cost_us: what its latency adds to a finding (0 when the network has it). */
-void findings_nfs4_record(struct findings *f, const struct op_event *ev, uint64_t cost_us);
+/* One NFSv4 COMPOUND (findings_wants(ev), ev->pg has an operation table).
+ * *unclaimed: its time no finding has claimed yet (findings.h: time by
+ * cause); the first rule here that counts the COMPOUND claims it, in the
+ * order lock_contention, delay_grace_storms, stale_state, session_limits,
+ * open_close_storm, and sets *unclaimed to 0. An OPEN's time is claimed
+ * by its CLOSE when that makes it a short open of a storm. */
+void findings_nfs4_record(struct findings *f, const struct op_event *ev, uint64_t *unclaimed);
 
 /* One NLM LOCK or TEST answered in its reply (X/Open XNFS, nlm4_stats): a
- * denied LOCK counts in lock_contention, a denied TEST is evidence. */
+ * denied LOCK counts in lock_contention, a denied TEST is evidence. Its
+ * latency counts in the time in calls (total_us) that the causes split. */
 void findings_nlm_record(struct findings *f, const struct op_event *ev);
 
 /* The statuses counted apart by stale_state and session_limits, in their

@@ -309,6 +309,70 @@ test_state_and_sessions(void)
     findings_free(f);
 }
 
+/* A COMPOUND two NFSv4 findings count has its time in the first only: a
+ * CREATE_SESSION answered NFS4ERR_DELAY during the recovery after a stale
+ * stateid is a delay_grace_storms instance and a stale_state recovery
+ * COMPOUND, a LOOKUP answered NFS4ERR_DELAY a delay and a failed lookup.
+ * Every call takes 1 ms: the costs add up to the time in calls claimed. */
+static void
+test_single_claim(void)
+{
+    struct findings *f = findings_new(1024, 3, 9);
+    uint64_t us[FC__COUNT + 1], sum = 0;
+    struct op_event ev;
+    unsigned k;
+
+    feed(f, failed(cpd(OP_READ, 0, FH_F), 10025, true));           /* BAD_STATEID */
+    feed(f, failed(cpd(OP_CREATE_SESSION, 10, NULL), 10008, true)); /* DELAY, recovery */
+    feed(f, cpd(OP_CREATE_SESSION, 20, NULL));                      /* recovery */
+    ev = failed(cpd(OP_LOOKUP, 30, FH_D), 10008, true);             /* DELAY, a failed lookup */
+    ev.name.p = (const uint8_t *)"n";
+    ev.name.len = 1;
+    feed(f, ev);
+    ev.t_call.tv_nsec += 10000000;
+    ev.t_reply.tv_nsec += 10000000;
+    feed(f, ev);
+    EQ(f->n[FK_STALE_STATE], 1);
+    EQ(f->v4.recovery, 2);
+    EQ(f->n[FK_DELAY_GRACE], 3);
+    EQ(f->n[FK_NEGATIVE_LOOKUPS], 2);
+    EQ(f->cost_us[FK_DELAY_GRACE], 3000);  /* the first to claim them */
+    EQ(f->cost_us[FK_STALE_STATE], 2000);  /* BAD_STATEID, the recovery that did not wait */
+    EQ(f->v4.recovery_us, 1000);
+    EQ(f->cost_us[FK_NEGATIVE_LOOKUPS], 0);
+    for (k = 0; k < FK__COUNT; k++)
+        sum += f->cost_us[k];
+    EQ(f->total_us, 5000);
+    EQ(sum, 5000);
+    findings_time_split(f, us);
+    EQ(us[FC_CLIENT], 5000);
+    EQ(us[FC__COUNT], 0);
+    findings_free(f);
+}
+
+/* The short opens' OPEN and CLOSE time is the storm's, once each. */
+static void
+test_open_close_claim(void)
+{
+    struct findings *f = findings_new(1024, 3, 9);
+    struct op_event ev;
+    unsigned i;
+
+    for (i = 0; i < 4; i++) {
+        ev = cpd(OP_OPEN, i * 100, FH_D);
+        ev.name.p = (const uint8_t *)"f";
+        ev.name.len = 1;
+        ev.obj_fh = B(FH_F);
+        ev.v4.deleg = OPEN_DELEGATE_NONE + 1;
+        feed(f, ev);
+        feed(f, cpd(OP_CLOSE, i * 100 + 20, FH_F));
+    }
+    EQ(f->n[FK_OPEN_CLOSE], 4);
+    EQ(f->cost_us[FK_OPEN_CLOSE], 8000);
+    EQ(f->total_us, 8000);
+    findings_free(f);
+}
+
 /* The same client opening and closing one file again and again, with no
  * delegation: a storm from the third short open on; an open that got a
  * read delegation is not short. */
@@ -378,6 +442,10 @@ test_nlm(void)
     EQ(f->v4.nlm_test_denied, 1);
     EQ(f->n[FK_LOCK_CONTENTION], locks);
     EQ(f->nfs3_calls, 0);
+    /* the time in calls holds the denied LOCKs' and TEST's time that
+     * lock_contention claims */
+    EQ(f->total_us, (locks + 1) * 1000);
+    EQ(f->cost_us[FK_LOCK_CONTENTION], (locks + 1) * 1000);
     findings_free(f);
 }
 
@@ -394,6 +462,8 @@ main(void)
     test_grace();
     test_state_and_sessions();
     test_open_close();
+    test_single_claim();
+    test_open_close_claim();
     test_nlm();
     return t_done();
 }

@@ -15,7 +15,12 @@ here in Python):
   one file nine times), the delegations and why_no_delegation the client saw;
 - redundant_getattr on nfs41-ls: only GETATTR COMPOUNDs, with the change
   attribute the client already held (tshark's nfs.changeid4);
-- NLM (nlm-locks): denied LOCKs in lock_contention, denied TESTs as evidence.
+- NLM (nlm-locks): denied LOCKs in lock_contention, denied TESTs as evidence;
+- one call's time in one finding only: on a capture built here where two
+  NFSv4 findings count the same COMPOUNDs (a DESTROY_SESSION answered
+  NFS4ERR_DELAY while recovering from NFS4ERR_BAD_STATEID is a delay and a
+  recovery COMPOUND), the findings' costs add up to tshark's rpc.time of the
+  COMPOUNDs they count, each once, and the rest is unexplained.
 
 usage: e2e_findings_nfs4.py NFSSCOPE SAMPLES_DIR
 """
@@ -24,7 +29,9 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 
+import pcapsyn as P
 from checks import check, finish, skip_part
 
 SAMPLES = ["nfs40-ops", "nfs41-grace", "nfs41-ls", "nfs41-rep-too-big", "nfs41-session",
@@ -97,6 +104,106 @@ def redundant_getattrs(rows, window=3.0):
                 n += 1
         held[fh] = (r["t"], r["chg"][-1])
     return n
+
+
+# ---- one call's time in one finding -----------------------------------------
+OP_SEQUENCE, OP_PUTFH, OP_READ, OP_DESTROY_SESSION = 53, 22, 25, 44
+DELAY, BAD_STATEID = 10008, 10025
+SID = b"S" * 16
+
+
+def compound(ops, minor=1):
+    return P.opaque(b"") + P.u32(minor) + P.u32(len(ops)) + b"".join(ops)
+
+
+def compound_res(results, status):
+    return P.u32(status) + P.opaque(b"") + P.u32(len(results)) + b"".join(results)
+
+
+def seq_arg(seqid):  # RFC 8881 §18.46.1: sessionid, seqid, slot, highest slot, cachethis
+    return P.u32(OP_SEQUENCE) + SID + P.u32(seqid) + P.u32(0) + P.u32(0) + P.u32(0)
+
+
+def seq_res(seqid):  # §18.46.2: ... target highest slot, status flags
+    return (P.u32(OP_SEQUENCE) + P.u32(0) + SID + P.u32(seqid) + P.u32(0) + P.u32(0) +
+            P.u32(0) + P.u32(0))
+
+
+def overlap_capture(path):
+    """(call offset ms, reply offset ms, call args, reply) per COMPOUND: a
+    READ answered NFS4ERR_BAD_STATEID, DESTROY_SESSION answered
+    NFS4ERR_DELAY twice then done (recovery COMPOUNDs within 3 s), a plain
+    SEQUENCE no finding claims."""
+    read = compound([seq_arg(1), P.u32(OP_PUTFH) + P.opaque(b"F" * 16),
+                     P.u32(OP_READ) + P.u32(1) + b"\0" * 12 + b"\0" * 8 + P.u32(4096)])
+    destroy = compound([P.u32(OP_DESTROY_SESSION) + SID])
+    msgs = [(0, 0.4, read, compound_res([seq_res(1), P.u32(OP_PUTFH) + P.u32(0),
+                                        P.u32(OP_READ) + P.u32(BAD_STATEID)], BAD_STATEID)),
+            (10, 11.3, destroy, compound_res([P.u32(OP_DESTROY_SESSION) + P.u32(DELAY)], DELAY)),
+            (120, 122.7, destroy, compound_res([P.u32(OP_DESTROY_SESSION) + P.u32(DELAY)], DELAY)),
+            (300, 300.9, destroy, compound_res([P.u32(OP_DESTROY_SESSION) + P.u32(0)], 0)),
+            (400, 405.0, compound([seq_arg(2)]), compound_res([seq_res(2)], 0))]
+    fr, times = [], []
+    c = P.TcpConn(fr)
+    times += [0.0] * len(fr)
+    for i, (tc, tr, args, res) in enumerate(msgs):
+        for d, t, body in ((0, tc, P.rpc_call(0x700 + i, P.NFS_PROG, 4, 1, args)),
+                           (1, tr, P.rpc_reply(0x700 + i, res))):
+            n = len(fr)
+            c.send(d, P.record(body))
+            times += [t] * (len(fr) - n)
+    t0 = 1700000000 * 1000000
+    P.write_pcap(path, [{"data": f, "sec": (t0 + round(t * 1000)) // 1000000,
+                         "usec": (t0 + round(t * 1000)) % 1000000} for f, t in zip(fr, times)])
+
+
+def check_single_claim(nfsscope, have_tshark):
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "overlap.pcap")
+        overlap_capture(path)
+        p = subprocess.run([nfsscope, "-o", "json", "-r", path], capture_output=True,
+                           timeout=300)
+        check(p.returncode == 0, f"overlap: exit {p.returncode} {p.stderr!r}")
+        rep = json.loads(p.stdout)
+        if not have_tshark:
+            return
+        rows = tshark_rows(path)
+        q = subprocess.run(["tshark", "-n", "-r", path, "-Y", "rpc.msgtyp==1", "-T", "fields",
+                            "-e", "rpc.xid", "-e", "rpc.time"], capture_output=True, text=True,
+                           timeout=300)
+        lat = {x: round(float(t) * 1e6) for x, t in (l.split("\t") for l in q.stdout.split("\n")
+                                                    if l)}
+    fs = {f["kind"]: f for f in rep["findings"]}
+    replies = [r for r in rows if r["reply"]]
+    calls = {r["xid"]: r for r in rows if not r["reply"]}
+    check(len(replies) == 5 and len(lat) == 5, f"overlap: tshark sees {len(replies)} replies")
+    # the rules on tshark's fields: DELAY answers; the stale error, then the
+    # recovery COMPOUNDs within 3 s of it (DESTROY_SESSION)
+    delay = [r["xid"] for r in replies if r["st"][:1] == [DELAY]]
+    stale = [r["xid"] for r in replies if r["st"][:1] == [BAD_STATEID]]
+    t_stale = [r["t"] for r in replies if r["xid"] in stale]
+    recov = [r["xid"] for r in replies if calls[r["xid"]]["main"] == [OP_DESTROY_SESSION]
+             and any(0 <= calls[r["xid"]]["t"] - t <= 3.0 for t in t_stale)]
+    check(len(delay) == 2 and len(stale) == 1 and len(recov) == 3,
+          f"overlap: tshark: {len(delay)} DELAY, {len(stale)} stale, {len(recov)} recovery")
+    check(count(fs, "delay_grace_storms") == len(delay), "overlap: delay_grace_storms count")
+    check(count(fs, "stale_state") == len(stale), "overlap: stale_state count")
+    st = fs.get("stale_state", {}).get("evidence", {})
+    check(st.get("recovery_compounds") == len(recov),
+          f"overlap: recovery COMPOUNDs {st.get('recovery_compounds')} == tshark's {len(recov)}")
+    claimed = set(delay) | set(stale) | set(recov)
+    want = sum(lat[x] for x in claimed)
+    costs = sum(f["cost_us"] for f in rep["findings"] if "cost_us" in f)
+    check(abs(costs - want) <= len(claimed),
+          f"overlap: findings cost {costs} us == tshark's {want} us, each COMPOUND once")
+    check(abs(fs["delay_grace_storms"]["cost_us"] - sum(lat[x] for x in delay)) <= len(delay),
+          "overlap: the DELAY answers' time is delay_grace_storms' (it claims first)")
+    t = rep["time_by_cause"]
+    check(abs(t["total_us"] - sum(lat.values())) <= len(lat),
+          f"overlap: time in calls {t['total_us']} == tshark's {sum(lat.values())}")
+    check(t["client_us"] == costs, "overlap: client time is the findings' cost")
+    check(abs(t["unexplained_us"] - (sum(lat.values()) - want)) <= len(lat),
+          f"overlap: unexplained {t['unexplained_us']} us is the unclaimed COMPOUNDs' time")
 
 
 def main():
@@ -230,6 +337,7 @@ def main():
         check(count(fs, "lock_contention") == tl, f"nlm-locks: lock_contention == tshark's {tl}")
         check(fs.get("lock_contention", {}).get("evidence", {}).get("nlm_test_denied") == tt,
               f"nlm-locks: denied TESTs == tshark's {tt}")
+    check_single_claim(nfsscope, have_tshark)
     return finish()
 
 
