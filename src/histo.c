@@ -201,6 +201,38 @@ histo_small_percentile(const struct histo_small *h, double pct)
 }
 
 void
+histo_small_record_at(struct histo_small *h, struct histo_small_at *at, uint64_t v)
+{
+    unsigned i = small_index(v);
+
+    if (i < at->i && h->bucket[i] < UINT32_MAX)
+        at->below++;
+    histo_small_record(h, v);
+}
+
+uint64_t
+histo_small_percentile_at(const struct histo_small *h, struct histo_small_at *at, double pct)
+{
+    uint64_t rank;
+
+    if (h->count == 0)
+        return 0;
+    if (pct <= 0 || pct >= 100)
+        return pct <= 0 ? h->min : h->max;
+    rank = rank_of(h->count, pct);
+    /* the first bucket whose running sum reaches rank, as the walk finds it */
+    while (at->i > 0 && at->below >= rank)
+        at->below -= h->bucket[--at->i];
+    while (at->i < HISTO_SMALL_BUCKETS && at->below + h->bucket[at->i] < rank)
+        at->below += h->bucket[at->i++];
+    if (at->i == HISTO_SMALL_BUCKETS)
+        return h->max;
+    return clamp_mid(small_lo(at->i),
+                     at->i + 1 < HISTO_SMALL_BUCKETS ? small_lo(at->i + 1) - 1 : h->max, h->min,
+                     h->max);
+}
+
+void
 histo_small_merge(struct histo_small *dst, const struct histo_small *src)
 {
     unsigned i;

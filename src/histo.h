@@ -48,4 +48,18 @@ void histo_small_record(struct histo_small *h, uint64_t usec);
 uint64_t histo_small_percentile(const struct histo_small *h, double pct);
 void histo_small_merge(struct histo_small *dst, const struct histo_small *src);
 
+/* A percentile asked again and again of a growing compact histogram (one per
+ * call): a cursor on the answer's bucket and the count below it, so each
+ * answer moves the cursor by a bucket or two instead of walking from bucket
+ * 0. The answer is histo_small_percentile's. Zeroed it is at bucket 0; every
+ * record into the histogram must then go through histo_small_record_at. */
+struct histo_small_at {
+    unsigned i;     /* bucket */
+    uint64_t below; /* the sum of the buckets before i */
+};
+
+void histo_small_record_at(struct histo_small *h, struct histo_small_at *at, uint64_t usec);
+uint64_t histo_small_percentile_at(const struct histo_small *h, struct histo_small_at *at,
+                                   double pct);
+
 #endif

@@ -109,6 +109,38 @@ test_small(void)
     CHECK(sizeof h.bucket <= 1024);
 }
 
+/* The cursor's median equals the walk's after every record, on latencies
+ * that jump up and down by orders of magnitude (the cursor moves both
+ * ways), and on a bucket saturated at UINT32_MAX (its count stays put). */
+static void
+test_small_at(void)
+{
+    struct histo_small h;
+    struct histo_small_at at = { 0, 0 };
+    uint64_t x = 88172645463325252ULL, bad = 0;
+    unsigned n;
+
+    histo_small_init(&h);
+    for (n = 0; n < 20000; n++) {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        histo_small_record_at(&h, &at, (x % 7 < 5) ? x % 300 : x % 5000000);
+        bad += histo_small_percentile_at(&h, &at, 50) != histo_small_percentile(&h, 50);
+        bad += n % 97 == 0 && histo_small_percentile_at(&h, &at, 99) != histo_small_percentile(&h, 99);
+    }
+    EQ(bad, 0);
+    h.bucket[0] = UINT32_MAX;
+    h.count += UINT32_MAX;
+    at.i = 0; /* the cursor is rebuilt from bucket 0 */
+    at.below = 0;
+    histo_small_record_at(&h, &at, 0);
+    EQ(histo_small_percentile_at(&h, &at, 50), histo_small_percentile(&h, 50));
+    histo_small_record_at(&h, &at, 4000000);
+    EQ(histo_small_percentile_at(&h, &at, 99.99999), histo_small_percentile(&h, 99.99999));
+    EQ(histo_small_percentile_at(&h, &at, 50), histo_small_percentile(&h, 50));
+}
+
 int
 main(void)
 {
@@ -117,5 +149,6 @@ main(void)
     test_small_exact();
     test_merge();
     test_small();
+    test_small_at();
     return t_done();
 }

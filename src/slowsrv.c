@@ -30,17 +30,16 @@ slowsrv_free(struct slowsrv *s)
 static struct slow_server *
 server_row(struct slowsrv *s, uint8_t af, const uint8_t *addr)
 {
-    size_t alen = af == 6 ? 16 : 4;
-    unsigned i;
+    int r = addr_ix_row(&s->ix, SLOW_SERVERS, af, addr);
 
-    for (i = 0; i < s->nservers; i++)
-        if (s->srv[i].af == af && memcmp(s->srv[i].addr, addr, alen) == 0)
-            return &s->srv[i];
-    if (s->nservers >= SLOW_SERVERS)
+    if (r < 0)
         return NULL;
-    s->srv[s->nservers].af = af;
-    memcpy(s->srv[s->nservers].addr, addr, alen);
-    return &s->srv[s->nservers++];
+    if ((unsigned)r == s->nservers) {
+        s->srv[r].af = af;
+        memcpy(s->srv[r].addr, addr, af == 6 ? 16 : 4);
+        s->nservers++;
+    }
+    return &s->srv[r];
 }
 
 /* Keep a closed period if it is among the SLOW_PERIODS costliest. */
@@ -77,11 +76,11 @@ slowsrv_record(struct slowsrv *s, uint8_t af, const uint8_t *addr, unsigned kind
     }
     op = &sv->op[kind];
     if (op->lat.count >= SLOW_MIN_CALLS) {
-        med = histo_small_percentile(&op->lat, 50);
+        med = histo_small_percentile_at(&op->lat, &op->med, 50);
         if (lat_us >= SLOW_FACTOR * med && lat_us - med >= SLOW_MIN_EXCESS_US)
             excess = lat_us - med;
     }
-    histo_small_record(&op->lat, lat_us);
+    histo_small_record_at(&op->lat, &op->med, lat_us);
     if (!excess)
         return 0;
     histo_small_record(&op->out_lat, lat_us);

@@ -19,6 +19,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "addr_ix.h"
 #include "histo.h"
 #include "op_kind.h"
 
@@ -38,6 +39,7 @@ struct slow_period {
 
 struct slow_op {
     struct histo_small lat;     /* every timed call of the kind on the server */
+    struct histo_small_at med;  /* lat's median */
     struct histo_small out_lat; /* the outliers' latencies */
     uint64_t outliers, excess_us;
 };
@@ -56,6 +58,7 @@ struct slowsrv {
     unsigned nservers;
     uint64_t servers_other_calls; /* calls to servers beyond SLOW_SERVERS (not judged) */
     struct slow_server srv[SLOW_SERVERS];
+    struct addr_ix ix; /* srv[] by address */
 };
 
 struct slowsrv *slowsrv_new(void);

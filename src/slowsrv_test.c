@@ -88,10 +88,35 @@ test_bounds(void)
     slowsrv_free(NULL);
 }
 
+/* A server is its address family and address: an IPv6 address whose first
+ * four bytes are an IPv4 one's (the rest zero) is another server; the same
+ * address seen again is found again, not added. */
+static void
+test_server_rows(void)
+{
+    struct slowsrv *s = slowsrv_new();
+    uint8_t v6[16] = { 10, 0, 0, 2 };
+
+    rec(s, A, OPK_GETATTR, 100, 1);
+    slowsrv_record(s, 6, v6, OPK_GETATTR, 100, 2 * MS, 3 * MS);
+    rec(s, B, OPK_GETATTR, 100, 4);
+    rec(s, A, OPK_GETATTR, 100, 5);
+    slowsrv_record(s, 6, v6, OPK_GETATTR, 100, 6 * MS, 7 * MS);
+    EQ(s->nservers, 3);
+    EQ(s->srv[0].af, 4);
+    EQ(s->srv[1].af, 6);
+    EQ(memcmp(s->srv[2].addr, B, 4), 0);
+    EQ(s->srv[0].op[OPK_GETATTR].lat.count, 2);
+    EQ(s->srv[1].op[OPK_GETATTR].lat.count, 2);
+    EQ(s->srv[2].op[OPK_GETATTR].lat.count, 1);
+    slowsrv_free(s);
+}
+
 int
 main(void)
 {
     test_outliers_and_periods();
     test_bounds();
+    test_server_rows();
     return t_done();
 }

@@ -5,25 +5,25 @@
 #include <string.h>
 
 static struct small_peer *
-peer(struct small_peer *t, unsigned *n, unsigned max, uint8_t af, const uint8_t *addr)
+peer(struct small_peer *t, struct addr_ix *ix, unsigned *n, unsigned max, uint8_t af,
+     const uint8_t *addr)
 {
-    size_t alen = af == 6 ? 16 : 4;
-    unsigned i;
+    int r = addr_ix_row(ix, max, af, addr);
 
-    for (i = 0; i < *n; i++)
-        if (t[i].af == af && memcmp(t[i].addr, addr, alen) == 0)
-            return &t[i];
-    if (*n >= max)
+    if (r < 0)
         return NULL;
-    t[*n].af = af;
-    memcpy(t[*n].addr, addr, alen);
-    return &t[(*n)++];
+    if ((unsigned)r == *n) {
+        t[r].af = af;
+        memcpy(t[r].addr, addr, af == 6 ? 16 : 4);
+        (*n)++;
+    }
+    return &t[r];
 }
 
 void
 smallio_fsinfo(struct smallio *s, uint8_t af, const uint8_t *srv, uint32_t rtmax, uint32_t wtmax)
 {
-    struct small_peer *p = peer(s->srv, &s->nservers, SMALL_SERVERS, af, srv);
+    struct small_peer *p = peer(s->srv, &s->srv_ix, &s->nservers, SMALL_SERVERS, af, srv);
 
     if (p) {
         p->rmax = rtmax;
@@ -35,8 +35,8 @@ bool
 smallio_record(struct smallio *s, uint8_t af, const uint8_t *srv, const uint8_t *cli, bool write,
                uint32_t size, bool eof, uint64_t lat_us, uint64_t *saved)
 {
-    struct small_peer *sv = peer(s->srv, &s->nservers, SMALL_SERVERS, af, srv);
-    struct small_peer *cl = peer(s->cli, &s->nclients, SMALL_CLIENTS, af, cli);
+    struct small_peer *sv = peer(s->srv, &s->srv_ix, &s->nservers, SMALL_SERVERS, af, srv);
+    struct small_peer *cl = peer(s->cli, &s->cli_ix, &s->nclients, SMALL_CLIENTS, af, cli);
     uint32_t ref, *largest;
 
     *saved = 0;

@@ -18,6 +18,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "addr_ix.h"
+
 #define SMALL_RATIO 4
 #define SMALL_MIN_CALLS 8
 #define SMALL_SERVERS 16
@@ -32,6 +34,7 @@ struct small_peer { /* a server (FSINFO) or a client (sizes it used) */
 struct smallio {
     unsigned nservers, nclients;
     struct small_peer srv[SMALL_SERVERS], cli[SMALL_CLIENTS];
+    struct addr_ix srv_ix, cli_ix; /* srv[], cli[] by address */
     uint64_t not_kept;      /* calls whose server or client had no row */
     uint64_t reads, writes; /* replied READs and WRITEs looked at */
     uint64_t small_reads, small_writes, small_read_bytes, small_write_bytes;
