@@ -1141,6 +1141,33 @@ static void wl_bulk_io(struct session *s)
     free(buf);
 }
 
+/* serial-io: a copy that waits for each call before the next (dd with
+ * synchronous I/O, one call outstanding): a 3 MiB file written as 512 KiB
+ * UNSTABLE WRITEs, committed, then read back as 512 KiB READs, each call
+ * sent as soon as the one before it is answered */
+static void wl_serial_io(struct session *s)
+{
+    struct conn *c = s->nfs;
+    const uint32_t rec = 512 * 1024, total = 3 * 1024 * 1024;
+    struct fh f = {0};
+    q_create(c, &s->root, "serial.dat", UNCHECKED, &f);
+    drain(c);
+    if (!f.ok)
+        die("create serial.dat failed");
+    char *buf = pattern(total, "serial-io");
+    for (uint32_t off = 0; off < total; off += rec) {
+        q_write(c, &f, off, rec, UNSTABLE, buf + off);
+        drain(c);
+    }
+    q_commit(c, &f, 0, 0);
+    drain(c);
+    for (uint32_t off = 0; off < total; off += rec) {
+        q_read(c, &f, off, rec);
+        drain(c);
+    }
+    free(buf);
+}
+
 /* udp-frag: 32 KiB READ and WRITE over UDP (IP fragments at MTU 1500) */
 static void wl_udp_frag(struct session *s)
 {
@@ -1861,6 +1888,8 @@ static void run_one(struct opts *o, int id)
         wl_writes(&s, 1);
     else if (!strcmp(o->workload, "bulk-io"))
         wl_bulk_io(&s);
+    else if (!strcmp(o->workload, "serial-io"))
+        wl_serial_io(&s);
     else if (!strcmp(o->workload, "udp-frag"))
         wl_udp_frag(&s);
     else if (!strcmp(o->workload, "mixed"))
@@ -1881,7 +1910,7 @@ static void usage(void)
             "              [--ro-export PATH] [--udp] [--ipv6] [--clients N] [--depth N]\n"
             "              [--servers ADDR,ADDR,...]  (forked client k uses the k-th, in turn)\n"
             "workloads: all-ops ls-storm cms-page stable-writes unstable-writes bulk-io\n"
-            "           udp-frag mixed nlm-locks nlm-blocked\n");
+            "           serial-io udp-frag mixed nlm-locks nlm-blocked\n");
     exit(2);
 }
 

@@ -15,6 +15,7 @@
 
 #include "hashtab.h"
 #include "slowsrv.h"
+#include "serialio.h"
 #include "smallio.h"
 #include "stats.h"
 
@@ -54,6 +55,7 @@ static const char *const kind_keys[FK__COUNT] = {
     [FK_OPEN_CLOSE] = "open_close_storm",
     [FK_SLOW_SERVER] = "slow_server",
     [FK_SMALL_IO] = "small_io",
+    [FK_SERIAL_IO] = "serialized_io",
 };
 
 const char *
@@ -74,6 +76,8 @@ findings_kind_reported(const struct findings *f, enum fkind k)
         return false; /* per directory: findings_dir_reported() */
     case FK_SMALL_IO:
         return f->small && smallio_reported(f->small);
+    case FK_SERIAL_IO:
+        return f->serial && serialio_reported(f->serial);
     default:
         return f->n[k] > 0 || f->cost_us[k] > 0;
     }
@@ -368,8 +372,10 @@ findings_new(size_t cap, unsigned window_s, uint64_t seed)
     f->filex = ftab_new(FND_TOP_FILES * 2, sizeof(uint32_t), &f->evicted);
     f->slow = slowsrv_new();
     f->small = calloc(1, sizeof *f->small);
+    f->serial = calloc(1, sizeof *f->serial);
     ok = f->files && f->attr && f->mod && f->acc && f->parent && f->conn && f->server &&
-         f->lst && f->filex && f->slow && f->small;
+         f->lst && f->filex && f->slow && f->small &&
+         f->serial;
     for (i = 0; i < SC__COUNT; i++) {
         f->model[i] = ftab_new(cap, sizeof(struct mval), &f->evicted);
         ok = ok && f->model[i];
@@ -398,6 +404,7 @@ findings_free(struct findings *f)
     ftab_free(f->filex);
     slowsrv_free(f->slow);
     free(f->small);
+    free(f->serial);
     for (i = 0; i < SC__COUNT; i++)
         ftab_free(f->model[i]);
     free(f->files);
@@ -540,6 +547,20 @@ credit(struct findings *f, enum fkind k, struct who *w, struct bytes fh,
     return credit_upto(f, k, w, fh, remember, UINT64_MAX);
 }
 
+/* Take back time a finding claimed for one call (credit_upto). */
+static void
+uncredit(struct findings *f, enum fkind k, uint64_t us, struct fnd_client *client,
+         struct fnd_file *file)
+{
+    f->n[k]--;
+    f->cost_us[k] -= us;
+    f->cause_us[findings_cause(k)] -= us;
+    client->n[k]--;
+    client->cost_us[k] -= us;
+    file->n[k]--;
+    file->cost_us[k] -= us;
+}
+
 /* Take back the remembered instance (see struct modv) if a call made at
  * [t_call, t_reply] was in flight when it was sent. */
 static void
@@ -548,13 +569,7 @@ uncredit_if_overlapped(struct findings *f, enum fkind k, struct redmark *m, int6
 {
     if (!m->call || t_call >= m->call || t_reply <= m->call)
         return;
-    f->n[k]--;
-    f->cost_us[k] -= m->lat;
-    f->cause_us[findings_cause(k)] -= m->lat;
-    m->client->n[k]--;
-    m->client->cost_us[k] -= m->lat;
-    m->file->n[k]--;
-    m->file->cost_us[k] -= m->lat;
+    uncredit(f, k, m->lat, m->client, m->file);
     m->call = 0;
 }
 
@@ -1162,6 +1177,37 @@ small_io(struct findings *f, const struct op_event *ev, struct who *w)
         credit_upto(f, FK_SMALL_IO, w, ev->fh, NULL, saved);
 }
 
+/* Bulk READs and WRITEs with no other in flight between the same client
+ * and server (serialio.h): a lone call claims the share of its wait more
+ * calls in flight would have overlapped; calls counted before and found
+ * beside this one give their time back. */
+static void
+serialized_io(struct findings *f, const struct op_event *ev, struct who *w)
+{
+    const uint8_t *srv = ev->call_dir == 0 ? ev->key->daddr : ev->key->saddr;
+    struct ser_mark undo[SER_MARKS], *m;
+    uint64_t bytes, saved;
+    unsigned i, nundo;
+
+    if (!ev->has_status || ev->status != 0)
+        return;
+    if (ev->kind == OPK_READ)
+        bytes = ev->read_bytes;
+    else if (ev->kind == OPK_WRITE)
+        bytes = ev->write_bytes;
+    else
+        return;
+    m = serialio_record(f->serial, w->af, srv, w->caddr, ev->kind == OPK_WRITE, bytes,
+                        w->t_call, w->t_reply, w->lat, &saved, undo, &nundo);
+    for (i = 0; i < nundo; i++)
+        uncredit(f, FK_SERIAL_IO, undo[i].claimed_us, undo[i].client, undo[i].file);
+    if (m) {
+        m->claimed_us = credit_upto(f, FK_SERIAL_IO, w, ev->fh, NULL, saved);
+        m->client = client_row(f, w);
+        m->file = file_row_w(f, ev->fh, w);
+    }
+}
+
 /* A LOOKUP that failed: counted per (directory, name, status); the first
  * FND_NEGS pairs keep their names, later ones count in neg_other. */
 static void
@@ -1264,6 +1310,8 @@ findings_record(struct findings *f, const struct op_event *ev)
     writes(f, ev, &w, replied);
     if (replied)
         small_io(f, ev, &w);
+    if (replied && !v4)
+        serialized_io(f, ev, &w);
     if (replied)
         call_keys(f, ev, &w, dfk, dma);
     if (v4)

@@ -44,6 +44,7 @@ enum fkind {
     FK_OPEN_CLOSE,        /* "open_close_storm" */
     FK_SLOW_SERVER,       /* "slow_server" (slowsrv.h) */
     FK_SMALL_IO,          /* "small_io" (smallio.h) */
+    FK_SERIAL_IO,         /* "serialized_io" (serialio.h) */
     FK__COUNT
 };
 
@@ -52,11 +53,12 @@ enum fkind {
  * recovery), rpc_retransmissions, slow_server (only the excess over the
  * operation's median on that server: the median is the call's own cost,
  * which the findings below may claim), stable_writes, write_verifier_changed,
- * small_io (the share a call of the reference size would have saved), the
- * NFSv4 findings (lock_contention, delay_grace_storms, stale_state,
- * session_limits, open_close_storm: findings_nfs4.h), negative_lookups,
- * redundant_getattr, redundant_access, then the fan-out of the directory
- * listing it followed. A finding's cost_us is the time it
+ * small_io (the share a call of the reference size would have saved),
+ * serialized_io (the share of a lone call's wait more calls in flight would
+ * have overlapped), the NFSv4 findings (lock_contention, delay_grace_storms,
+ * stale_state, session_limits, open_close_storm: findings_nfs4.h),
+ * negative_lookups, redundant_getattr, redundant_access, then the fan-out of
+ * the directory listing it followed. A finding's cost_us is the time it
  * claimed; a later finding of the same call counts it without its time. The
  * causes add up these costs; what none claimed is unexplained. */
 enum fcause {
@@ -144,6 +146,7 @@ struct fnd_neg { /* one directory and missing name, and how often it was asked f
 struct ftab;    /* bounded hash table (findings.c) */
 struct slowsrv; /* slow_server (slowsrv.h) */
 struct smallio; /* small_io (smallio.h) */
+struct serialio; /* serialized_io (serialio.h) */
 
 struct findings {
     /* config */
@@ -194,6 +197,8 @@ struct findings {
     struct fnd_v4 v4;
     struct slowsrv *slow;         /* slow_server: per server and operation (slowsrv.h) */
     struct smallio *small;        /* small_io: sizes against FSINFO and the client's (smallio.h) */
+    struct serialio *serial;      /* serialized_io: lone bulk calls per client and server
+                                   * (serialio.h) */
     /* bounded state */
     struct ftab *attr, *mod, *acc, *parent, *conn, *server, *lst, *filex;
     struct ftab *model[SC__COUNT];

@@ -303,3 +303,9 @@ set_tests_properties(e2e_interval PROPERTIES TIMEOUT 600)
 add_test(NAME e2e_small_io COMMAND Python3::Interpreter ${CMAKE_SOURCE_DIR}/tests/e2e_small_io.py
          $<TARGET_FILE:nfsscope> ${CMAKE_SOURCE_DIR}/samples)
 set_tests_properties(e2e_small_io PROPERTIES TIMEOUT 300)
+
+# serialized_io on serial-io (one call at a time) and bulk-io (calls in
+# flight together): call intervals, sizes and latencies from tshark.
+add_test(NAME e2e_serial_io COMMAND Python3::Interpreter ${CMAKE_SOURCE_DIR}/tests/e2e_serial_io.py
+         $<TARGET_FILE:nfsscope> ${CMAKE_SOURCE_DIR}/samples)
+set_tests_properties(e2e_serial_io PROPERTIES TIMEOUT 300)

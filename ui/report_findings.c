@@ -17,6 +17,7 @@
 #include "names.h"
 #include "report_findings_nfs4.h"
 #include "slowsrv.h"
+#include "serialio.h"
 #include "smallio.h"
 #include "term_escape.h"
 
@@ -492,6 +493,36 @@ collect(const struct stats *s, const struct findings *f, struct item *it, size_t
             ". Check rsize/wsize in the mount options and the application's I/O size "
             "(O_DIRECT, small buffers).");
     }
+    if (f->serial && serialio_reported(f->serial) && n < max) {
+        struct item *x = &it[n++];
+        const struct serialio *se = f->serial;
+        uint64_t rate = serialio_rate(se->bytes, se->lat_us);
+
+        x->kind = FK_SERIAL_IO;
+        x->count = f->n[FK_SERIAL_IO];
+        x->cost_us = f->cost_us[FK_SERIAL_IO];
+        x->summary[0] = '\0';
+        findings_fmt_dur(a, sizeof a, x->cost_us);
+        findings_say(x->summary, SUMMARY_MAX,
+            "%" PRIu64 " READs and %" PRIu64 " WRITEs (%.1f MB) went one at a time, each "
+            "sent when the one before it was answered: %.1f MB/s while waiting on them, "
+            "where %d in flight at the same latency would move %.1f MB/s and save about %s",
+            se->reads, se->writes, (double)se->bytes / 1e6, (double)rate / 1e6, SER_DEPTH,
+            (double)rate * SER_DEPTH / 1e6, a);
+        for (i = 0; i < se->npairs; i++)
+            if (se->pair[i].calls) {
+                char cli[64], srv[64];
+
+                addr_str(se->pair[i].af, se->pair[i].cli, cli, sizeof cli);
+                addr_str(se->pair[i].af, se->pair[i].srv, srv, sizeof srv);
+                findings_say(x->summary, SUMMARY_MAX, "; %s to %s: %" PRIu64 " calls", cli, srv,
+                             se->pair[i].calls);
+                break;
+            }
+        findings_say(x->summary, SUMMARY_MAX,
+            ". Put more calls in flight: nconnect, larger rsize/wsize, asynchronous or "
+            "parallel I/O in the application, readahead.");
+    }
     /* Ranked by the time they cost, largest first (report order among equals). */
     for (i = 1; i < n; i++) {
         struct item t = it[i];
@@ -687,6 +718,42 @@ json_small(struct json_w *w, const struct smallio *sm)
 }
 
 static void
+json_serial(struct json_w *w, const struct serialio *se)
+{
+    unsigned i;
+    char buf[64];
+
+    json_kv_u64(w, "depth", SER_DEPTH);
+    json_kv_u64(w, "min_size", SER_MIN_SIZE);
+    json_kv_u64(w, "bulk_calls", se->bulk);
+    json_kv_u64(w, "reads", se->reads);
+    json_kv_u64(w, "writes", se->writes);
+    json_kv_u64(w, "bytes", se->bytes);
+    json_kv_u64(w, "latency_us", se->lat_us);
+    json_kv_u64(w, "throughput_Bps", serialio_rate(se->bytes, se->lat_us));
+    json_kv_u64(w, "possible_Bps", serialio_rate(se->bytes, se->lat_us) * SER_DEPTH);
+    json_kv_u64(w, "calls_not_kept", se->not_kept);
+    json_key(w, "pairs");
+    json_arr(w);
+    for (i = 0; i < se->npairs; i++) {
+        const struct ser_pair *p = &se->pair[i];
+
+        if (!p->calls)
+            continue;
+        json_obj(w);
+        addr_str(p->af, p->cli, buf, sizeof buf);
+        json_kv_str(w, "client", buf);
+        addr_str(p->af, p->srv, buf, sizeof buf);
+        json_kv_str(w, "server", buf);
+        json_kv_u64(w, "calls", p->calls);
+        json_kv_u64(w, "bytes", p->bytes);
+        json_kv_u64(w, "latency_us", p->lat_us);
+        json_close(w);
+    }
+    json_close(w);
+}
+
+static void
 json_evidence(struct json_w *w, const struct stats *s, const struct findings *f,
               const struct item *x)
 {
@@ -792,6 +859,9 @@ json_evidence(struct json_w *w, const struct stats *s, const struct findings *f,
         break;
     case FK_SMALL_IO:
         json_small(w, f->small);
+        break;
+    case FK_SERIAL_IO:
+        json_serial(w, f->serial);
         break;
     case FK_VERIFIER:
         json_kv_u64(w, "verifiers_seen", f->verf_seen);
@@ -1226,6 +1296,7 @@ static const char *const advice[FK__COUNT] = {
     [FK_OPEN_CLOSE] = "OPEN/CLOSE per access: enable delegations",
     [FK_SLOW_SERVER] = "the server was slow at times: check it then",
     [FK_SMALL_IO] = "small READ/WRITE: raise rsize/wsize, I/O size",
+    [FK_SERIAL_IO] = "one call at a time: nconnect, async/parallel I/O",
 };
 
 void
