@@ -86,6 +86,10 @@ nfs4_event_fill(const struct nfs4_digest *d, const struct nfs4_reply *r, struct 
     }
     if (r->first_error >= 0)
         ev->v4.fail_op = nfs4_op_pack(r->res[r->first_error].op);
+    if (d->has_seq && !d->cb)
+        ev->v4.session = hash_bytes(d->sessionid, sizeof d->sessionid, OWNER_SEED) | 1;
+    if (mi >= 0 && d->op[mi] == OP_READ)
+        ev->v4.read_count = d->count;
     if (mi >= 0 && (d->op[mi] == OP_READDIR || d->op[mi] == OP_READ || d->op[mi] == OP_WRITE ||
                     d->op[mi] == OP_COMMIT))
         ev->offset = d->offset;
@@ -136,6 +140,11 @@ nfs4_event_fill(const struct nfs4_digest *d, const struct nfs4_reply *r, struct 
             if (res->u.open.delegation <= OPEN_DELEGATE_WRITE_ATTRS_DELEG)
                 ev->v4.deleg = (uint8_t)(res->u.open.delegation + 1);
             ev->v4.why_none = res->u.open.why_none;
+            break;
+        case OP_CREATE_SESSION: /* RFC 8881 §18.36.3: the limits the server granted */
+            ev->v4.session = hash_bytes(res->u.cs.sessionid, sizeof res->u.cs.sessionid,
+                                        OWNER_SEED) | 1;
+            ev->v4.max_resp = res->u.cs.fore.maxresponsesize;
             break;
         case OP_SEQUENCE:
             ev->v4.has_seq = true;

@@ -292,6 +292,32 @@ stale(struct findings *f, const struct op_event *ev, uint64_t ck, uint64_t *cost
 
 /* ---- session_limits ----------------------------------------------------------------- */
 
+/* A reply too big for the session (NFS4ERR_REP_TOO_BIG, or too big for its
+ * reply cache): compared with the ca_maxresponsesize the server granted in
+ * the session's CREATE_SESSION (RFC 8881 §2.10.6.4, §18.36.3). A READ whose
+ * count alone is above it can never succeed on this session: the client's
+ * rsize is larger than the session allows. */
+static void
+rep_too_big(struct fnd_v4 *v, const struct op_event *ev)
+{
+    const struct fnd_v4_session *s = &v->sess[ev->v4.session & (FND_V4_SESSIONS - 1)];
+
+    v->rtb++;
+    if (ev->v4.read_count) {
+        v->rtb_reads++;
+        if (ev->v4.read_count > v->rtb_read_max)
+            v->rtb_read_max = ev->v4.read_count;
+    }
+    if (!ev->v4.session || s->key != ev->v4.session) {
+        v->rtb_unseen++;
+        return;
+    }
+    if (!v->rtb_max_resp || s->max_resp < v->rtb_max_resp)
+        v->rtb_max_resp = s->max_resp;
+    if (ev->v4.read_count > s->max_resp)
+        v->rtb_reads_over++;
+}
+
 /* Each session-limit error is an instance; the calls sent on the server's
  * highest slot and the replies asking for fewer slots are evidence. */
 static void
@@ -300,9 +326,21 @@ sessions(struct findings *f, const struct op_event *ev, uint64_t *cost)
     struct fnd_v4 *v = &f->v4;
     int i = code_index(findings_nfs4_limit_codes, FND_V4_LIMITS, ev->status);
 
+    if (ev->v4.max_resp && ev->status == 0) { /* a session created: its limit */
+        struct fnd_v4_session *s = &v->sess[ev->v4.session & (FND_V4_SESSIONS - 1)];
+
+        if (s->key && s->key != ev->v4.session)
+            f->evicted++;
+        s->key = ev->v4.session;
+        s->max_resp = ev->v4.max_resp;
+    }
     if (i >= 0) {
         v->limits[i]++;
+        if (ev->status == ERR_REP_TOO_BIG || ev->status == ERR_REP_TOO_BIG_TO_CACHE)
+            rep_too_big(v, ev);
         findings_credit(f, FK_SESSION_LIMITS, ev, 1, claim(cost));
+    } else if (ev->status == 0 && ev->v4.read_count > v->read_ok_max) {
+        v->read_ok_max = ev->v4.read_count;
     }
     if (!ev->v4.has_seq)
         return;

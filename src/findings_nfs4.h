@@ -27,6 +27,7 @@ struct op_event;
 #define FND_V4_LIMITS 9    /* the session-limit statuses (limit_codes) */
 #define FND_V4_WHY 8       /* why_no_delegation4 values counted (RFC 8881 §18.16.3) */
 #define FND_V4_DELEG 7     /* open_delegation_type4 values counted, 0..6 */
+#define FND_V4_SESSIONS 64 /* sessions whose CREATE_SESSION limits are kept */
 
 struct fnd_v4_lock { /* a lock that was in the way (LOCK4denied, RFC 8881 §18.10.4) */
     uint64_t owner;          /* hash of its (clientid, owner) */
@@ -51,6 +52,11 @@ struct fnd_v4_open { /* one client's opens of one file */
     bool deleg;              /* the latest OPEN got a delegation */
 };
 
+struct fnd_v4_session { /* a session and the reply size it allows (RFC 8881 §18.36) */
+    uint64_t key;            /* op_nfs4.session; 0: empty */
+    uint32_t max_resp;       /* fore channel ca_maxresponsesize */
+};
+
 struct fnd_v4 {
     /* lock_contention: LOCK / LOCKT COMPOUNDs (RFC 8881 §18.10, §18.11) */
     uint64_t lock, lock_denied, lockt, lockt_denied;
@@ -69,6 +75,16 @@ struct fnd_v4 {
     uint64_t seq_replies, at_highest, target_below;
     uint32_t max_highest, max_slot;
     uint64_t limits[FND_V4_LIMITS];
+    /* REP_TOO_BIG / REP_TOO_BIG_TO_CACHE (§15.1.10.5-6, §2.10.6.4) against the
+     * session's ca_maxresponsesize from its CREATE_SESSION */
+    uint64_t rtb;             /* those COMPOUNDs */
+    uint64_t rtb_unseen;      /* of them, on a session whose CREATE_SESSION the capture lacks */
+    uint64_t rtb_reads;       /* of them, READ COMPOUNDs */
+    uint64_t rtb_reads_over;  /* READs whose count alone exceeds the session's maximum */
+    uint32_t rtb_max_resp;    /* the smallest maximum of those sessions */
+    uint32_t rtb_read_max;    /* the largest READ count answered REP_TOO_BIG */
+    uint32_t read_ok_max;     /* the largest READ count answered NFS4_OK on a session */
+    struct fnd_v4_session sess[FND_V4_SESSIONS];
     /* open_close_storm */
     uint64_t opens, closes, short_opens, storm_files;
     uint64_t deleg[FND_V4_DELEG];  /* OPENs by delegation granted */

@@ -309,6 +309,54 @@ test_state_and_sessions(void)
     findings_free(f);
 }
 
+/* REP_TOO_BIG against the session's ca_maxresponsesize: READs asking for
+ * more than it by their count, the largest READ that went through; a
+ * session whose CREATE_SESSION was not seen has no known maximum; other
+ * session errors are not REP_TOO_BIG. */
+static void
+test_rep_too_big(void)
+{
+    struct findings *f = findings_new(1024, 3, 9);
+    struct op_event ev;
+
+    ev = cpd(OP_CREATE_SESSION, 0, NULL);
+    ev.v4.has_seq = false;
+    ev.v4.session = 0x5151;
+    ev.v4.max_resp = 8192;
+    feed(f, ev);
+    ev = cpd(OP_READ, 10, FH_F);
+    ev.v4.session = 0x5151;
+    ev.v4.read_count = 4096;
+    feed(f, ev);
+    ev.t_call.tv_nsec += 10000000;
+    ev.t_reply.tv_nsec += 10000000;
+    ev.v4.read_count = 32768;
+    feed(f, failed(ev, 10066, true));                  /* REP_TOO_BIG, over the maximum */
+    ev.t_call.tv_nsec += 10000000;
+    ev.t_reply.tv_nsec += 10000000;
+    ev.v4.read_count = 8000;                           /* below it: the reply's overhead */
+    feed(f, failed(ev, 10067, true));                  /* REP_TOO_BIG_TO_CACHE */
+    ev.v4.session = 0x6262;                            /* created before the capture */
+    ev.v4.read_count = 65536;
+    feed(f, failed(ev, 10066, true));
+    feed(f, failed(cpd(OP_READ, 100, FH_F), 10053, false)); /* BADSLOT: not too big */
+    EQ(f->n[FK_SESSION_LIMITS], 4);
+    EQ(f->v4.rtb, 3);
+    EQ(f->v4.rtb_reads, 3);
+    EQ(f->v4.rtb_unseen, 1);
+    EQ(f->v4.rtb_max_resp, 8192);
+    EQ(f->v4.rtb_read_max, 65536);
+    EQ(f->v4.rtb_reads_over, 1);
+    EQ(f->v4.read_ok_max, 4096);
+    findings_free(f);
+    /* no REP_TOO_BIG: nothing to compare */
+    f = findings_new(1024, 3, 9);
+    feed(f, failed(cpd(OP_READ, 0, FH_F), 10053, false));
+    EQ(f->v4.rtb, 0);
+    EQ(f->v4.rtb_max_resp, 0);
+    findings_free(f);
+}
+
 /* A COMPOUND two NFSv4 findings count has its time in the first only: a
  * CREATE_SESSION answered NFS4ERR_DELAY during the recovery after a stale
  * stateid is a delay_grace_storms instance and a stale_state recovery
@@ -463,6 +511,7 @@ main(void)
     test_state_and_sessions();
     test_open_close();
     test_single_claim();
+    test_rep_too_big();
     test_open_close_claim();
     test_nlm();
     return t_done();

@@ -77,6 +77,10 @@ struct op_nfs4 {
     uint32_t lock_type;    /* LOCK/LOCKT answered NFS4ERR_DENIED: the conflicting lock */
     uint64_t lock_off, lock_len;
     uint64_t lock_owner;   /* a hash of its (clientid, owner), 0: none */
+    uint64_t session;      /* a hash of the call's SEQUENCE sessionid, or of the sessionid a
+                            * CREATE_SESSION created; 0: none */
+    uint32_t max_resp;     /* CREATE_SESSION result: the fore channel's ca_maxresponsesize */
+    uint32_t read_count;   /* the main operation is READ: the count it asked for */
 };
 
 /* One finished operation. Filled by the RPC layer (times, outcome) and by the

@@ -10,7 +10,11 @@ here in Python):
 - lock_contention: LOCKs answered NFS4ERR_DENIED (LOCKTs as evidence);
 - delay_grace_storms: COMPOUNDs answered NFS4ERR_GRACE, and the time from
   the first try to the success against the client's wait;
-- stale_state / session_limits: COMPOUNDs by status;
+- stale_state / session_limits: COMPOUNDs by status; REP_TOO_BIG against
+  the session's ca_maxresponsesize (the client's record of the fore channel
+  the server granted, tshark's nfs.maxrespsize4) and the READ counts
+  (tshark's nfs.count4 of the READs answered so, and of those that went
+  through);
 - open_close_storm: short opens without a delegation (nfs41-state opens
   one file nine times), the delegations and why_no_delegation the client saw;
 - redundant_getattr on nfs41-ls: only GETATTR COMPOUNDs, with the change
@@ -104,6 +108,56 @@ def redundant_getattrs(rows, window=3.0):
                 n += 1
         held[fh] = (r["t"], r["chg"][-1])
     return n
+
+
+def check_rep_too_big(name, fs, exp, path, have_tshark):
+    """session_limits' rep_too_big evidence against the client's record and
+    tshark: the session's maximum reply size, the READ counts."""
+    st = exp["nfs4"]["compound"]["status"]
+    want = st.get("NFS4ERR_REP_TOO_BIG", 0) + st.get("NFS4ERR_REP_TOO_BIG_TO_CACHE", 0)
+    rtb = fs.get("session_limits", {}).get("evidence", {}).get("rep_too_big")
+    if not want:
+        check(rtb is None, f"{name}: no rep_too_big evidence without REP_TOO_BIG")
+        return
+    check(rtb is not None and rtb["compounds"] == want,
+          f"{name}: rep_too_big compounds {rtb and rtb['compounds']} == client's {want}")
+    if not rtb:
+        return
+    fore = exp["nfs4"].get("fore_channels", [])
+    check(len(fore) == 1 and rtb["max_response_size"] == fore[0]["maxresponsesize"],
+          f"{name}: max_response_size {rtb['max_response_size']} == the client's fore channel "
+          f"{fore}")
+    check(rtb["session_unseen"] == 0, f"{name}: the session's CREATE_SESSION is in the capture")
+    if not have_tshark:
+        return
+    p = subprocess.run(["tshark", "-n", "-r", path, "-Y", "nfs.maxrespsize4 || nfs.opcode==25",
+                        "-T", "fields", "-e", "rpc.msgtyp", "-e", "rpc.xid", "-e", "nfs.opcode",
+                        "-e", "nfs.maxrespsize4", "-e", "nfs.count4", "-e", "nfs.nfsstat4"],
+                       capture_output=True, text=True, timeout=300)
+    count, status, maxresp = {}, {}, None
+    for line in p.stdout.splitlines():
+        typ, xids, ops, mrs, counts, sts = line.split("\t")
+        xids = xids.split(",")
+        if typ.split(",")[0] == "0" and counts:
+            for x, c in zip(xids, counts.split(",")):  # one READ per COMPOUND here
+                count[x] = int(c)
+        elif typ == "1":
+            if mrs and maxresp is None:
+                maxresp = int(mrs.split(",")[0])  # CREATE_SESSION's fore channel first
+            if sts:
+                status[xids[0]] = int(sts.split(",")[0])
+    big = [count[x] for x, s in status.items() if s in (10066, 10067) and x in count]
+    ok = [count[x] for x, s in status.items() if s == 0 and x in count]
+    check(rtb["max_response_size"] == maxresp,
+          f"{name}: max_response_size == tshark's ca_maxresponsesize {maxresp}")
+    check(rtb["reads"] == len(big) and rtb["read_count_max"] == max(big, default=0),
+          f"{name}: REP_TOO_BIG READs {rtb['reads']}, up to {rtb['read_count_max']} == tshark's "
+          f"{big}")
+    check(rtb["reads_over_max"] == sum(1 for c in big if c > maxresp),
+          f"{name}: READs over the maximum {rtb['reads_over_max']}")
+    check(rtb["read_ok_max"] == max(ok, default=0),
+          f"{name}: largest READ that went through {rtb['read_ok_max']} == tshark's "
+          f"{max(ok, default=0)}")
 
 
 # ---- one call's time in one finding -----------------------------------------
@@ -265,6 +319,7 @@ def main():
         want = sum(v for k, v in st.items() if k in LIMITS)
         check(count(fs, "session_limits") == want,
               f"{name}: session_limits {count(fs, 'session_limits')} == {want}")
+        check_rep_too_big(name, fs, exp, path, have_tshark)
 
         if not have_tshark:
             continue

@@ -999,10 +999,11 @@ quality(const struct stats *s, const struct findings *f, char *buf, size_t sz, b
 
     buf[0] = '\0';
     uint64_t v4_blind = f ? f->v4.undecoded : 0;
+    uint64_t rtb_unseen = f ? f->v4.rtb_unseen : 0;
 
     *any = untimed || s->cap.truncated_packets || s->cap.kernel_drops > 0 || gaps || resync ||
            evicted || r->retransmissions || s->dir_cut || v4_blind || s->tls.connections ||
-           r->gss.data[2];
+           r->gss.data[2] || rtb_unseen;
     if (!*any)
         return 0;
     if (untimed)
@@ -1041,6 +1042,12 @@ quality(const struct stats *s, const struct findings *f, char *buf, size_t sz, b
             "%" PRIu64 " NFSv4 COMPOUND replies could not be decoded (encrypted or cut short): "
             "the NFSv4 findings do not see their operations, statuses or attributes. ",
             v4_blind);
+    if (rtb_unseen)
+        findings_say(buf, sz,
+            "%" PRIu64 " NFSv4 replies too big for their session (REP_TOO_BIG) came on sessions "
+            "created before the capture: the maximum reply size their CREATE_SESSION granted "
+            "is not known, so session_limits cannot compare the READ sizes with it. ",
+            rtb_unseen);
     if (evicted)
         findings_say(buf, sz,
             "The findings' tables were full %" PRIu64 " times (oldest entries replaced): "
@@ -1127,6 +1134,8 @@ findings_json(struct json_w *w, const struct stats *s, const struct findings *f)
         json_kv_u64(w, "dir_replies_cut", s->dir_cut);
         if (f->v4.undecoded) /* NFSv4 */
             json_kv_u64(w, "nfs4_replies_undecoded", f->v4.undecoded);
+        if (f->v4.rtb_unseen) /* NFSv4: REP_TOO_BIG without its session's CREATE_SESSION */
+            json_kv_u64(w, "rep_too_big_session_unseen", f->v4.rtb_unseen);
         if (s->tls.connections) { /* RPC-over-TLS seen (RFC 9289) */
             json_kv_u64(w, "tls_connections", s->tls.connections);
             json_kv_u64(w, "tls_bytes", s->tls.bytes);

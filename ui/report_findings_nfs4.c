@@ -164,9 +164,21 @@ findings_nfs4_summary(const struct stats *s, const struct findings *f, enum fkin
         findings_say(buf, sz,
             "); %" PRIu64 " calls on the server's highest slot (%" PRIu32 "), %" PRIu64
             " of %" PRIu64 " SEQUENCE replies with the target below the highest slot. A "
-            "client with every slot busy waits for one; REP_TOO_BIG: a reply larger than the "
-            "session's maximum (rsize above ca_maxresponsesize).",
+            "client with every slot busy waits for one.",
             v->at_highest, v->max_highest, v->target_below, v->seq_replies);
+        if (v->rtb && v->rtb_max_resp)
+            findings_say(buf, sz,
+                " REP_TOO_BIG: %" PRIu64 " replies larger than the session allows "
+                "(ca_maxresponsesize %" PRIu32 " bytes); %" PRIu64 " of them READs of up to %"
+                PRIu32 " bytes (%" PRIu64 " asking for more than the maximum alone), READs of "
+                "up to %" PRIu32 " bytes went through: mount with an rsize below the session's "
+                "maximum, or have the server grant a larger one.",
+                v->rtb, v->rtb_max_resp, v->rtb_reads, v->rtb_read_max, v->rtb_reads_over,
+                v->read_ok_max);
+        if (v->rtb_unseen)
+            findings_say(buf, sz,
+                " %" PRIu64 " REP_TOO_BIG on sessions created before the capture: their "
+                "maximum reply size is unknown.", v->rtb_unseen);
         break;
     }
     case FK_OPEN_CLOSE:
@@ -276,6 +288,18 @@ findings_nfs4_evidence(struct json_w *w, const struct stats *s, const struct fin
         json_kv_u64(w, "highest_slotid_max", v->max_highest);
         json_kv_u64(w, "slotid_max", v->max_slot);
         json_kv_u64(w, "target_below_highest", v->target_below);
+        if (v->rtb) {
+            json_key(w, "rep_too_big");
+            json_obj(w);
+            json_kv_u64(w, "compounds", v->rtb);
+            json_kv_u64(w, "session_unseen", v->rtb_unseen);
+            json_kv_u64(w, "max_response_size", v->rtb_max_resp);
+            json_kv_u64(w, "reads", v->rtb_reads);
+            json_kv_u64(w, "read_count_max", v->rtb_read_max);
+            json_kv_u64(w, "reads_over_max", v->rtb_reads_over);
+            json_kv_u64(w, "read_ok_max", v->read_ok_max);
+            json_close(w);
+        }
         break;
     case FK_OPEN_CLOSE:
         json_kv_u64(w, "opens", v->opens);
