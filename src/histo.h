@@ -20,6 +20,8 @@ struct histo {
     uint64_t bucket[HISTO_BUCKETS];
 };
 
+/* All-zero memory is an empty histogram (both kinds): an array from calloc
+ * needs no histo_init, and pages no record reaches stay untouched. */
 void histo_init(struct histo *h);
 void histo_record(struct histo *h, uint64_t usec);
 /* pct in [0, 100]; returns 0 when empty. Nearest-rank on buckets. */
