@@ -21,6 +21,9 @@ struct anomalies;
 struct pending_call;
 struct op_event;
 
+/* What file data an operation moved (op_item.io). */
+enum op_io { OPIO_NONE = 0, OPIO_READ, OPIO_WRITE, OPIO_READ_PLUS, OPIO_COPY };
+
 /* One operation inside a message of a program that carries several per
  * call (NFSv4 COMPOUND, RFC 8881 §16.2), emitted by its dissector through
  * the op_sink it is given: from the call, once per operation asked for
@@ -46,6 +49,14 @@ struct op_item {
                       * message's latency is not counted again for it */
     uint32_t status; /* the operation's own status (nfsstat4) */
     struct bytes fh; /* the handle it acted on, when known (empty: not known) */
+    /* The file data it moved (OPIO_NONE: none): OPI_CALL a WRITE's data
+     * length and stable_how; OPI_RESULT (status OK) a READ's or READ_PLUS's
+     * data returned (READ_PLUS holes in `holes`, not in `bytes`), a WRITE's
+     * count and committed, a COPY's bytes copied. */
+    uint8_t io;      /* enum op_io */
+    uint8_t stable;  /* OPIO_WRITE: stable_how (call) or committed (result), 0..2 */
+    bool eof;        /* OPIO_READ, OPIO_READ_PLUS: the result said eof */
+    uint64_t bytes, holes;
     /* The operation as the program decoded it, in the program's own types
      * (NFSv4: struct nfs4_op_detail, nfs4.h); NULL: none. Borrowed, valid
      * only during emit. */

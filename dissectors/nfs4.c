@@ -43,6 +43,51 @@ seen_before(uint64_t seen[2], uint32_t row)
     return was;
 }
 
+/* The file data a call's operation moves (op_item.io): WRITE data. */
+static void
+call_io(const struct nfs4_argop *a, struct op_item *it)
+{
+    if (a->op != OP_WRITE || a->stable > FILE_SYNC4)
+        return;
+    it->io = OPIO_WRITE;
+    it->stable = a->stable;
+    it->bytes = a->count;
+}
+
+/* The file data a successful result moved: READ and READ_PLUS data (RFC
+ * 7862 §15.10: holes apart), WRITE's count and committed, COPY's bytes
+ * copied (its write_response4, §15.2). */
+static void
+res_io(const struct nfs4_resop *r, struct op_item *it)
+{
+    if (!r->has_status || r->status != NFS4_OK)
+        return;
+    switch (r->op) {
+    case OP_READ:
+    case OP_READ_PLUS:
+        it->io = r->op == OP_READ ? OPIO_READ : OPIO_READ_PLUS;
+        it->bytes = r->count;
+        it->holes = r->op == OP_READ_PLUS ? r->length : 0;
+        it->eof = r->eof;
+        break;
+    case OP_WRITE:
+        if (r->committed > FILE_SYNC4)
+            return;
+        it->io = OPIO_WRITE;
+        it->stable = r->committed;
+        it->bytes = r->count;
+        break;
+    case OP_COPY:
+        if (r->committed > FILE_SYNC4)
+            return; /* no write_response4 decoded */
+        it->io = OPIO_COPY;
+        it->bytes = r->length;
+        break;
+    default:
+        break;
+    }
+}
+
 static void
 emit(const struct op_sink *sub, uint32_t op, uint32_t index, enum op_phase ph,
      const struct nfs4_resop *r, struct bytes fh, uint64_t seen[2],
@@ -61,6 +106,9 @@ emit(const struct op_sink *sub, uint32_t op, uint32_t index, enum op_phase ph,
     if (r) {
         it.has_status = r->has_status;
         it.status = r->status;
+        res_io(r, &it);
+    } else if (ph == OPI_CALL && detail && detail->arg) {
+        call_io(detail->arg, &it);
     }
     it.fh = fh;
     it.detail = detail;
@@ -159,9 +207,10 @@ nfs4_call(struct xdr_cur *x, struct pending_call *pc, const struct op_sink *sub)
 
         if (c.stop == NFS4_STOP_UNKNOWN && i + 1 == c.ndecoded)
             break; /* op<N>: no row, and nothing after it was decodable */
-        if (a->op == OP_WRITE && pc->stable == STABLE_NONE) {
-            pc->stable = a->stable <= FILE_SYNC4 ? a->stable : STABLE_NONE;
-            pc->write_count = a->count;
+        if (a->op == OP_WRITE) { /* the message's: its first stable_how, all its data */
+            if (pc->stable == STABLE_NONE)
+                pc->stable = a->stable <= FILE_SYNC4 ? a->stable : STABLE_NONE;
+            pc->write_count += a->count;
         }
         det.arg = a;
         emit(sub, a->op, i, OPI_CALL, NULL, a->op == OP_PUTFH ? a->fh : (struct bytes){ 0 },
@@ -244,7 +293,7 @@ nfs4_reply(struct xdr_cur *x, const struct pending_call *pc, struct op_event *ev
         if (res->op == OP_WRITE && res->status == NFS4_OK && ev->committed == STABLE_NONE &&
             res->committed <= FILE_SYNC4)
             ev->committed = res->committed;
-        if (res->op == OP_READ && res->status == NFS4_OK) {
+        if ((res->op == OP_READ || res->op == OP_READ_PLUS) && res->status == NFS4_OK) {
             ev->read_bytes += res->count;
             ev->eof = ev->eof || res->eof;
         }

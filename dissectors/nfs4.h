@@ -211,7 +211,8 @@ struct nfs4_resop {
     struct bytes fh;        /* GETFH */
     struct bytes data;      /* READ data, READLINK text, GETXATTR value: borrowed */
     uint64_t offset, length; /* LOCK/LOCKT denied range, SEEK offset, LAYOUTCOMMIT new size,
-                              * COPY/WRITE_SAME/OFFLOAD_STATUS bytes */
+                              * COPY/WRITE_SAME/OFFLOAD_STATUS bytes; READ_PLUS: first data
+                              * segment's offset, holes' bytes */
     uint32_t count;         /* READ/READ_PLUS data bytes, WRITE count, READDIR/LISTXATTRS
                              * entries, TEST_STATEID codes */
     uint8_t verf[NFS4_VERIFIER_SIZE]; /* WRITE, COMMIT, COPY: write verifier */
@@ -397,6 +398,14 @@ extern const struct rpc_op nfs4_op_table[NFS4_OP_LAST + 1];
 extern const struct rpc_op nfs4_cb_op_table[NFS4_CB_OP_LAST + 1];
 extern const struct rpc_op nfs4_illegal_op, nfs4_cb_illegal_op;
 const struct rpc_op *nfs4_op(uint32_t op);
+/* READ, WRITE, READ_PLUS, COPY: the operations whose file data the reports
+ * count (op_item.io; bytes: WRITE data sent, READ and READ_PLUS data
+ * returned, COPY bytes copied). */
+static inline bool
+nfs4_op_moves_data(uint32_t op)
+{
+    return op == OP_READ || op == OP_WRITE || op == OP_READ_PLUS || op == OP_COPY;
+}
 const struct rpc_op *nfs4_cb_op(uint32_t op);
 
 /* Names. Operations are lower case (RFC names: "putfh", "cb_recall", ...);

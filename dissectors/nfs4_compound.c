@@ -428,6 +428,11 @@ res_data_lenpos(const struct xdr_cur *at, uint32_t op, uint32_t *lenpos)
     case OP_READ: /* status, eof, data<> */
         *lenpos = p + 8;
         return true;
+    case OP_READ_PLUS: /* status, eof, contents<>: first a data segment (type, offset, data<>) */
+        if (at->len - p < 16 || be32(at->base + p + 8) == 0 || be32(at->base + p + 12) != 0)
+            return false;
+        *lenpos = p + 24;
+        return true;
     case OP_READLINK: /* status, link<> */
     case OP_GETXATTR: /* status, value<> */
         *lenpos = p + 4;
@@ -519,9 +524,14 @@ compound_reply(struct xdr_cur *x, const struct nfs4_tail *tail, const struct nfs
         if (!xdr_cur_ok(x) && !cb && res_data_lenpos(&at, op, &lenpos) &&
             resume_after_data(x, &at, lenpos, tail, &res->data, &cut)) {
             r->data_cut = true;
-            if (op == OP_READ) {
+            if (op == OP_READ || op == OP_READ_PLUS) {
+                const uint8_t *p = at.base + xdr_cur_pos(&at);
                 res->count = cut;
-                res->eof = be32(at.base + xdr_cur_pos(&at) + 4) != 0;
+                res->eof = be32(p + 4) != 0;
+                if (op == OP_READ_PLUS) { /* the segments after the first, from the tail */
+                    res->length = 0;
+                    nfs4_read_plus_segments(x, res, be32(p + 8) - 1, false);
+                }
             }
         }
         if (!xdr_cur_ok(x)) {

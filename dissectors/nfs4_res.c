@@ -323,6 +323,34 @@ resok41(struct xdr_cur *x, struct nfs4_resop *r)
     }
 }
 
+void
+nfs4_read_plus_segments(struct xdr_cur *x, struct nfs4_resop *r, uint32_t n, bool first)
+{
+    uint64_t data = r->count, holes = r->length;
+    uint32_t i;
+
+    for (i = 0; i < n && xdr_cur_ok(x); i++) {
+        uint32_t what = nfs4_enum(x, 1);
+        if (!xdr_cur_ok(x))
+            break;
+        if (what == 0) { /* NFS4_CONTENT_DATA: data4, a view never copied */
+            struct bytes d;
+            uint64_t off = xdr_cur_u64(x);
+            xdr_cur_opaque(x, UINT32_MAX, &d);
+            if (first && i == 0) {
+                r->offset = off;
+                r->data = d;
+            }
+            data += d.len;
+        } else { /* NFS4_CONTENT_HOLE: data_info4 (offset, length) */
+            xdr_cur_u64(x);
+            holes += xdr_cur_u64(x);
+        }
+    }
+    r->count = data > UINT32_MAX ? UINT32_MAX : (uint32_t)data;
+    r->length = holes;
+}
+
 /* NFS4_OK results of the 4.2 ops (RFC 7862 §15) and LISTXATTRS (RFC 8276). */
 static bool
 resok42(struct xdr_cur *x, struct nfs4_resop *r)
@@ -353,32 +381,10 @@ resok42(struct xdr_cur *x, struct nfs4_resop *r)
         xdr_cur_skip(x, 4 * n);
         return true;
     }
-    case OP_READ_PLUS: { /* eof, contents<>: data (offset, data<>) or hole (offset, length) */
-        uint32_t n, i;
-        uint64_t bytes = 0;
+    case OP_READ_PLUS: /* eof, contents<> */
         r->eof = xdr_cur_bool(x);
-        n = nfs4_count(x, 12);
-        for (i = 0; i < n && xdr_cur_ok(x); i++) {
-            uint32_t what = nfs4_enum(x, 1);
-            if (!xdr_cur_ok(x))
-                break;
-            if (what == 0) { /* NFS4_CONTENT_DATA: data4, a view never copied */
-                struct bytes d;
-                if (i == 0)
-                    r->offset = xdr_cur_u64(x);
-                else
-                    xdr_cur_u64(x);
-                xdr_cur_opaque(x, UINT32_MAX, &d);
-                if (i == 0)
-                    r->data = d;
-                bytes += d.len;
-            } else { /* NFS4_CONTENT_HOLE: data_info4 */
-                xdr_cur_skip(x, 16);
-            }
-        }
-        r->count = bytes > UINT32_MAX ? UINT32_MAX : (uint32_t)bytes;
+        nfs4_read_plus_segments(x, r, nfs4_count(x, 12), true);
         return true;
-    }
     case OP_SEEK: /* eof, offset */
         r->eof = xdr_cur_bool(x);
         r->offset = xdr_cur_u64(x);

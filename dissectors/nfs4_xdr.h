@@ -45,6 +45,10 @@ void nfs4_notify_array(struct xdr_cur *x);     /* notify4<> */
 void nfs4_open_delegation(struct xdr_cur *x, struct nfs4_resop *r);
 /* write_response4 (RFC 7862 §15.2): count into r->length, committed, verifier. */
 void nfs4_write_response(struct xdr_cur *x, struct nfs4_resop *r);
+/* n READ_PLUS segments (RFC 7862 §15.10.3: read_plus_content): data bytes
+ * added to r->count, hole lengths to r->length; `first`: these are the
+ * result's first segments (r->offset and r->data take the first data one). */
+void nfs4_read_plus_segments(struct xdr_cur *x, struct nfs4_resop *r, uint32_t n, bool first);
 void nfs4_sessionid(struct xdr_cur *x, uint8_t *id); /* sessionid4: opaque[16] */
 /* A value that must be <= max, else INVALID (an enum discriminant). */
 uint32_t nfs4_enum(struct xdr_cur *x, uint32_t max);

@@ -446,7 +446,8 @@ merge_into(struct mnode *d, struct mnode *s)
             merge_items(d, s, "key");
         else if (key_is(d, "buckets"))
             merge_items(d, s, "t");
-        else if (key_is(d, "read") || key_is(d, "write"))
+        else if (key_is(d, "read") || key_is(d, "write") || key_is(d, "read_plus") ||
+                 key_is(d, "copy")) /* io_sizes */
             merge_items(d, s, "lo");
         else { /* sources and anything else: concatenate */
             struct mnode *c = s->first, *next;
@@ -700,7 +701,8 @@ csv_counts(FILE *out, const struct mnode *op, const struct row_as *as)
         csv_num(out, child(op, "count"));
         csv_num(out, child(op, "replies"));
         csv_num(out, child(op, "errors"));
-        fputs(",,,", out);
+        fputs(",,", out);
+        csv_num(out, child(op, "bytes")); /* the data operations' in total, else empty */
     } else {
         for (i = 0; i < NCOLS(op_cols); i++)
             csv_num(out, child(op, op_cols[i]));

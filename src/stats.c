@@ -341,10 +341,12 @@ stats_call(struct stats *s, const struct rpc_program *pg, uint32_t proc, uint8_t
         return;
     }
     p->calls++;
+    p->bytes += write_bytes;
+    if (ps->ops) /* a program with operations counts its WRITEs per operation */
+        return;
     if (stable <= STABLE_FILE_SYNC) /* NFSv3 WRITE (RFC 1813 §3.3.7) */
         ps->write.stable[stable]++;
     ps->write.bytes += write_bytes; /* any WRITE: v2 has no stable_how */
-    p->bytes += write_bytes;
     if (write_bytes || stable <= STABLE_FILE_SYNC)
         ps->write_size[iosz_bucket(write_bytes)]++;
 }
@@ -511,10 +513,10 @@ stats_record(struct stats *s, const struct op_event *ev)
         if (m)
             record_kind(&m->kinds, ev);
     }
-    if (ev->read_bytes) {
-        p->bytes += ev->read_bytes;
-        ps->read_bytes += ev->read_bytes;
-    }
+    p->bytes += ev->read_bytes;
+    if (ps->ops) /* a program with operations counts its I/O per operation */
+        return;
+    ps->read_bytes += ev->read_bytes;
     if (ev->read_bytes || ev->eof)
         ps->read_size[iosz_bucket(ev->read_bytes)]++;
     if (ev->eof)
@@ -535,6 +537,45 @@ stats_op_call(struct stats *s, const struct rpc_program *pg, unsigned minor,
     ps->ops[op->op].calls++;
     if (m)
         m->ops[op->op].calls++;
+    if (op->io == OPIO_WRITE && op->stable <= STABLE_FILE_SYNC) {
+        ps->ops[op->op].bytes += op->bytes;
+        ps->write.stable[op->stable]++;
+        ps->write.bytes += op->bytes;
+        ps->write_size[iosz_bucket(op->bytes)]++;
+    }
+}
+
+/* A successful result's file data (op_item.io), per operation. */
+static void
+record_op_io(struct prog_stats *ps, const struct op_item *op)
+{
+    struct io_extra *x = &ps->io;
+
+    if (op->io != OPIO_WRITE) /* a WRITE's bytes are its call's data */
+        ps->ops[op->op].bytes += op->bytes;
+    switch (op->io) {
+    case OPIO_WRITE:
+        if (op->stable <= STABLE_FILE_SYNC)
+            ps->write.committed[op->stable]++;
+        break;
+    case OPIO_READ:
+        ps->read_bytes += op->bytes;
+        ps->read_eof += op->eof;
+        ps->read_size[iosz_bucket(op->bytes)]++;
+        break;
+    case OPIO_READ_PLUS:
+        x->read_plus_bytes += op->bytes;
+        x->read_plus_holes += op->holes;
+        x->read_plus_eof += op->eof;
+        x->read_plus_size[iosz_bucket(op->bytes)]++;
+        break;
+    case OPIO_COPY:
+        x->copy_bytes += op->bytes;
+        x->copy_size[iosz_bucket(op->bytes)]++;
+        break;
+    default:
+        break;
+    }
 }
 
 /* One result or not-evaluated operation in one operation row. */
@@ -567,6 +608,8 @@ stats_record_op(struct stats *s, const struct op_event *msg, const struct op_ite
         msg->outcome != OP_REPLIED)
         return;
     record_op(&ps->ops[op->op], msg, op);
+    if (op->io && op->phase == OPI_RESULT)
+        record_op_io(ps, op);
     m = minor_of(ps, msg->minor);
     if (m)
         record_op(&m->ops[op->op], msg, op);

@@ -209,6 +209,15 @@ struct nfs_write_stats { /* NFSv3 WRITE detail (RFC 1813 §3.3.7) */
 #define IOSZ_BUCKETS 22
 unsigned iosz_bucket(uint64_t bytes);
 
+/* The data operations beside READ and WRITE (NFSv4.2, RFC 7862), counted
+ * from their successful results (op_item.io): READ_PLUS data and holes
+ * (§15.10), COPY's bytes copied (§15.2). */
+struct io_extra {
+    uint64_t read_plus_bytes, read_plus_holes, read_plus_eof, copy_bytes;
+    uint64_t read_plus_size[IOSZ_BUCKETS]; /* READ_PLUS results by data bytes */
+    uint64_t copy_size[IOSZ_BUCKETS];      /* COPY results by bytes copied */
+};
+
 /* Messages by kind (op_event.main_ops), at most STATS_MAX_KINDS distinct
  * ones, the rest counted in `other`: calls are replies with a decoded body
  * (the kind is in the call, a reply proves it was carried out). */
@@ -261,6 +270,7 @@ struct prog_stats {
     uint64_t write_size[IOSZ_BUCKETS]; /* WRITE calls by count sent */
     uint64_t writes_below_max; /* WRITEs smaller than the largest one before them on
                                 * their connection: a proxy for writes under wsize */
+    struct io_extra io;        /* a program with operations: those beyond READ and WRITE */
 };
 
 struct rpc_totals {

@@ -22,9 +22,11 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from checks import check, finish, skip_part  # noqa: E402  (tests/checks.py)
+import nfs4_io_oracle  # noqa: E402  (tests/nfs4_io_oracle.py)
 import wire_oracle  # noqa: E402  (tests/wire_oracle.py)
 
 # The public NFSv4 captures compared, each with its truth.
@@ -204,6 +206,30 @@ def compare(name, rep, n4):
           f'{null["calls"]}/{null["replies"]}')
 
 
+def compare_io(name, rep, t):
+    """The data operations against tshark's, operation by operation
+    (tests/nfs4_io_oracle.py): WRITE stable_how4, committed, bytes and
+    sizes; READ bytes, eof and sizes; READ_PLUS data, holes, eof and sizes;
+    COPY bytes and sizes."""
+    got, h = rep['nfs4'], nfs4_io_oracle.histogram
+    for mine, theirs in (('stable', 'stable'), ('committed', 'committed')):
+        have = {k: v for k, v in got['write'][mine].items() if v}
+        check(have == dict(t[theirs]), f'{name} WRITE {mine} {have} == tshark {dict(t[theirs])}')
+    want = {
+        ('write', 'bytes'): sum(t['write_sizes']),
+        ('read', 'bytes'): sum(t['read_sizes']), ('read', 'eof'): t['read_eof'],
+        ('read_plus', 'bytes'): sum(t['read_plus_sizes']),
+        ('read_plus', 'hole_bytes'): t['read_plus_holes'],
+        ('read_plus', 'eof'): t['read_plus_eof'],
+        ('copy', 'bytes'): sum(t['copy_sizes']),
+        ('io_sizes', 'write'): h(t['write_sizes']), ('io_sizes', 'read'): h(t['read_sizes']),
+        ('io_sizes', 'read_plus'): h(t['read_plus_sizes']),
+        ('io_sizes', 'copy'): h(t['copy_sizes']),
+    }
+    for (obj, key), v in want.items():
+        check(got[obj][key] == v, f'{name} {obj}.{key} {got[obj][key]} == tshark {v}')
+
+
 def report(nfsscope, path):
     p = subprocess.run([nfsscope, '-r', path, '-o', 'json'], capture_output=True, check=True)
     return json.loads(p.stdout)
@@ -215,9 +241,13 @@ def main():
     if not os.path.isdir(truth):
         print('SKIP: no truth-v4 in', pcaps)
         sys.exit(1 if os.environ.get('CI') else 77)
+    tshark = shutil.which('tshark')
     for cap, tname in CAPTURES.items():
         ref = json.load(open(os.path.join(truth, tname)))
-        compare(cap, report(nfsscope, os.path.join(pcaps, cap)), ref['nfs4'])
+        rep = report(nfsscope, os.path.join(pcaps, cap))
+        compare(cap, rep, ref['nfs4'])
+        if tshark:
+            compare_io(cap, rep, nfs4_io_oracle.tshark_io(os.path.join(pcaps, cap)))
     cap, tname = LOSSY
     if shutil.which('tshark'):
         ref = json.load(open(os.path.join(truth, tname)))
@@ -238,11 +268,25 @@ def main():
             continue
         rep = report(nfsscope, pcap)
         compare(base + ' (tshark)', rep, truth['nfs4'])
+        if tshark:
+            compare_io(base, rep, nfs4_io_oracle.tshark_io(pcap))
         exp = os.path.join(samples, base + '.expect.json')
         if os.path.exists(exp):
             e = json.load(open(exp))
             if 'nfs4' in e:
                 compare(base + ' (client)', rep, e['nfs4'])
+    if tshark:  # what the samples lack: READ_PLUS data and holes, COPY, data past the head
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, 'nfs42-io.pcap')
+            nfs4_io_oracle.io_capture(path)
+            rep = report(nfsscope, path)
+            t = nfs4_io_oracle.tshark_io(path)
+            check(t['read_plus_holes'] and t['copy_sizes'] and len(t['stable']) == 3,
+                  'the synthetic capture has holes, a COPY and every stable_how4 (tshark)')
+            compare_io('nfs42-io (synthetic)', rep, t)
+            check(rep['anomalies']['nfs_decode_error'] == 0, 'nfs42-io: no decode error')
+    else:
+        skip_part('the data operations: no tshark')
     finish()
 
 

@@ -213,7 +213,11 @@ nfs4_op_rows(FILE *out, const struct rpc_program *pg, const struct proc_stats *o
         num(out, p->calls);
         num(out, p->replies);
         num(out, p->errors);
-        fputs(",,,", out);
+        fputs(",,", out);
+        if (minor < 0 && nfs4_op_moves_data(i)) /* as the JSON "ops" row's bytes */
+            num(out, p->bytes);
+        else
+            fputc(',', out);
         lat_cells(out, &p->latency);
         tail_cells(out, "operation", minor, &p->not_evaluated);
     }

@@ -307,6 +307,10 @@ io_sizes(struct json_w *w, const struct prog_stats *ps)
     size_hist(w, "read", ps->read_size);
     size_hist(w, "write", ps->write_size);
     json_kv_u64(w, "writes_below_max", ps->writes_below_max);
+    if (ps->ops) { /* NFSv4.2's other data operations, by the same buckets */
+        size_hist(w, "read_plus", ps->io.read_plus_size);
+        size_hist(w, "copy", ps->io.copy_size);
+    }
     json_close(w);
 }
 
@@ -435,9 +439,11 @@ nfs4_msg_row(struct json_w *w, const struct rpc_program *pg, const struct proc_s
     json_close(w);
 }
 
-/* Every operation seen: occurrences in calls, results, not evaluated. */
+/* Every operation seen: occurrences in calls, results, not evaluated; in
+ * total (`total`), the data operations' bytes. */
 static void
-nfs4_ops(struct json_w *w, const struct rpc_program *pg, const struct proc_stats *ops)
+nfs4_ops(struct json_w *w, const struct rpc_program *pg, const struct proc_stats *ops,
+         bool total)
 {
     uint32_t i;
 
@@ -454,6 +460,8 @@ nfs4_ops(struct json_w *w, const struct rpc_program *pg, const struct proc_stats
         json_kv_u64(w, "count", p->calls);
         json_kv_u64(w, "replies", p->replies);
         json_kv_u64(w, "not_evaluated", p->not_evaluated);
+        if (total && nfs4_op_moves_data(i))
+            json_kv_u64(w, "bytes", p->bytes);
         json_kv_u64(w, "errors", p->errors);
         status_map(w, pg, p);
         latency(w, &p->latency); /* of the COMPOUNDs containing it */
@@ -518,12 +526,12 @@ nfs4_object(struct json_w *w, const struct view_info *vi, const struct prog_stat
         json_obj(w);
         json_key(w, "compound");
         nfs4_msg_row(w, pg, c, true);
-        nfs4_ops(w, pg, m->ops);
+        nfs4_ops(w, pg, m->ops, false);
         nfs4_kinds(w, pg, &m->kinds);
         json_close(w);
     }
     json_close(w);
-    nfs4_ops(w, pg, ps->ops);
+    nfs4_ops(w, pg, ps->ops, true);
     nfs4_kinds(w, pg, &ps->kinds);
     json_key(w, "write");
     json_obj(w);
@@ -534,7 +542,19 @@ nfs4_object(struct json_w *w, const struct view_info *vi, const struct prog_stat
     json_key(w, "read");
     json_obj(w);
     json_kv_u64(w, "bytes", ps->read_bytes);
+    json_kv_u64(w, "eof", ps->read_eof);
     json_close(w);
+    json_key(w, "read_plus"); /* RFC 7862 §15.10: data returned, holes described */
+    json_obj(w);
+    json_kv_u64(w, "bytes", ps->io.read_plus_bytes);
+    json_kv_u64(w, "hole_bytes", ps->io.read_plus_holes);
+    json_kv_u64(w, "eof", ps->io.read_plus_eof);
+    json_close(w);
+    json_key(w, "copy"); /* RFC 7862 §15.2: bytes the server copied */
+    json_obj(w);
+    json_kv_u64(w, "bytes", ps->io.copy_bytes);
+    json_close(w);
+    io_sizes(w, ps);
     nfs4_state_json(w, vi ? vi->nfs4_state : NULL); /* clients, sessions, stateids, delegations */
     /* extras */
     json_kv_u64(w, "unknown_procedure_calls", ps->bad_proc);

@@ -544,6 +544,13 @@ nfs4_metrics(FILE *out, const struct prog_stats *ps)
         if (op)
             nfs4_status_series(out, pg, &ps->ops[k], "nfsscope_nfs4_op_errors_total", "op", op);
     }
+    family(out, "nfsscope_nfs4_op_bytes_total", "counter",
+           "File data of the NFSv4 data operations: READ and READ_PLUS data returned, WRITE "
+           "data sent, COPY bytes copied by the server.");
+    for (k = 0; k < pg->nops; k++)
+        if (nfs4_op_moves_data(k) && (ps->ops[k].calls || ps->ops[k].replies))
+            fprintf(out, "nfsscope_nfs4_op_bytes_total{op=\"%s\"} %" PRIu64 "\n",
+                    nfs4_op_label(pg, k), ps->ops[k].bytes);
 }
 
 /* The NFSv4 families, for the first program with minor versions. */

@@ -551,7 +551,18 @@ nfs4_section(FILE *out, const struct view_info *vi, const struct prog_stats *ps)
     }
     fmt_bytes(wb, sizeof wb, ps->write.bytes);
     fmt_bytes(rb, sizeof rb, ps->read_bytes);
-    fprintf(out, "bytes: written %s, read %s\n", wb, rb);
+    fprintf(out, "bytes: written %s, read %s (%" PRIu64 " reads at eof)\n", wb, rb,
+            ps->read_eof);
+    if (ps->ops[OP_READ_PLUS].calls) { /* RFC 7862 §15.10 */
+        fmt_bytes(rb, sizeof rb, ps->io.read_plus_bytes);
+        fmt_bytes(wb, sizeof wb, ps->io.read_plus_holes);
+        fprintf(out, "READ_PLUS: data %s, holes %s (%" PRIu64 " at eof)\n", rb, wb,
+                ps->io.read_plus_eof);
+    }
+    if (ps->ops[OP_COPY].calls) { /* RFC 7862 §15.2: server-side copy */
+        fmt_bytes(wb, sizeof wb, ps->io.copy_bytes);
+        fprintf(out, "COPY: %s copied by the server\n", wb);
+    }
 }
 
 /* RPCSEC_GSS (RFC 2203): calls by service, the encrypted ones by procedure,
