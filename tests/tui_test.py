@@ -239,10 +239,17 @@ def main():
         s = t.wait_for(lambda s: "filter:" not in s, 20)
         check(len(rows_of(s)) > 2, "\\ clears the filter")
 
+        check("zero rows hidden" in s and all(c > 0 for _, c in rows_of(s))
+              and len(rows_of(s)) >= 4, "zero rows hidden at the start")
+        t.keys("z")
+        s = t.wait_for(lambda s: "zero rows hidden" not in s, 20)
+        zeros = [n for n, c in rows_of(s) if c == 0]
+        check("zero rows hidden" not in s and "nfs3 link" in zeros, "z shows zero rows (%s)"
+              % zeros[:3])
         t.keys("z")
         s = t.wait_for(lambda s: "zero rows hidden" in s, 20)
         check(all(c > 0 for _, c in rows_of(s)) and len(rows_of(s)) >= 4, "z hides zero rows")
-        t.keys("z")
+        t.keys("z")  # shown again: the reset below shows every row at zero
 
         t.keys("2")
         s = t.wait_for(lambda s: re.search(r"calls\s.*client", s) is not None, 20)
@@ -353,7 +360,8 @@ def main():
         t.kill()
 
     # --- reset between the two files (x1: 18 s apart) ------------------------------
-    t = Tmux("reset", 132, 50, shell("%s --tui --speed 1 -r %s -r %s" % (nfsscope, pcap, mc),
+    t = Tmux("reset", 132, 50, shell("%s --tui --all --speed 1 -r %s -r %s"
+                                     % (nfsscope, pcap, mc),
                                      work, "reset"))
     try:
         first_calls = truth["rpc"]["calls"]

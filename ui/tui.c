@@ -192,6 +192,7 @@ tui_init(bool *utf8, char *err, size_t errlen)
     nodelay(stdscr, TRUE);
     set_escdelay(25);
     curs_set(0);
+    tui_colour_init();
     return 0;
 }
 

@@ -93,6 +93,69 @@ tui_put_clip(int y, int x, const char *str, int cols)
     mvaddnwstr(y, x, wbuf, nw);
 }
 
+static bool colour_on;
+
+void
+tui_colour_init(void)
+{
+    const char *nc = getenv("NO_COLOR");
+
+    colour_on = false;
+    if ((nc && *nc) || !has_colors() || start_color() == ERR)
+        return;
+    use_default_colors();
+    init_pair(TC_HEAD, COLOR_CYAN, -1);
+    init_pair(TC_ERROR, COLOR_RED, -1);
+    init_pair(TC_GRAPH, COLOR_GREEN, -1);
+    init_pair(TC_TITLE, COLOR_YELLOW, -1);
+    colour_on = true;
+}
+
+int
+tui_color(enum tui_colour c)
+{
+    return colour_on ? (int)COLOR_PAIR(c) : 0;
+}
+
+/* Columns of the valid UTF-8 string s (escaped text), and the byte offset
+ * where the last `cols` columns start (*tail). */
+static int
+text_cols(const char *s, int cols, size_t *tail)
+{
+    size_t i, n = strlen(s), starts[4096];
+    int w = 0;
+
+    for (i = 0; i < n && w < 4096; i++)
+        if (((unsigned char)s[i] & 0xc0) != 0x80)
+            starts[w++] = i; /* one column per character: the escaped text's */
+    if (tail)
+        *tail = cols <= 0 ? n : w > cols ? starts[w - cols] : 0;
+    return w;
+}
+
+const char *
+tui_shorten(char *dst, size_t dstsz, const char *src, int cols)
+{
+    const char *name = strrchr(src, '/');
+    size_t tail, head;
+    int w = text_cols(src, cols, NULL), nw;
+
+    if (w <= cols || cols < 5) {
+        snprintf(dst, dstsz, "%s", src);
+        return dst;
+    }
+    name = name && name[1] ? name : src;
+    nw = text_cols(name, 0, NULL);
+    if (nw + 2 > cols) { /* the name alone is too long: keep its end */
+        text_cols(src, cols - 2, &tail);
+        snprintf(dst, dstsz, "..%s", src + tail);
+        return dst;
+    }
+    text_cols(src, w - (cols - 2 - nw), &head); /* the first cols - 2 - nw columns */
+    snprintf(dst, dstsz, "%.*s..%s", (int)head, src, name);
+    return dst;
+}
+
 const char *
 tui_esc(char *dst, size_t dstsz, const char *src)
 {
@@ -297,7 +360,8 @@ draw_tabs(struct tui_state *t, int y)
     for (i = 0; i < tui_panel_count && x < COLS; i++) {
         if (tui_panels[i]->optional && i != t->panel && tui_panels[i]->rows(t, tui_panels[i]) == 0)
             continue;
-        snprintf(b, sizeof b, " %zu %s ", i + 1, tui_panels[i]->name);
+        /* narrow: no padding, so that the sort and filter fit beside the tabs */
+        snprintf(b, sizeof b, COLS < 100 ? "%zu %s" : " %zu %s ", i + 1, tui_panels[i]->name);
         if (i == t->panel)
             attron(A_REVERSE);
         tui_put_clip(y, x, b, COLS - x);
@@ -306,10 +370,15 @@ draw_tabs(struct tui_state *t, int y)
         x += (int)strlen(b) + 1;
     }
     if (p->sort_cols && x < COLS) {
-        snprintf(b, sizeof b, " sort: %s %s", p->sort_cols[t->sort_col[t->panel]],
+        int col = t->sort_col[t->panel];
+        const char *name = p->sort_name ? p->sort_name(t, col) : p->sort_cols[col];
+
+        if (!name) /* not shown now: the table sorts by calls */
+            name = p->sort_name(t, 1);
+        snprintf(b, sizeof b, " sort: %s %s", name ? name : p->sort_cols[col],
                  t->sort_asc[t->panel] ? "(asc)" : "(desc)");
         tui_put_clip(y, x, b, COLS - x);
-        x = getcurx(stdscr);
+        x += (int)strlen(b); /* not getcurx(): at the last column the cursor is on the next line */
         if (t->filter[t->panel][0]) {
             char e[TUI_FILTER_MAX * 4];
             snprintf(b, sizeof b, "  filter: \"%s\"",
@@ -317,16 +386,16 @@ draw_tabs(struct tui_state *t, int y)
             attron(A_BOLD);
             tui_put_clip(y, x, b, COLS - x);
             attroff(A_BOLD);
-            x = getcurx(stdscr);
+            x += (int)strlen(b);
         }
         if (p->scoped && t->scope_on) {
             snprintf(b, sizeof b, "  %s: %s", bd_dim_name(t->scope_dim), t->scope_text);
             attron(A_BOLD);
             tui_put_clip(y, x, b, COLS - x);
             attroff(A_BOLD);
-            x = getcurx(stdscr);
+            x += (int)strlen(b);
         }
-        if (t->hide_zero)
+        if (t->hide_zero && x < COLS)
             tui_put_clip(y, x, "  zero rows hidden", COLS - x);
     }
 }

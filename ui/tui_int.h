@@ -50,6 +50,7 @@ enum tui_action {
     A_HOME,
     A_END,
     A_REDRAW,
+    A_HISTO,
 };
 
 struct tui_key {
@@ -84,6 +85,9 @@ struct tui_panel {
     int (*rows)(struct tui_state *t, const struct tui_panel *p);
     /* Its own reading of a key, before the view's: true if taken. NULL: none. */
     bool (*key)(struct tui_state *t, const struct tui_panel *p, enum tui_action a);
+    /* What sort column `col` is called now, or NULL while it is not shown
+     * (sorting skips it). NULL: sort_cols[col], always shown. */
+    const char *(*sort_name)(const struct tui_state *t, int col);
     const char *hints; /* the bottom line's key hints */
     const char *help;  /* a paragraph for the help screen, or NULL */
 };
@@ -138,6 +142,8 @@ struct tui_state {
     char scope_filter[TUI_FILTER_MAX];       /* substring (scope_exact false) */
     char scope_text[TUI_FILTER_MAX * 4 + 8]; /* escaped, for the screen */
     bool hide_zero, help, paused, ended;
+    bool histo;                     /* the procedures panel shows the top row's latency
+                                     * histogram */
     bool prompting;                 /* reading a filter on the bottom line */
     char prompt[TUI_FILTER_MAX];
     size_t prompt_len;
@@ -194,5 +200,15 @@ void tui_put_clip(int y, int x, const char *str, int cols);
 const char *tui_esc(char *dst, size_t dstsz, const char *src);
 /* Whether `hay` contains `needle`, ASCII case ignored (the filters). */
 bool tui_contains(const char *hay, const char *needle);
+/* An escaped path or name in at most `cols` columns: when longer, its middle
+ * gives way to "..", so its start and its last component (the file name)
+ * stay; a last component longer than that keeps its end. */
+const char *tui_shorten(char *dst, size_t dstsz, const char *src, int cols);
+
+/* Colour, where the terminal has it and NO_COLOR (no-color.org) is unset
+ * or empty; tui_color() is 0 (no attribute) otherwise. */
+enum tui_colour { TC_HEAD = 1, TC_ERROR, TC_GRAPH, TC_TITLE };
+void tui_colour_init(void);
+int tui_color(enum tui_colour c);
 
 #endif

@@ -40,7 +40,10 @@ const struct tui_key tui_keys[] = {
     { KEY_ENTER, A_SCOPE, NULL, NULL },
     { '\\', A_CLEAR_FILTER, "\\", "clear this panel's filter (procedures: and the"
                                  " client/server/file)" },
-    { 'z', A_HIDE_ZERO, "z", "hide or show rows with no calls" },
+    { 'z', A_HIDE_ZERO, "z", "show or hide rows with no calls (hidden at the start, unless"
+                             " --all)" },
+    { 'H', A_HISTO, "H", "procedures: the latency histogram of the top row shown (Up/Down"
+                         " choose the row)" },
     { 'r', A_RESET, "r", "reset: every count shown (procedures, clients, servers, files,"
                          " findings, sparklines) from zero again; calls in flight still get"
                          " their replies; the final report keeps everything" },

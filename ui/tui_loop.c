@@ -149,7 +149,7 @@ on_key(struct loop *l, int ch)
     struct tui_state *t = &l->t;
     const struct tui_panel *p = tui_panels[t->panel];
     enum tui_action a;
-    int ncols = 0;
+    int ncols = 0, k;
 
     while (p->sort_cols && p->sort_cols[ncols])
         ncols++;
@@ -178,12 +178,13 @@ on_key(struct loop *l, int ch)
             t->panel = (size_t)(ch - '1');
         break;
     case A_SORT_NEXT:
-        if (ncols)
-            t->sort_col[t->panel] = (t->sort_col[t->panel] + 1) % ncols;
-        break;
     case A_SORT_PREV:
-        if (ncols)
-            t->sort_col[t->panel] = (t->sort_col[t->panel] + ncols - 1) % ncols;
+        for (k = 0; k < ncols; k++) { /* the next column shown */
+            t->sort_col[t->panel] = (t->sort_col[t->panel] + (a == A_SORT_NEXT ? 1 : ncols - 1)) %
+                                    ncols;
+            if (!p->sort_name || p->sort_name(t, t->sort_col[t->panel]))
+                break;
+        }
         break;
     case A_SORT_INVERT: t->sort_asc[t->panel] = !t->sort_asc[t->panel]; break;
     case A_FILTER:
@@ -197,6 +198,7 @@ on_key(struct loop *l, int ch)
     case A_SCOPE: break; /* the breakdown panels' */
     case A_CLEAR_FILTER: t->filter[t->panel][0] = '\0'; break;
     case A_HIDE_ZERO: t->hide_zero = !t->hide_zero; break;
+    case A_HISTO: t->histo = !t->histo; break;
     case A_RESET: tui_reset(t, view_time(l)); break;
     case A_PAUSE:
         t->paused = !t->paused;

@@ -147,13 +147,41 @@ oprow_scoped(struct tui_state *t, struct oprow *o, size_t pi, uint32_t p, const 
     o->have_max = o->have_lat && max_known;
 }
 
+/* A procedure's latency histogram since the reset: the bucket-wise
+ * difference from the baseline, built in tmp, or the whole one. */
+static const struct histo *
+proc_histo(const struct tui_state *t, size_t pi, uint32_t p, struct histo *tmp)
+{
+    const struct histo *h = &t->s->progs[pi].procs[p].latency;
+    const struct proc_stats *base = t->have_base ? &t->base_procs[t->proc_off[pi] + p] : NULL;
+    unsigned i, lo = HISTO_BUCKETS, hi = 0;
+
+    if (!base || !base->latency.count)
+        return h;
+    memset(tmp, 0, sizeof *tmp);
+    for (i = 0; i < HISTO_BUCKETS; i++) {
+        tmp->bucket[i] = h->bucket[i] - base->latency.bucket[i];
+        tmp->count += tmp->bucket[i];
+        if (tmp->bucket[i]) {
+            if (lo == HISTO_BUCKETS)
+                lo = i;
+            hi = i;
+        }
+    }
+    if (tmp->count) {
+        tmp->min = histo_bucket_lo(lo) > h->min ? histo_bucket_lo(lo) : h->min;
+        tmp->max = histo_bucket_hi(hi) < h->max ? histo_bucket_hi(hi) : h->max;
+    }
+    return tmp;
+}
+
 static void
 oprow_fill(struct tui_state *t, struct oprow *o, size_t pi, uint32_t p, struct histo *tmp)
 {
     const struct prog_stats *ps = &t->s->progs[pi];
     const struct proc_stats *cur = &ps->procs[p];
     const struct proc_stats *base = t->have_base ? &t->base_procs[t->proc_off[pi] + p] : NULL;
-    const struct histo *h = &cur->latency;
+    const struct histo *h = proc_histo(t, pi, p, tmp);
 
     o->ps = ps;
     o->proc = p;
@@ -165,25 +193,6 @@ oprow_fill(struct tui_state *t, struct oprow *o, size_t pi, uint32_t p, struct h
     o->errors = cur->errors - (base ? base->errors : 0);
     o->bytes = cur->bytes - (base ? base->bytes : 0);
     o->rate = t->rate[t->proc_off[pi] + p];
-    if (base && base->latency.count) { /* since the reset: bucket-wise difference */
-        unsigned i, lo = HISTO_BUCKETS, hi = 0;
-
-        memset(tmp, 0, sizeof *tmp);
-        for (i = 0; i < HISTO_BUCKETS; i++) {
-            tmp->bucket[i] = h->bucket[i] - base->latency.bucket[i];
-            tmp->count += tmp->bucket[i];
-            if (tmp->bucket[i]) {
-                if (lo == HISTO_BUCKETS)
-                    lo = i;
-                hi = i;
-            }
-        }
-        if (tmp->count) {
-            tmp->min = histo_bucket_lo(lo) > h->min ? histo_bucket_lo(lo) : h->min;
-            tmp->max = histo_bucket_hi(hi) < h->max ? histo_bucket_hi(hi) : h->max;
-        }
-        h = tmp;
-    }
     o->have_lat = o->have_max = h->count > 0;
     o->p50 = histo_percentile(h, 50);
     o->p90 = histo_percentile(h, 90);
@@ -217,6 +226,38 @@ oprow_cmp(const void *va, const void *vb)
     if (x != y)
         return (x < y) == ops_sort_asc ? -1 : 1;
     return strcmp(a->name, b->name); /* ties: stable, by name */
+}
+
+/* The table's width: every column from OPS_WIDE columns on; below, calls/s
+ * and bytes give way so that the latencies (p50, p90, p99, max) stay. */
+#define OPS_WIDE 105
+
+/* What a sort column is called now, or NULL when it is not shown: for one
+ * client, server or file the p50 column holds the mean and there is no
+ * calls/s, p90 or p99; a narrow screen has no calls/s or bytes. */
+static const char *
+procedures_sort_name(const struct tui_state *t, int col)
+{
+    static const char *const names[] = { "name", "calls", "calls/s", "errors", "p50",
+                                         "p90",  "p99",   "max",     "bytes" };
+
+    if (col < 0 || col > OC_BYTES)
+        return NULL;
+    if (t->scope_on && (col == OC_RATE || col == OC_P90 || col == OC_P99))
+        return NULL;
+    if (COLS < OPS_WIDE && (col == OC_RATE || col == OC_BYTES))
+        return NULL;
+    if (t->scope_on && col == OC_P50)
+        return "mean";
+    return names[col];
+}
+
+/* The column the table sorts by: the one chosen, or calls while that one
+ * is not shown. */
+static int
+ops_sort_shown(const struct tui_state *t, int col)
+{
+    return procedures_sort_name(t, col) ? col : OC_CALLS;
 }
 
 /* The rows shown: every NFS v3 procedure (nfsstat shows zeros too) and the
@@ -275,10 +316,97 @@ ops_rows(struct tui_state *t, struct oprow *rows, size_t cap, uint64_t *total)
     free(tmp);
     free(acc);
     free(max_known);
-    ops_sort_col = t->sort_col[t->panel];
+    ops_sort_col = ops_sort_shown(t, t->sort_col[t->panel]);
     ops_sort_asc = t->sort_asc[t->panel];
     qsort(rows, n, sizeof *rows, oprow_cmp);
     return n;
+}
+
+/* The top row's latency histogram (H): the buckets grouped by powers of 4
+ * microseconds, from the first group with replies to the last, each with
+ * its count and a bar. Takes the last lines of the panel; returns how many. */
+static int
+draw_histo(struct tui_state *t, const struct oprow *o, int y0, int height)
+{
+    struct histo *tmp;
+    const struct histo *h;
+    uint64_t g[20] = { 0 }, most = 0;
+    char line[160], lo[16], hi[16], bars[3 * 256 + 4];
+    unsigned i, first = 20, last = 0, k;
+    int y = y0, lines;
+
+    if (!o || t->scope_on || !o->ps) {
+        tui_put_clip(y0, 0, t->scope_on ? "latency histogram: none for one client, server or"
+                                          " file (mean and max only)"
+                                        : "latency histogram: no row",
+                     COLS);
+        return 1;
+    }
+    tmp = malloc(sizeof *tmp);
+    if (!tmp)
+        return 0;
+    h = proc_histo(t, (size_t)(o->ps - t->s->progs), o->proc, tmp);
+    for (i = 0; i < HISTO_BUCKETS; i++) {
+        uint64_t b = histo_bucket_lo(i);
+        unsigned bits = 0;
+
+        while (b >> bits)
+            bits++;
+        k = (bits + 1) / 2; /* [4^(k-1), 4^k) us; 0: 0 us */
+        if (k > 19)
+            k = 19;
+        g[k] += h->bucket[i];
+    }
+    for (k = 0; k < 20; k++)
+        if (g[k]) {
+            if (first == 20)
+                first = k;
+            last = k;
+            if (g[k] > most)
+                most = g[k];
+        }
+    attron(A_REVERSE | tui_color(TC_HEAD));
+    mvhline(y, 0, ' ', COLS);
+    snprintf(line, sizeof line, "latency of %s (top row): %" PRIu64 " replies", o->name,
+             h->count);
+    tui_put_clip(y++, 0, line, COLS);
+    attroff(A_REVERSE | tui_color(TC_HEAD));
+    if (first == 20) {
+        tui_put_clip(y++, 0, " (no replies)", COLS);
+        free(tmp);
+        return y - y0;
+    }
+    lines = height - 1;
+    if ((int)(last - first + 1) > lines) /* too many groups: the slowest stay */
+        first = last + 1 - (unsigned)lines;
+    for (k = first; k <= last && y < y0 + height; k++) {
+        int bar, j, w = COLS - 30;
+        size_t bl;
+
+        tui_fmt_lat(lo, sizeof lo, k ? (uint64_t)1 << (2 * (k - 1)) : 0, true);
+        if (k == 19)
+            snprintf(hi, sizeof hi, "...");
+        else
+            tui_fmt_lat(hi, sizeof hi, (uint64_t)1 << (2 * k), true);
+        snprintf(line, sizeof line, " %7s - %-7s %10" PRIu64 " ", lo, hi, g[k]);
+        tui_put_clip(y, 0, line, COLS);
+        bar = w > 0 && most ? (int)((uint64_t)w * g[k] / most) : 0;
+        if (g[k] && bar == 0 && w > 0)
+            bar = 1;
+        for (j = 0, bl = 0; j < bar && bl + 4 < sizeof bars; j++) {
+            const char *c = t->utf8 ? "\u2588" : "#";
+
+            memcpy(bars + bl, c, strlen(c));
+            bl += strlen(c);
+        }
+        bars[bl] = '\0';
+        attron(tui_color(TC_GRAPH));
+        tui_put_clip(y, (int)strlen(line), bars, COLS - (int)strlen(line));
+        attroff(tui_color(TC_GRAPH));
+        y++;
+    }
+    free(tmp);
+    return y - y0;
 }
 
 static int
@@ -288,6 +416,7 @@ draw_ops(struct tui_state *t, int y0, int height, bool draw)
     uint64_t total;
     size_t n, i, cap = t->nflat + 1;
     char line[256], l50[16], l90[16], l99[16], lmax[16], by[16], rate[24];
+    bool wide = COLS >= OPS_WIDE;
     int y;
 
     rows = calloc(cap, sizeof *rows);
@@ -298,20 +427,32 @@ draw_ops(struct tui_state *t, int y0, int height, bool draw)
         free(rows);
         return (int)n;
     }
+    if (t->scroll[t->panel] > (int)n - 1)
+        t->scroll[t->panel] = n ? (int)n - 1 : 0;
+    if (t->histo && height > 4) { /* the histogram below the table, at most half of it */
+        int want = height / 2 < 12 ? height / 2 : 12;
+
+        draw_histo(t, n ? &rows[t->scroll[t->panel]] : NULL, y0 + height - want, want);
+        height -= want;
+    }
     /* For one client, server or file: no histogram per row and procedure
      * (bd_procs.h), so the mean stands in the p50 column and p90/p99 are
      * blank; no calls/s. */
-    snprintf(line, sizeof line, "%-22s %10s %6s %8s %8s %8s %8s %8s %8s %9s", "procedure", "calls",
-             "share", "calls/s", "errors", t->scope_on ? "mean" : "p50", t->scope_on ? "" : "p90",
-             t->scope_on ? "" : "p99", "max", "bytes");
-    attron(A_REVERSE);
+    if (wide)
+        snprintf(line, sizeof line, "%-22s %10s %6s %8s %8s %8s %8s %8s %8s %9s", "procedure",
+                 "calls", "share", "calls/s", "errors", t->scope_on ? "mean" : "p50",
+                 t->scope_on ? "" : "p90", t->scope_on ? "" : "p99", "max", "bytes");
+    else
+        snprintf(line, sizeof line, "%-18s %8s %6s %6s %8s %8s %8s %8s", "procedure", "calls",
+                 "share", "errors", t->scope_on ? "mean" : "p50", t->scope_on ? "" : "p90",
+                 t->scope_on ? "" : "p99", "max");
+    attron(A_REVERSE | tui_color(TC_HEAD));
     mvhline(y0, 0, ' ', COLS);
     tui_put_clip(y0, 0, line, COLS);
-    attroff(A_REVERSE);
-    if (t->scroll[t->panel] > (int)n - 1)
-        t->scroll[t->panel] = n ? (int)n - 1 : 0;
+    attroff(A_REVERSE | tui_color(TC_HEAD));
     for (i = (size_t)t->scroll[t->panel], y = y0 + 1; i < n && y < y0 + height; i++, y++) {
         const struct oprow *o = &rows[i];
+        double share = total ? 100.0 * (double)o->calls / (double)total : 0.0;
 
         tui_fmt_lat(l50, sizeof l50, o->p50, o->have_lat);
         tui_fmt_lat(l90, sizeof l90, o->p90, o->have_lat);
@@ -327,14 +468,18 @@ draw_ops(struct tui_state *t, int y0, int height, bool draw)
             snprintf(rate, sizeof rate, "-");
         else
             snprintf(rate, sizeof rate, "%" PRIu64, o->rate);
-        snprintf(line, sizeof line,
-                 "%-22s %10" PRIu64 " %5.1f%% %8s %8" PRIu64 " %8s %8s %8s %8s %9s",
-                 o->name, o->calls, total ? 100.0 * (double)o->calls / (double)total : 0.0,
-                 rate, o->errors, l50, l90, l99, lmax, by);
+        if (wide)
+            snprintf(line, sizeof line,
+                     "%-22s %10" PRIu64 " %5.1f%% %8s %8" PRIu64 " %8s %8s %8s %8s %9s", o->name,
+                     o->calls, share, rate, o->errors, l50, l90, l99, lmax, by);
+        else
+            snprintf(line, sizeof line, "%-18.18s %8" PRIu64 " %5.1f%% %6" PRIu64
+                     " %8s %8s %8s %8s", o->name, o->calls, share, o->errors, l50, l90, l99,
+                     lmax);
         if (o->errors)
-            attron(A_BOLD);
+            attron(A_BOLD | tui_color(TC_ERROR));
         tui_put_clip(y, 0, line, COLS);
-        attroff(A_BOLD);
+        attroff(A_BOLD | tui_color(TC_ERROR));
     }
     free(rows);
     return (int)n;
@@ -510,19 +655,24 @@ draw_bd(struct tui_state *t, const struct tui_panel *p, int y0, int height, bool
     enum bd_dim d = p->dim;
     size_t n = bd_collect(t, d), i;
     uint64_t total = 0;
-    char line[256], label[1024], e[4096], l50[16], l99[16], lt[16], by[16];
+    char line[256], label[1024], e[4096], sh[4096], l50[16], l99[16], lt[16], by[16];
+    bool wide = COLS >= OPS_WIDE;
     int y;
 
     if (!draw)
         return (int)n;
     for (i = 0; i < n; i++)
         total += t->bdrows[i].calls;
-    snprintf(line, sizeof line, "%10s %6s %8s %8s %8s %10s %9s  %s", "calls", "share", "errors",
-             "p50", "p99", "latency", "bytes", bd_dim_name(d));
-    attron(A_REVERSE);
+    if (wide)
+        snprintf(line, sizeof line, "%10s %6s %8s %8s %8s %10s %9s  %s", "calls", "share",
+                 "errors", "p50", "p99", "latency", "bytes", bd_dim_name(d));
+    else
+        snprintf(line, sizeof line, "%8s %6s %6s %8s %8s %8s %8s  %s", "calls", "share",
+                 "errors", "p50", "p99", "latency", "bytes", bd_dim_name(d));
+    attron(A_REVERSE | tui_color(TC_HEAD));
     mvhline(y0, 0, ' ', COLS);
     tui_put_clip(y0, 0, line, COLS);
-    attroff(A_REVERSE);
+    attroff(A_REVERSE | tui_color(TC_HEAD));
     if (!t->s->bd_on) {
         tui_put_clip(y0 + 1, 0, "(breakdowns are off)", COLS);
         return 0;
@@ -537,19 +687,23 @@ draw_bd(struct tui_state *t, const struct tui_panel *p, int y0, int height, bool
         tui_fmt_lat(l99, sizeof l99, o->p99, have);
         tui_fmt_lat(lt, sizeof lt, o->lat_sum, o->lat_sum > 0);
         tui_fmt_bytes(by, sizeof by, o->bytes);
-        snprintf(line, sizeof line, "%10" PRIu64 " %5.1f%% %8" PRIu64 " %8s %8s %10s %9s  ",
+        snprintf(line, sizeof line,
+                 wide ? "%10" PRIu64 " %5.1f%% %8" PRIu64 " %8s %8s %10s %9s  "
+                      : "%8" PRIu64 " %5.1f%% %6" PRIu64 " %8s %8s %8s %8s  ",
                  o->calls, total ? 100.0 * (double)o->calls / (double)total : 0.0, o->errors,
                  l50, l99, lt, by);
         if (o->errors)
-            attron(A_BOLD);
+            attron(A_BOLD | tui_color(TC_ERROR));
         tui_put_clip(y, 0, line, COLS);
-        attroff(A_BOLD);
+        attroff(A_BOLD | tui_color(TC_ERROR));
         if (o->r == &t->s->bd[d].other)
             snprintf(label, sizeof label, "(other)");
         else
             stats_row_label(t->s, d, o->r, label, sizeof label);
         tui_esc(e, sizeof e, label); /* from the wire: names, paths */
-        tui_put_clip(y, (int)strlen(line), e, COLS - (int)strlen(line));
+        tui_put_clip(y, (int)strlen(line),
+                     tui_shorten(sh, sizeof sh, e, COLS - (int)strlen(line)),
+                     COLS - (int)strlen(line));
     }
     return (int)n;
 }
@@ -929,6 +1083,7 @@ static const struct tui_panel procedures_panel = {
     .draw = procedures_draw,
     .rows = procedures_rows,
     .key = procedures_key,
+    .sort_name = procedures_sort_name,
     .hints = hints,
     .help = "Columns: calls (first transmissions), share of calls, calls/s in the last"
             " second, errors (status not OK or RPC-level), latency p50/p90/p99/max, bytes"

@@ -67,6 +67,7 @@ tui_state_init(struct tui_state *t, struct stats *s, const struct nfsscope_confi
     t->live = live;
     t->speed = cfg->speed;
     t->sample_sec = -1;
+    t->hide_zero = !cfg->all_rows; /* like the text report */
     for (i = 0; i < tui_panel_count; i++)
         t->sort_col[i] = tui_panels[i]->default_sort;
     /* Per-procedure counts of client, server and file rows, for Enter on
