@@ -8,20 +8,18 @@ static struct ser_pair *
 pair_of(struct serialio *s, uint8_t af, const uint8_t *srv, const uint8_t *cli)
 {
     size_t alen = af == 6 ? 16 : 4;
+    int r = addr_ix_row2(&s->ix, SER_PAIRS, af, srv, cli);
     struct ser_pair *p;
-    unsigned i;
 
-    for (i = 0; i < s->npairs; i++) {
-        p = &s->pair[i];
-        if (p->af == af && memcmp(p->srv, srv, alen) == 0 && memcmp(p->cli, cli, alen) == 0)
-            return p;
-    }
-    if (s->npairs >= SER_PAIRS)
+    if (r < 0)
         return NULL;
-    p = &s->pair[s->npairs++];
-    p->af = af;
-    memcpy(p->srv, srv, alen);
-    memcpy(p->cli, cli, alen);
+    p = &s->pair[r];
+    if ((unsigned)r == s->npairs) {
+        p->af = af;
+        memcpy(p->srv, srv, alen);
+        memcpy(p->cli, cli, alen);
+        s->npairs++;
+    }
     return p;
 }
 

@@ -32,6 +32,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "addr_ix.h"
+
 #define SER_MIN_SIZE (32u * 1024) /* a bulk call: bytes */
 #define SER_MIN_CALLS 8
 #define SER_MIN_BYTES (1024u * 1024)
@@ -62,6 +64,7 @@ struct ser_pair {
 struct serialio {
     unsigned npairs;
     struct ser_pair pair[SER_PAIRS];
+    struct addr_ix ix;        /* pair[] by (server, client) */
     uint64_t not_kept;        /* calls whose pair had no row */
     uint64_t bulk;            /* replied READs and WRITEs of SER_MIN_SIZE or more looked at */
     uint64_t reads, writes, bytes, lat_us; /* serialized calls now counted */

@@ -99,5 +99,26 @@ main(void)
     CHECK(serialio_reported(&s));
     EQ(serialio_rate(1000000, 1000000), 1000000);
     EQ(serialio_rate(1, 0), 0);
+
+    /* a pair is (server, client) in that order, per address family; past
+     * SER_PAIRS pairs, calls are counted apart */
+    {
+        struct serialio p = { 0 };
+        uint8_t cli[4] = { 10, 1, 0, 0 }, v6s[16] = { 10, 0, 0, 2 }, v6c[16] = { 10, 0, 0, 1 };
+
+        serialio_record(&p, 4, S, C, false, K64, t, t + MS, 1000, &saved, undo, &nundo);
+        serialio_record(&p, 4, C, S, false, K64, t, t + MS, 1000, &saved, undo, &nundo);
+        serialio_record(&p, 6, v6s, v6c, false, K64, t, t + MS, 1000, &saved, undo, &nundo);
+        serialio_record(&p, 4, S, C, false, K64, t, t + MS, 1000, &saved, undo, &nundo);
+        EQ(p.npairs, 3);
+        EQ(p.pair[1].srv[3], 1);
+        EQ(p.pair[2].af, 6);
+        for (i = 0; i < SER_PAIRS; i++) {
+            cli[3] = (uint8_t)i;
+            serialio_record(&p, 4, S, cli, false, K64, t, t + MS, 1000, &saved, undo, &nundo);
+        }
+        EQ(p.npairs, SER_PAIRS);
+        EQ(p.not_kept, 3); /* 3 rows were taken before the loop */
+    }
     return t_done();
 }
