@@ -107,6 +107,8 @@ nfs4_event_fill(const struct nfs4_digest *d, const struct nfs4_reply *r, struct 
                                            hash_bytes(res->u.denied.owner.p,
                                                       res->u.denied.owner.len, OWNER_SEED),
                                            OWNER_SEED) | 1;
+            ev->v4.lock_clientid = res->u.denied.clientid;
+            ev->v4.lock_holder = res->u.denied.owner;
         }
         if (res->status != NFS4_OK)
             continue;

@@ -75,8 +75,8 @@ test_sync(void)
         0x00, 0x00, 0x00, 0x01,                         /* test_stat.stat NLM4_DENIED */
         0x00, 0x00, 0x00, 0x01,                         /* holder.exclusive TRUE */
         0x00, 0x00, 0x00, 0x2a,                         /* holder.svid 42 */
-        0x00, 0x00, 0x00, 0x00,                         /* holder.oh length 0 */
-        0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, /* holder.l_offset */
+        0x00, 0x00, 0x00, 0x02, 'o', 'h', 0x00, 0x00,   /* holder.oh "oh" + pad */
+        0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x00, /* holder.l_offset 2^32 */
         0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, /* holder.l_len 0: to EOF */
     };
     /* nlm4_shareres */
@@ -119,7 +119,22 @@ test_sync(void)
     EQ(dt_reply(pg, test_denied, sizeof test_denied, &pc, &ev), DECODE_OK);
     CHECK(ev.has_status);
     EQ(ev.status, 1);
+    /* the holder: the lock in the way (WRITE_LT: exclusive) */
+    EQ(ev.v4.lock_type, 2);
+    EQ(ev.v4.lock_clientid, 42);
+    EQ(ev.v4.lock_off, 0x100000000ULL);
+    EQ(ev.v4.lock_len, 0);
+    EQ(ev.v4.lock_holder.len, 2);
+    CHECK(ev.v4.lock_holder.p && memcmp(ev.v4.lock_holder.p, "oh", 2) == 0);
+    CHECK(ev.v4.lock_owner != 0);
     EQ(dt_reply_cuts(pg, &pc, test_denied, 0, 8, 8, 0), 0);
+    /* cut inside the holder: the status stands, no holder */
+    dt_pc(&pc, pg, P_TEST);
+    dt_ev(&ev);
+    dt_reply(pg, test_denied, 20, &pc, &ev);
+    CHECK(ev.has_status);
+    EQ(ev.status, 1);
+    EQ(ev.v4.lock_owner, 0);
 
     dt_pc(&pc, pg, P_SHARE);
     dt_ev(&ev);

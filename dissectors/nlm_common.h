@@ -205,6 +205,32 @@ nlm_common_call(struct xdr_cur *x, struct pending_call *pc)
     return xdr_cur_status(x);
 }
 
+#define NLM_STAT_DENIED 1 /* nlm4_stats NLM4_DENIED, nlm_stats LCK_DENIED */
+
+/* A TEST denied: the lock in the way (nlm4_holder: exclusive, svid, oh,
+ * l_offset, l_len; XNFS 14, 32-bit offsets before v4), into the event's
+ * conflicting-lock fields (stats.h struct op_nfs4); nothing if cut short. */
+static inline void
+nlm_holder(struct xdr_cur *x, uint32_t vers, struct op_event *ev)
+{
+    bool excl = xdr_cur_bool(x);
+    uint32_t svid = xdr_cur_u32(x);
+    struct bytes oh;
+    uint64_t off, len;
+
+    xdr_cur_opaque(x, NLM_MAXNETOBJ, &oh);
+    off = vers == 4 ? xdr_cur_u64(x) : xdr_cur_u32(x);
+    len = vers == 4 ? xdr_cur_u64(x) : xdr_cur_u32(x);
+    if (!xdr_cur_ok(x))
+        return;
+    ev->v4.lock_type = excl ? 2 : 1; /* WRITE_LT, READ_LT */
+    ev->v4.lock_off = off;
+    ev->v4.lock_len = len;
+    ev->v4.lock_clientid = svid;
+    ev->v4.lock_holder = oh;
+    ev->v4.lock_owner = nlm_fnv(nlm_fnv_u64(0xcbf29ce484222325ULL, svid), oh.p, oh.len) | 1;
+}
+
 static inline enum decode_rc
 nlm_common_reply(struct xdr_cur *x, const struct pending_call *pc, struct op_event *ev)
 {
@@ -229,6 +255,10 @@ nlm_common_reply(struct xdr_cur *x, const struct pending_call *pc, struct op_eve
         if (xdr_cur_ok(x)) {
             ev->has_status = true;
             ev->status = stat;
+            if (pc->proc == NLM_TEST && stat == NLM_STAT_DENIED) {
+                struct xdr_cur y = *x; /* best effort: never changes the decode result */
+                nlm_holder(&y, pc->vers, ev);
+            }
         }
         return xdr_cur_status(x);
     default:

@@ -121,17 +121,20 @@ main_failed_with(const struct op_event *ev, uint32_t status)
 /* ---- lock_contention ------------------------------------------------------ */
 
 static void
-lock_denied_by(struct findings *f, const struct op_event *ev)
+lock_denied_by(struct findings *f, const struct op_event *ev, bool nlm)
 {
     struct fnd_v4 *v = &f->v4;
     size_t fl = ev->fh.len <= sizeof v->locks[0].fh ? ev->fh.len : 0;
+
+    size_t hl = ev->v4.lock_holder.len < FND_V4_HOLDER ? ev->v4.lock_holder.len : FND_V4_HOLDER;
+    struct fnd_v4_lock *l;
     unsigned i;
 
     for (i = 0; i < v->nlocks; i++) {
-        struct fnd_v4_lock *l = &v->locks[i];
+        l = &v->locks[i];
         if (l->owner == ev->v4.lock_owner && l->off == ev->v4.lock_off &&
-            l->len == ev->v4.lock_len && l->type == ev->v4.lock_type && l->fh_len == fl &&
-            (!fl || memcmp(l->fh, ev->fh.p, fl) == 0)) {
+            l->len == ev->v4.lock_len && l->type == ev->v4.lock_type && l->nlm == nlm &&
+            l->fh_len == fl && (!fl || memcmp(l->fh, ev->fh.p, fl) == 0)) {
             l->n++;
             return;
         }
@@ -140,14 +143,21 @@ lock_denied_by(struct findings *f, const struct op_event *ev)
         v->locks_other++;
         return;
     }
-    v->locks[v->nlocks].owner = ev->v4.lock_owner;
-    v->locks[v->nlocks].off = ev->v4.lock_off;
-    v->locks[v->nlocks].len = ev->v4.lock_len;
-    v->locks[v->nlocks].type = ev->v4.lock_type;
-    v->locks[v->nlocks].fh_len = (uint8_t)fl;
+    l = &v->locks[v->nlocks++];
+    l->owner = ev->v4.lock_owner;
+    l->clientid = ev->v4.lock_clientid;
+    l->off = ev->v4.lock_off;
+    l->len = ev->v4.lock_len;
+    l->type = ev->v4.lock_type;
+    l->nlm = nlm;
+    l->holder_len = (uint8_t)hl;
+    l->holder_cut = ev->v4.lock_holder.len > hl;
+    if (hl)
+        memcpy(l->holder, ev->v4.lock_holder.p, hl);
+    l->fh_len = (uint8_t)fl;
     if (fl)
-        memcpy(v->locks[v->nlocks].fh, ev->fh.p, fl);
-    v->locks[v->nlocks++].n = 1;
+        memcpy(l->fh, ev->fh.p, fl);
+    l->n = 1;
 }
 
 /* LOCK answered NFS4ERR_DENIED is the finding's instance; LOCKT polls and
@@ -170,7 +180,7 @@ locks(struct findings *f, const struct op_event *ev, uint64_t ck, uint64_t *cost
     if (!test && w && w->tries)
         v->lock_retries++;
     if (main_failed_with(ev, NFS4ERR_DENIED)) {
-        lock_denied_by(f, ev);
+        lock_denied_by(f, ev, false);
         if (test) {
             v->lockt_denied++;
             findings_credit(f, FK_LOCK_CONTENTION, ev, 0, claim(cost));
@@ -442,6 +452,8 @@ findings_nlm_record(struct findings *f, const struct op_event *ev)
     if (test) {
         v->nlm_test++;
         v->nlm_test_denied += denied;
+        if (denied && ev->v4.lock_owner) /* its nlm4_holder: the lock in the way */
+            lock_denied_by(f, ev, true);
     } else {
         v->nlm_lock++;
         v->nlm_denied += denied;

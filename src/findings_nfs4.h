@@ -29,11 +29,19 @@ struct op_event;
 #define FND_V4_DELEG 7     /* open_delegation_type4 values counted, 0..6 */
 #define FND_V4_SESSIONS 64 /* sessions whose CREATE_SESSION limits are kept */
 
-struct fnd_v4_lock { /* a lock that was in the way (LOCK4denied, RFC 8881 §18.10.4) */
+#define FND_V4_HOLDER 48   /* bytes of a conflicting lock's owner kept */
+
+/* A lock that was in the way: LOCK4denied (RFC 8881 §18.10.4), or the
+ * nlm4_holder of an NLM TEST answered denied (X/Open XNFS). */
+struct fnd_v4_lock {
     uint64_t owner;          /* hash of its (clientid, owner) */
+    uint64_t clientid;       /* its holder's clientid (NLM: svid) */
     uint64_t off, len;
     uint32_t type;           /* nfs_lock_type4 */
-    uint8_t fh_len, fh[128]; /* the file */
+    bool nlm;                /* an NLM holder */
+    bool holder_cut;         /* the owner was longer than FND_V4_HOLDER */
+    uint8_t holder_len, holder[FND_V4_HOLDER]; /* its owner's bytes (NLM: oh) */
+    uint8_t fh_len, fh[128]; /* the file (NLM: not known) */
     uint64_t n;              /* denials it caused */
 };
 

@@ -221,6 +221,9 @@ lock4(uint32_t op, unsigned t, bool denied)
         ev.v4.lock_off = 0;
         ev.v4.lock_len = 4096;
         ev.v4.lock_owner = 0xabc1;
+        ev.v4.lock_clientid = 0x6b0f2fd700000002ULL;
+        ev.v4.lock_holder.p = (const uint8_t *)"lock-A";
+        ev.v4.lock_holder.len = 6;
     }
     return ev;
 }
@@ -247,6 +250,14 @@ test_locks(void)
     EQ(f->v4.wait_us, 201000); /* 100 ms call .. 301 ms reply */
     EQ(f->v4.nlocks, 1);
     EQ(f->v4.locks[0].n, 3);
+    /* the holder the server named: clientid and owner, the range */
+    EQ(f->v4.locks[0].clientid, 0x6b0f2fd700000002ULL);
+    EQ(f->v4.locks[0].holder_len, 6);
+    CHECK(memcmp(f->v4.locks[0].holder, "lock-A", 6) == 0);
+    CHECK(!f->v4.locks[0].holder_cut && !f->v4.locks[0].nlm);
+    EQ(f->v4.locks[0].off, 0);
+    EQ(f->v4.locks[0].len, 4096);
+    EQ(f->v4.locks[0].type, 2);
     EQ(f->cost_us[FK_LOCK_CONTENTION], 3000); /* the denied calls' time, not the wait */
     findings_free(f);
 }
@@ -476,6 +487,15 @@ test_nlm(void)
         ev.opf = o->flags;
         ev.has_main_ops = false;
         ev.status = 1; /* NLM4_DENIED */
+        if (o->kind == OPK_LOCK_TEST) { /* its nlm4_holder (a LOCK reply names none) */
+            ev.v4.lock_type = 2;
+            ev.v4.lock_off = 1024;
+            ev.v4.lock_len = 4096;
+            ev.v4.lock_clientid = 1002;
+            ev.v4.lock_owner = 0x77;
+            ev.v4.lock_holder.p = (const uint8_t *)"an owner handle longer than the forty-eight bytes kept";
+            ev.v4.lock_holder.len = 54;
+        }
         CHECK(findings_wants(&ev) == !(o->flags & OPF_MSG));
         if (!(o->flags & OPF_MSG)) {
             locks += o->kind == OPK_LOCK;
@@ -488,6 +508,14 @@ test_nlm(void)
     EQ(f->v4.nlm_denied, locks);
     EQ(f->v4.nlm_test, 1);
     EQ(f->v4.nlm_test_denied, 1);
+    /* the denied TEST's holder is the one conflicting lock: a denied LOCK
+     * names none */
+    EQ(f->v4.nlocks, 1);
+    CHECK(f->v4.locks[0].nlm);
+    EQ(f->v4.locks[0].clientid, 1002);
+    EQ(f->v4.locks[0].off, 1024);
+    EQ(f->v4.locks[0].holder_len, FND_V4_HOLDER);
+    CHECK(f->v4.locks[0].holder_cut);
     EQ(f->n[FK_LOCK_CONTENTION], locks);
     EQ(f->nfs3_calls, 0);
     /* the time in calls holds the denied LOCKs' and TEST's time that

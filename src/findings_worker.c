@@ -3,8 +3,9 @@
  *
  * A record in the ring is the event (struct op_event, borrowed pointers
  * included but replaced on the other side), the connection's flow key, then
- * the borrowed bytes: fh, name, obj_fh, and per kept directory entry its
- * descriptor, name and handle (READ/WRITE data is never in an event).
+ * the borrowed bytes: fh, name, obj_fh, the conflicting lock's holder, and
+ * per kept directory entry its descriptor, name and handle (READ/WRITE data
+ * is never in an event).
  * fh2/name2 and the breakdown rows are not the findings' business and are
  * not sent. */
 #include "findings_worker.h"
@@ -31,8 +32,9 @@ struct fw_dirent { /* a kept READDIR(PLUS) entry; name and fh bytes follow the d
 struct fw_rec {
     uint8_t ev[FIXED];
     struct flow_key key;
-    uint32_t fh_len, name_len, obj_len;
-    /* then: fh, name, obj_fh bytes; struct fw_dirent[ndirent] (aligned); their bytes */
+    uint32_t fh_len, name_len, obj_len, holder_len;
+    /* then: fh, name, obj_fh, lock holder bytes; struct fw_dirent[ndirent] (aligned);
+     * their bytes */
 };
 
 struct findings_worker {
@@ -72,7 +74,8 @@ take(const uint8_t **p, uint32_t len)
 static size_t
 rec_size(const struct op_event *ev)
 {
-    size_t n = align8(sizeof(struct fw_rec) + ev->fh.len + ev->name.len + ev->obj_fh.len);
+    size_t n = align8(sizeof(struct fw_rec) + ev->fh.len + ev->name.len + ev->obj_fh.len +
+                      ev->v4.lock_holder.len);
     unsigned i;
 
     n += (size_t)ev->ndirent * sizeof(struct fw_dirent);
@@ -94,9 +97,11 @@ encode(uint8_t *out, const struct op_event *ev)
     r->fh_len = (uint32_t)ev->fh.len;
     r->name_len = (uint32_t)ev->name.len;
     r->obj_len = (uint32_t)ev->obj_fh.len;
+    r->holder_len = (uint32_t)ev->v4.lock_holder.len;
     put(&p, ev->fh);
     put(&p, ev->name);
     put(&p, ev->obj_fh);
+    put(&p, ev->v4.lock_holder);
     d = (struct fw_dirent *)(out + align8((size_t)(p - out)));
     p = (uint8_t *)(d + ev->ndirent);
     for (i = 0; i < ev->ndirent; i++) {
@@ -129,6 +134,7 @@ decode(struct findings_worker *w, const uint8_t *in)
     ev->fh = take(&p, r->fh_len);
     ev->name = take(&p, r->name_len);
     ev->obj_fh = take(&p, r->obj_len);
+    ev->v4.lock_holder = take(&p, r->holder_len);
     ev->dirent = w->dirents;
     ev->dirent_cap = OP_DIRENT_MAX; /* ndirent <= OP_DIRENT_MAX: findings_wants */
     d = (const struct fw_dirent *)(in + align8((size_t)(p - in)));

@@ -74,9 +74,13 @@ struct op_nfs4 {
     uint32_t main_status;
     uint32_t why_none;     /* OPEN_DELEGATE_NONE_EXT: why_no_delegation4 */
     uint32_t slot, highest_slot, target_slot;
-    uint32_t lock_type;    /* LOCK/LOCKT answered NFS4ERR_DENIED: the conflicting lock */
+    /* LOCK/LOCKT answered NFS4ERR_DENIED (LOCK4denied), or an NLM TEST
+     * answered denied (nlm4_holder): the conflicting lock */
+    uint32_t lock_type;    /* nfs_lock_type4 (NLM: WRITE_LT exclusive, else READ_LT) */
     uint64_t lock_off, lock_len;
     uint64_t lock_owner;   /* a hash of its (clientid, owner), 0: none */
+    uint64_t lock_clientid; /* its holder's clientid (NLM: svid) */
+    struct bytes lock_holder; /* its owner's bytes (lock_owner4.owner, NLM oh), borrowed */
     uint64_t session;      /* a hash of the call's SEQUENCE sessionid, or of the sessionid a
                             * CREATE_SESSION created; 0: none */
     uint32_t max_resp;     /* CREATE_SESSION result: the fore channel's ca_maxresponsesize */
@@ -152,7 +156,8 @@ struct op_event {
     uint16_t ndirent;        /* of those, the first ones kept in dirent[] */
     uint16_t dirent_cap;     /* room in dirent[] (<= OP_DIRENT_MAX; 0: none kept) */
     struct op_dirent *dirent; /* a bounded view: the matcher's listing buffer, borrowed */
-    struct op_nfs4 v4;        /* NFSv4 COMPOUND replies (has_main_ops), else zero */
+    struct op_nfs4 v4;        /* NFSv4 COMPOUND replies (has_main_ops), else zero; the
+                               * conflicting lock of an NLM TEST too */
 };
 
 #define STATS_MAX_STATUS 24 /* distinct status values tracked per procedure */

@@ -20,6 +20,9 @@ here in Python):
 - redundant_getattr on nfs41-ls: only GETATTR COMPOUNDs, with the change
   attribute the client already held (tshark's nfs.changeid4);
 - NLM (nlm-locks): denied LOCKs in lock_contention, denied TESTs as evidence;
+- lock_contention's conflicting locks: holder (clientid and owner, NLM svid
+  and owner handle), range and type as tshark decodes LOCK4denied and
+  nlm4_holder, and as the client recorded them;
 - one call's time in one finding only: on a capture built here where two
   NFSv4 findings count the same COMPOUNDs (a DESTROY_SESSION answered
   NFS4ERR_DELAY while recovering from NFS4ERR_BAD_STATEID is a delay and a
@@ -108,6 +111,26 @@ def redundant_getattrs(rows, window=3.0):
                 n += 1
         held[fh] = (r["t"], r["chg"][-1])
     return n
+
+
+def check_holders(name, path, conflicts):
+    """The conflicting locks (holder clientid and owner, range, type) are the
+    LOCK4denied tshark decodes from the LOCK/LOCKT replies answered
+    NFS4ERR_DENIED, each with as many denials."""
+    p = subprocess.run(["tshark", "-n", "-r", path, "-Y", "rpc.msgtyp==1 && nfs.nfsstat4==10010",
+                        "-T", "fields", "-e", "nfs.clientid", "-e", "nfs.lock_owner4", "-e",
+                        "nfs.offset4", "-e", "nfs.length4", "-e", "nfs.locktype4"],
+                       capture_output=True, text=True, timeout=300)
+    types = {1: "READ_LT", 2: "WRITE_LT", 3: "READW_LT", 4: "WRITEW_LT"}
+    want = {}
+    for line in p.stdout.splitlines():
+        cid, owner, off, ln, typ = line.split("\t")
+        k = ("%016x" % int(cid, 16), bytes.fromhex(owner).decode(), int(off), int(ln),
+             types[int(typ)])
+        want[k] = want.get(k, 0) + 1
+    got = {(c["holder"]["clientid"], c["holder"]["owner"], c["offset"], c["length"], c["type"]):
+           c["denials"] for c in conflicts}
+    check(want and got == want, f"{name}: conflicting locks {got} == tshark's {want}")
 
 
 def check_rep_too_big(name, fs, exp, path, have_tshark):
@@ -300,9 +323,11 @@ def main():
             ev = fs["lock_contention"]["evidence"]
             check(ev["lockt_denied"] == want_t, f"{name}: LOCKT denials {ev['lockt_denied']}")
             c = ev["conflicts"][0]
-            desc = f"{c['type']} {c['offset']}+{c['length']}"
-            check(any(k.endswith(desc) for k in list(ld.get("LOCK", {})) + list(ld.get("LOCKT", {}))),
-                  f"{name}: the conflicting lock {desc} is the client's")
+            desc = f"{c['holder']['owner']} {c['type']} {c['offset']}+{c['length']}"
+            check(desc in list(ld.get("LOCK", {})) + list(ld.get("LOCKT", {})),
+                  f"{name}: the conflicting lock, its holder and range {desc} are the client's")
+            if have_tshark:
+                check_holders(name, path, ev["conflicts"])
         # delay_grace_storms
         want = st.get("NFS4ERR_GRACE", 0) + st.get("NFS4ERR_DELAY", 0)
         check(count(fs, "delay_grace_storms") == want,
@@ -392,6 +417,22 @@ def main():
         check(count(fs, "lock_contention") == tl, f"nlm-locks: lock_contention == tshark's {tl}")
         check(fs.get("lock_contention", {}).get("evidence", {}).get("nlm_test_denied") == tt,
               f"nlm-locks: denied TESTs == tshark's {tt}")
+        # the holders the denied TESTs named (nlm4_holder)
+        p = subprocess.run(["tshark", "-n", "-r", path, "-Y", "nlm.test_stat.stat==1", "-T",
+                            "fields", "-e", "nlm.lock.svid", "-e", "nlm.lock.owner", "-e",
+                            "nlm.lock.l_offset64", "-e", "nlm.lock.l_len64", "-e",
+                            "nlm.exclusive"], capture_output=True, text=True, timeout=300)
+        want = {}
+        for line in p.stdout.splitlines():
+            svid, oh, off, ln, excl = line.split("\t")
+            k = (int(svid), bytes.fromhex(oh).decode(), int(off), int(ln),
+                 "WRITE_LT" if excl == "1" else "READ_LT")
+            want[k] = want.get(k, 0) + 1
+        got = {(c["holder"]["svid"], c["holder"]["owner"], c["offset"], c["length"], c["type"]):
+               c["denials"] for c in fs.get("lock_contention", {}).get("evidence", {})
+               .get("conflicts", []) if c["holder"]["program"] == "nlm"}
+        check(len(want) == tt and got == want,
+              f"nlm-locks: the denied TESTs' holders {got} == tshark's {want}")
     check_single_claim(nfsscope, have_tshark)
     return finish()
 

@@ -12,6 +12,7 @@
 #include "findings.h"
 #include "names.h"
 #include "nfs4.h"
+#include "term_escape.h"
 
 static const char *
 status_name(uint32_t st)
@@ -28,6 +29,17 @@ static const char *
 lock_type(uint32_t t)
 {
     return t < 5 ? lock_types[t] : "?";
+}
+
+/* The conflicting lock's owner bytes, escaped ("..." when cut). */
+static const char *
+holder_owner(const struct fnd_v4_lock *l, char *buf, size_t sz)
+{
+    size_t n = term_escape(buf, sz, l->holder, l->holder_len);
+
+    if (l->holder_cut && n + 4 < sz)
+        memcpy(buf + n, "...", 4);
+    return buf;
 }
 
 static uint64_t
@@ -124,10 +136,17 @@ findings_nfs4_summary(const struct stats *s, const struct findings *f, enum fkin
                 names_path(s->names, fh, path, sizeof path);
             else
                 snprintf(path, sizeof path, "(unknown file)");
+            char own[4 * FND_V4_HOLDER + 8];
+
             findings_say(buf, sz,
-                "; the lock most in the way: %s %" PRIu64 "+%" PRIu64 " on %s, owner %016" PRIx64
-                " (%" PRIu64 " denials)",
-                lock_type(l->type), l->off, l->len, path, l->owner, l->n);
+                "; the lock most in the way: %s %" PRIu64 "+%" PRIu64 " on %s, held by ",
+                lock_type(l->type), l->off, l->len, path);
+            if (l->nlm)
+                findings_say(buf, sz, "NLM svid %" PRIu64, l->clientid);
+            else
+                findings_say(buf, sz, "clientid 0x%016" PRIx64, l->clientid);
+            findings_say(buf, sz, " owner \"%s\" (%" PRIu64 " denials)",
+                holder_owner(l, own, sizeof own), l->n);
         }
         findings_say(buf, sz, ". Applications wait on each other's byte-range locks: polling with "
                      "LOCK/LOCKT retries adds a delay per try; find who holds the lock.");
@@ -255,6 +274,19 @@ findings_nfs4_evidence(struct json_w *w, const struct stats *s, const struct fin
             snprintf(buf, sizeof buf, "%016" PRIx64, l->owner);
             json_kv_str(w, "owner", buf);
             json_kv_u64(w, "denials", l->n);
+            json_key(w, "holder");
+            json_obj(w);
+            json_kv_str(w, "program", l->nlm ? "nlm" : "nfs4");
+            if (l->nlm) {
+                json_kv_u64(w, "svid", l->clientid);
+            } else {
+                snprintf(buf, sizeof buf, "%016" PRIx64, l->clientid);
+                json_kv_str(w, "clientid", buf);
+            }
+            json_kv_str(w, "owner", holder_owner(l, buf, sizeof buf));
+            json_key(w, "owner_cut");
+            json_bool(w, l->holder_cut);
+            json_close(w);
             json_close(w);
         }
         json_close(w);
