@@ -16,6 +16,17 @@ cursor visible) and the final report is on stdout after quit, after SIGTERM
 and after a fatal signal; a file name with an escape sequence in it is shown
 escaped.
 
+At 80x24 (samples/multi-client): the procedure table's header has p50, p99
+and max and nfs3 read's row shows them (against the JSON report), the tab
+line does not wrap, no line is wider than the screen, Ctrl-L redraws the
+same screen; long file paths are shortened from the middle keeping the file
+name; with NO_COLOR=1 capture-pane -e shows no colour escape sequence, with
+TERM=xterm-256color and no NO_COLOR it shows some; H draws the top row's
+latency histogram, whose bucket counts add up to the row's replies and to
+tshark's count of READ replies with an rpc.time; the findings panel is
+ranked by cost_us as the JSON report; the drill-down (Enter on a client)
+sorts only by the columns it shows, and "mean" orders the mean column.
+
 Two files (ls-storm.pcap is 127.0.0.1's, multi-client.pcapng four clients'
 198.18.0.21-24, replayed together): the procedure table for the clients a
 filter keeps, or for the top row (Enter on the clients panel), equals the
@@ -171,6 +182,158 @@ def wait_file(path, timeout=30.0):
 
 def restored(t):
     return t.display("#{alternate_on}") == "0" and t.display("#{cursor_flag}") == "1"
+
+# SGR parameters that set a colour (foreground or background, 8/16/256/RGB);
+# 39 and 49 (the default colours) are not a colour.
+COLOUR_SGR = re.compile(r"\x1b\[([0-9;]*)m")
+
+
+def colours(screen):
+    out = set()
+    for m in COLOUR_SGR.finditer(screen):
+        ps = m.group(1).split(";")
+        for i, p in enumerate(ps):
+            if p in ("38", "48") or re.fullmatch(r"3[0-7]|4[0-7]|9[0-7]|10[0-7]", p):
+                if i == 0 or ps[i - 1] not in ("38", "48", "5", "2"):
+                    out.add(p)
+    return out
+
+
+def tshark_replies(path, proc):
+    """Replies to NFSv3 procedure `proc` with an rpc.time (tshark): how many."""
+    out = subprocess.run(["tshark", "-n", "-r", path, "-o", "tcp.try_heuristic_first:TRUE",
+                          "-o", "udp.try_heuristic_first:TRUE", "-Y", "rpc.msgtyp == 1",
+                          "-T", "fields", "-e", "nfs.procedure_v3", "-e", "rpc.time",
+                          "-E", "occurrence=a", "-E", "aggregator=|"],
+                         capture_output=True, text=True, check=True).stdout
+    n = 0
+    for line in out.splitlines():
+        procs, times = (line.split("\t") + [""])[:2]
+        for p, t in zip(procs.split("|"), times.split("|")):
+            if p == str(proc) and t:
+                n += 1
+    return n
+
+
+def screen_e(t):
+    return subprocess.run(t.base + ["capture-pane", "-e", "-p", "-t", "t"], check=True,
+                          capture_output=True, text=True).stdout
+
+
+def narrow_80x24(nfsscope, mc, work):
+    """multi-client at 80x24 with NO_COLOR, then without."""
+    rep = truth_of(nfsscope, mc)
+    read = rep["nfs3"]["ops"]["read"]
+    t = Tmux("narrow", 80, 24, shell("env TERM=xterm-256color NO_COLOR=1 %s --tui --speed 0 -r %s"
+                                     % (nfsscope, mc), work, "narrow"))
+    try:
+        s = t.wait_for(lambda s: "END OF CAPTURE" in s)
+        lines = s.splitlines()
+        head = [i for i, l in enumerate(lines) if l.startswith("procedure ")]
+        check(head and re.search(r"\bp50\b.*\bp99\b.*\bmax\s*$", lines[head[0]]) is not None,
+              "80x24: p50, p99 and max in the procedure table's header (%r)"
+              % (lines[head[0]] if head else None))
+        check(head and lines[head[0] - 1].startswith("1 procedures")
+              and "sort: calls" in lines[head[0] - 1],
+              "80x24: the tab line holds tabs and sort on one line, no wrap")
+        check(all(len(l) <= 80 for l in lines), "80x24: no line wider than the screen")
+        row = re.search(r"^nfs3 read\s+(\d+)\s+[\d.]+%\s+\d+\s+(\S+)\s+(\S+)\s+(\S+)\s+(\S+)\s*$",
+                        s, re.M)
+        lat = read["latency_us"]
+        want = (read["calls"], fmt_lat(lat["p50"]), fmt_lat(lat["p99"]), fmt_lat(lat["max"]))
+        got = row and (int(row.group(1)), row.group(2), row.group(4), row.group(5))
+        check(got == want, "80x24: nfs3 read shows calls, p50, p99, max %s (report: %s)"
+              % (got, want))
+        check(not colours(screen_e(t)), "NO_COLOR=1: no colour escape sequences")
+
+        # Ctrl-L: the same screen again (a key clears the one-off end-of-capture
+        # message on the bottom line, so that line is left out)
+        t.keys("C-l")
+        s2 = t.wait_for(lambda x: "end of the capture" not in x and "procedure " in x, 20)
+        check(s2.splitlines()[:-1] == s.splitlines()[:-1] and "h help" in s2.splitlines()[-1],
+              "Ctrl-L redraws the same screen")
+
+        t.keys("H")
+        s = t.wait_for(lambda s: "latency of " in s, 20)
+        m = re.search(r"latency of (\w+ \w+) \(top row\): (\d+) replies", s)
+        counts = [int(x.group(1)) for x in re.finditer(
+            r"^\s+\S+ - \S+\s+(\d+) ", s, re.M)]
+        replies = tshark_replies(mc, 6)
+        check(m is not None and m.group(1) == "nfs3 read",
+              "H: the histogram of the top row (nfs3 read)")
+        check(m is not None and sum(counts) == int(m.group(2)) == replies and len(counts) >= 2,
+              "H: bucket counts %s add up to the row's replies, %d by tshark's rpc.time"
+              % (counts, replies))
+        t.keys("H")
+        s = t.wait_for(lambda s: "latency of " not in s, 20)
+
+        t.keys("4")
+        s = t.wait_for(lambda s: re.search(r"calls\s.*file", s) is not None, 20)
+        paths = [r["key"] for r in rep["breakdowns"]["file"]["rows"] if r["key"].startswith("/")]
+        long = [p for p in paths if len(p) > 40]
+        shown = [l.split()[-1] for l in s.splitlines() if ".." in l]
+        ok = bool(long) and any(x.endswith("/" + p.rsplit("/", 1)[1]) and
+                                p.startswith(x.split("..")[0]) and len(x) < len(p)
+                                for x in shown for p in long)
+        check(ok, "80x24: long paths shortened from the middle, file name kept (%s; %s)"
+              % (shown[:2], long[:1]))
+
+        # the findings panel: ranked as the report, by cost_us, largest first
+        t.keys("5")
+        s = t.wait_for(lambda s: re.search(r"^findings \(", s, re.M) is not None, 20)
+        shown, top = [], 0
+        for _ in range(12):  # scroll through it
+            shown += [m.group(1) for m in re.finditer(r"^ ([a-z_]+) \(\d+\)\s*$", s, re.M)
+                      if m.group(1) not in shown]
+            t.keys("PgDn")
+            time.sleep(0.2)
+            s = t.screen()
+        ranked = [f["kind"] for f in sorted(rep["findings"], key=lambda f: -f.get("cost_us", 0))
+                  if "cost_us" in f]
+        check(len(ranked) >= 3 and shown == ranked,
+              "findings panel ranked by cost_us as the report (%s; report %s)" % (shown, ranked))
+
+        # the drill-down (Enter on a client): its sort labels name the columns shown
+        t.keys("2", "Enter")
+        s = t.wait_for(lambda s: "client: " in s and "mean" in s, 20)
+        labels = []
+        for _ in range(9):
+            t.keys(">")
+            time.sleep(0.3)
+            m = re.search(r"sort: (\S+) \(", t.screen())
+            labels.append(m.group(1) if m else None)
+        check(set(labels) == {"name", "calls", "errors", "mean", "max"},
+              "drill-down: sort goes through the columns shown (%s)" % labels)
+        while True:
+            t.keys(">")
+            s = t.wait_for(lambda s: "sort: " in s, 20)
+            if "sort: mean (desc)" in s:
+                break
+        means = [m.group(1) for m in re.finditer(
+            r"^(?:\w+ \w+|\(other procedures\))\s+\d+\s+[\d.]+%\s+\d+\s+(\S+)\s+\S+\s*$",
+            s, re.M)]
+        us = [float(x[:-2]) if x.endswith("us") else float(x[:-2]) * 1000 if x.endswith("ms")
+              else float(x[:-1]) * 1e6 for x in means]
+        check(len(us) >= 3 and us == sorted(us, reverse=True),
+              "drill-down: sort: mean orders the mean column (%s)" % means[:5])
+        t.keys("\\", literal=True)
+
+        t.keys("q")
+        wait_file(os.path.join(work, "narrow.rc"))
+    finally:
+        t.kill()
+
+    t = Tmux("colour", 80, 24, shell("env -u NO_COLOR TERM=xterm-256color %s --tui --speed 0 -r %s"
+                                     % (nfsscope, mc), work, "colour"))
+    try:
+        t.wait_for(lambda s: "END OF CAPTURE" in s)
+        c = colours(screen_e(t))
+        check(c, "TERM=xterm-256color without NO_COLOR: colour escape sequences (%s)" % sorted(c))
+        t.keys("q")
+        wait_file(os.path.join(work, "colour.rc"))
+    finally:
+        t.kill()
+
 
 
 def main():
@@ -504,6 +667,9 @@ def main():
         wait_file(os.path.join(work, "v4.rc"))
     finally:
         t.kill()
+
+    # --- 80x24: columns that fit, paths, colour, the histogram ---------------------
+    narrow_80x24(nfsscope, os.path.join(samples, "multi-client.pcapng"), work)
 
     print("%d failed" % len(FAILS))
     return 1 if FAILS else 0
