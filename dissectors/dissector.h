@@ -119,6 +119,9 @@ enum {
     PGF_FINDINGS = 1u << 2,  /* the findings analyse its operations: its dissector fills
                               * attributes, access masks, listings and verifiers */
     PGF_LOCK_WAITS = 1u << 3, /* the lock-wait tracker follows it (lockwait.h) */
+    PGF_ANNOUNCED = 1u << 4, /* another program's calls announce its number (that program's
+                              * `announces`): it is decoded under any number learned so, and
+                              * reported inside that program's object, not on its own */
 };
 
 struct rpc_program {
@@ -161,6 +164,13 @@ struct rpc_program {
      * (rpc_rm: cfg rpc_wide_max bytes): the ones whose results the findings
      * read deep into, the directory listings. */
     uint64_t wide_replies;
+    /* The program whose number this program's calls may announce, for
+     * calls that come later (NFSv4: the callback program, named in
+     * SETCLIENTID, CREATE_SESSION, BACKCHANNEL_CTL), and the number a call
+     * announced, read from its scratch as the call decoder left it (0:
+     * none); the RPC layer learns it (stats_learn_program). NULL: none. */
+    const struct rpc_program *announces;
+    uint32_t (*announced)(uint32_t proc, const uint8_t *priv);
 };
 
 /* Generated: NULL-terminated table of every compiled-in program. */

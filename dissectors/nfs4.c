@@ -24,12 +24,19 @@ static const struct rpc_op nfs4_procs[2] = {
     [NFSPROC4_COMPOUND] = { "compound", OPK_OTHER, 0 },
 };
 
-/* The row of an operation in the table: its number; ILLEGAL (10044, past
- * the table) in row 0, which no operation uses. */
+/* The row of an operation in the table: its number; ILLEGAL and CB_ILLEGAL
+ * (10044, past the table) in row 0, which no operation uses. */
 static uint32_t
-op_row(uint32_t op)
+op_row(uint32_t op, bool cb)
 {
-    return op <= NFS4_OP_LAST ? op : 0;
+    return op <= (cb ? (uint32_t)NFS4_CB_OP_LAST : (uint32_t)NFS4_OP_LAST) ? op : 0;
+}
+
+/* The table entry of an operation, forward or callback. */
+static const struct rpc_op *
+op_entry(uint32_t op, bool cb)
+{
+    return cb ? nfs4_cb_op(op) : nfs4_op(op);
 }
 
 /* Bit `row` of a 128-bit set: was the operation already in this message? */
@@ -93,11 +100,12 @@ emit(const struct op_sink *sub, uint32_t op, uint32_t index, enum op_phase ph,
      const struct nfs4_resop *r, struct bytes fh, uint64_t seen[2],
      const struct nfs4_op_detail *detail)
 {
-    const struct rpc_op *t = nfs4_op(op);
+    bool cb = detail->call->cb;
+    const struct rpc_op *t = op_entry(op, cb);
     struct op_item it;
 
     memset(&it, 0, sizeof it);
-    it.op = op_row(op);
+    it.op = op_row(op, cb);
     it.index = index;
     it.kind = t ? t->kind : OPK_OTHER;
     it.flags = t ? t->flags : 0;
@@ -106,8 +114,9 @@ emit(const struct op_sink *sub, uint32_t op, uint32_t index, enum op_phase ph,
     if (r) {
         it.has_status = r->has_status;
         it.status = r->status;
-        res_io(r, &it);
-    } else if (ph == OPI_CALL && detail && detail->arg) {
+        if (!cb) /* callbacks move no file data */
+            res_io(r, &it);
+    } else if (ph == OPI_CALL && !cb && detail->arg) {
         call_io(detail->arg, &it);
     }
     it.fh = fh;
@@ -127,8 +136,8 @@ kind_pack(const struct nfs4_kind *k)
     return key;
 }
 
-static const char *
-nfs4_kind_key_name(uint32_t key, char *buf, size_t size)
+const char *
+nfs4_kind_key_name(uint32_t key, bool cb, char *buf, size_t size)
 {
     struct nfs4_kind k;
 
@@ -137,7 +146,13 @@ nfs4_kind_key_name(uint32_t key, char *buf, size_t size)
         k.op[k.n] = nfs4_op_unpack((uint8_t)(key >> (8 * k.n)), 0);
         k.n++;
     }
-    return nfs4_kind_name(&k, false, buf, size);
+    return nfs4_kind_name(&k, cb, buf, size);
+}
+
+static const char *
+kind_key_name(uint32_t key, char *buf, size_t size)
+{
+    return nfs4_kind_key_name(key, false, buf, size);
 }
 
 /* The message's tail, if the RPC layer kept one: decoding resumes there
@@ -152,8 +167,8 @@ tail_of(const struct op_sink *sub, struct nfs4_tail *t)
     return t;
 }
 
-static enum decode_rc
-nfs4_call(struct xdr_cur *x, struct pending_call *pc, const struct op_sink *sub)
+enum decode_rc
+nfs4_msg_call(struct xdr_cur *x, struct pending_call *pc, const struct op_sink *sub, bool cb)
 {
     static _Thread_local struct nfs4_call c; /* a few KiB: not on the stack per message */
     struct nfs4_digest *d = (struct nfs4_digest *)pc->priv;
@@ -165,7 +180,7 @@ nfs4_call(struct xdr_cur *x, struct pending_call *pc, const struct op_sink *sub)
 
     if (pc->proc != NFSPROC4_COMPOUND)
         return DECODE_OK;
-    rc = nfs4_compound_call(x, tail_of(sub, &t), &c);
+    rc = cb ? nfs4_cb_compound_call(x, &c) : nfs4_compound_call(x, tail_of(sub, &t), &c);
     if (sub) /* past NFS4_OPS_MAX: counted as the COMPOUND's count says, never decoded */
         anomaly_add(sub->anom, ANOM_NFS4_OPS_BEYOND_BOUND, c.ops_beyond);
     nfs4_digest_make(&c, d);
@@ -174,7 +189,13 @@ nfs4_call(struct xdr_cur *x, struct pending_call *pc, const struct op_sink *sub)
     det.call = d;
     pc->minor = c.minorversion <= 0xfe ? (uint8_t)c.minorversion : 0xfe;
     main_op = nfs4_call_main_op(&c);
-    if (main_op) {
+    if (main_op && cb) { /* a callback names its file in its arguments (RFC 8881 §20) */
+        if (main_op->fh.len && main_op->fh.len <= PC_FH_MAX) {
+            memcpy(pc->fh, main_op->fh.p, main_op->fh.len);
+            pc->fh_len = (uint8_t)main_op->fh.len;
+        }
+        pc->kind = nfs4_cb_op(main_op->op) ? nfs4_cb_op(main_op->op)->kind : OPK_OTHER;
+    } else if (main_op) {
         /* RENAME (RFC 8881 §18.26) acts on the saved FH (the source
          * directory) and the current FH (the target), as NFSv3's from and
          * to (the names learn the move from them). */
@@ -207,14 +228,14 @@ nfs4_call(struct xdr_cur *x, struct pending_call *pc, const struct op_sink *sub)
 
         if (c.stop == NFS4_STOP_UNKNOWN && i + 1 == c.ndecoded)
             break; /* op<N>: no row, and nothing after it was decodable */
-        if (a->op == OP_WRITE) { /* the message's: its first stable_how, all its data */
+        if (!cb && a->op == OP_WRITE) { /* the message's: its first stable_how, all its data */
             if (pc->stable == STABLE_NONE)
                 pc->stable = a->stable <= FILE_SYNC4 ? a->stable : STABLE_NONE;
             pc->write_count += a->count;
         }
         det.arg = a;
-        emit(sub, a->op, i, OPI_CALL, NULL, a->op == OP_PUTFH ? a->fh : (struct bytes){ 0 },
-             NULL, &det);
+        emit(sub, a->op, i, OPI_CALL, NULL,
+             cb || a->op == OP_PUTFH ? a->fh : (struct bytes){ 0 }, NULL, &det);
     }
     return rc;
 }
@@ -257,9 +278,9 @@ reply_names(const struct nfs4_reply *r, const struct nfs4_digest *d, struct op_e
     }
 }
 
-static enum decode_rc
-nfs4_reply(struct xdr_cur *x, const struct pending_call *pc, struct op_event *ev,
-           const struct op_sink *sub)
+enum decode_rc
+nfs4_msg_reply(struct xdr_cur *x, const struct pending_call *pc, struct op_event *ev,
+               const struct op_sink *sub)
 {
     static _Thread_local struct nfs4_reply r;
     const struct nfs4_digest *d = (const struct nfs4_digest *)pc->priv;
@@ -271,7 +292,7 @@ nfs4_reply(struct xdr_cur *x, const struct pending_call *pc, struct op_event *ev
 
     if (pc->proc != NFSPROC4_COMPOUND)
         return DECODE_OK;
-    rc = nfs4_compound_reply(x, tail_of(sub, &t), d, &r);
+    rc = d->cb ? nfs4_cb_compound_reply(x, d, &r) : nfs4_compound_reply(x, tail_of(sub, &t), d, &r);
     if (sub)
         anomaly_add(sub->anom, ANOM_NFS4_OPS_BEYOND_BOUND, r.res_beyond);
     memset(&det, 0, sizeof det);
@@ -283,13 +304,19 @@ nfs4_reply(struct xdr_cur *x, const struct pending_call *pc, struct op_event *ev
     ev->has_status = true;
     ev->has_main_ops = true;
     ev->main_ops = kind_pack(&d->kind);
-    reply_names(&r, d, ev);
+    if (!d->cb)
+        reply_names(&r, d, ev);
     for (i = 0; i < r.ndecoded; i++) {
         const struct nfs4_resop *res = &r.res[i];
         struct bytes fh = res->fh_gen < r.ngen ? r.gen[res->fh_gen].fh : (struct bytes){ 0 };
 
         if (!res->has_status)
             continue;
+        if (d->cb) {
+            det.res = res;
+            emit(sub, res->op, i, OPI_RESULT, res, (struct bytes){ 0 }, seen, &det);
+            continue;
+        }
         if (res->op == OP_WRITE && res->status == NFS4_OK && ev->committed == STABLE_NONE &&
             res->committed <= FILE_SYNC4)
             ev->committed = res->committed;
@@ -300,7 +327,10 @@ nfs4_reply(struct xdr_cur *x, const struct pending_call *pc, struct op_event *ev
         det.res = res;
         emit(sub, res->op, i, OPI_RESULT, res, fh, seen, &det);
     }
-    nfs4_event_fill(d, &r, ev);
+    if (d->cb)
+        nfs4_cb_event_fill(d, &r, ev);
+    else
+        nfs4_event_fill(d, &r, ev);
     /* The call's operations after the last result were not evaluated. */
     for (i = r.ndecoded; i < d->ndecoded; i++) {
         uint32_t op = nfs4_digest_op(d, i);
@@ -316,8 +346,8 @@ nfs4_reply(struct xdr_cur *x, const struct pending_call *pc, struct op_event *ev
 /* A COMPOUND's record detail from its call's digest: the operations as
  * decoded (an unknown one as op<N>, the rest counted), its kind, and the
  * session slot of its SEQUENCE. */
-static bool
-nfs4_detail(uint32_t proc, const uint8_t *priv, struct msg_detail *out)
+bool
+nfs4_msg_detail(uint32_t proc, const uint8_t *priv, struct msg_detail *out)
 {
     const struct nfs4_digest *d = (const struct nfs4_digest *)priv;
     size_t used = 0;
@@ -328,7 +358,8 @@ nfs4_detail(uint32_t proc, const uint8_t *priv, struct msg_detail *out)
     memset(out, 0, sizeof *out);
     for (i = 0; i < d->ndecoded; i++) {
         char nb[24];
-        const char *n = nfs4_op_name(nfs4_digest_op(d, i), nb, sizeof nb);
+        uint32_t op = nfs4_digest_op(d, i);
+        const char *n = d->cb ? nfs4_cb_op_name(op, nb, sizeof nb) : nfs4_op_name(op, nb, sizeof nb);
         int w = snprintf(out->ops + used, sizeof out->ops - used, "%s%s", i ? " " : "", n);
 
         if (w < 0 || (size_t)w >= sizeof out->ops - used)
@@ -338,7 +369,7 @@ nfs4_detail(uint32_t proc, const uint8_t *priv, struct msg_detail *out)
     if (d->nops > d->ndecoded && used < sizeof out->ops)
         snprintf(out->ops + used, sizeof out->ops - used, "%s+%lu more", used ? " " : "",
                  (unsigned long)(d->nops - d->ndecoded));
-    nfs4_kind_name(&d->kind, false, out->kind, sizeof out->kind);
+    nfs4_kind_name(&d->kind, d->cb, out->kind, sizeof out->kind);
     if (d->has_seq) {
         out->has_session = true;
         memcpy(out->sessionid, d->sessionid, sizeof out->sessionid);
@@ -354,6 +385,19 @@ nfs4_status(uint32_t status)
     return nfs4_status_name(status);
 }
 
+/* The callback program a COMPOUND announced (its digest's cb_program). */
+static uint32_t
+nfs4_announced(uint32_t proc, const uint8_t *priv)
+{
+    return proc == NFSPROC4_COMPOUND ? ((const struct nfs4_digest *)priv)->cb_program : 0;
+}
+
+static enum decode_rc
+nfs4_call(struct xdr_cur *x, struct pending_call *pc, const struct op_sink *sub)
+{
+    return nfs4_msg_call(x, pc, sub, false);
+}
+
 const struct rpc_program nfs4_program = {
     .name = "nfs4",
     .title = "NFS v4.x",
@@ -365,9 +409,11 @@ const struct rpc_program nfs4_program = {
     .ops = nfs4_op_table,
     .nminor = 3,
     .flags = PGF_FINDINGS,
-    .kind_name = nfs4_kind_key_name,
+    .kind_name = kind_key_name,
     .status_name = nfs4_status,
-    .detail = nfs4_detail,
+    .detail = nfs4_msg_detail,
     .call = nfs4_call,
-    .reply = nfs4_reply,
+    .reply = nfs4_msg_reply,
+    .announces = &nfs4_callback_program,
+    .announced = nfs4_announced,
 };

@@ -29,6 +29,7 @@
 
 #define NFS4_PROGRAM 100003
 #define NFS4_VERSION 4
+#define NFS4_CB_VERSION 1          /* NFS_CB (RFC 7530 §16.2.1, RFC 8881 §20) */
 #define NFS4_CB_PROGRAM 0x40000000 /* the 4.1 back channel's usual number (RFC 8881 §20) */
 #define NFS4_FHSIZE 128            /* RFC 7530 §2.2, RFC 8881 §3.2 */
 #define NFS4_OPAQUE_LIMIT 1024
@@ -308,9 +309,11 @@ struct nfs4_digest {
      * RENEW, DESTROY_CLIENTID, CREATE_SESSION, and a 4.0 OPEN or new-owner
      * LOCK: the clientid in st_arg[0..7] (host order); CLOSE, DELEGRETURN,
      * FREE_STATEID: the stateid's other (12 bytes); DESTROY_SESSION: the
-     * sessionid. */
+     * sessionid; on the back channel the first CB_RECALL's stateid. */
     uint8_t st_op;
     uint8_t st_arg[NFS4_SESSIONID_SIZE];
+    uint32_t cb_program;    /* the callback program the call announces, 0: none
+                             * (nfs4_call_cb_program) */
 };
 
 /* What nfs4.c hands with each operation it emits (op_item.detail). */
@@ -381,6 +384,27 @@ struct op_event;
 void nfs4_event_fill(const struct nfs4_digest *d, const struct nfs4_reply *r,
                      struct op_event *ev);
 
+/* The same for a CB_COMPOUND's reply: the main operation's status, the
+ * first failing operation, the stateid a CB_RECALL recalls. */
+void nfs4_cb_event_fill(const struct nfs4_digest *d, const struct nfs4_reply *r,
+                        struct op_event *ev);
+
+/* The NFSv4 messages for the RPC layer (nfs4.c), forward channel (cb false:
+ * program 100003 version 4) or callbacks (cb true: CB_NULL and CB_COMPOUND,
+ * RFC 7530 §16, RFC 8881 §20), as struct rpc_program's call, reply and
+ * detail. */
+struct pending_call;
+enum decode_rc nfs4_msg_call(struct xdr_cur *x, struct pending_call *pc,
+                             const struct op_sink *sub, bool cb);
+enum decode_rc nfs4_msg_reply(struct xdr_cur *x, const struct pending_call *pc,
+                              struct op_event *ev, const struct op_sink *sub);
+bool nfs4_msg_detail(uint32_t proc, const uint8_t *priv, struct msg_detail *out);
+/* A kind (op_event.main_ops) by name, forward or callback operations. */
+const char *nfs4_kind_key_name(uint32_t key, bool cb, char *buf, size_t size);
+/* The callback program (nfs4_callback.c): its number is 0x40000000 or the
+ * one a client's SETCLIENTID / CREATE_SESSION / BACKCHANNEL_CTL announced. */
+extern const struct rpc_program nfs4_callback_program;
+
 /* The call's digest, for its pending-call scratch. */
 void nfs4_digest_make(const struct nfs4_call *c, struct nfs4_digest *d);
 /* The op of decoded call op i (0 <= i < d->ndecoded) as on the wire. */
@@ -406,6 +430,9 @@ nfs4_op_moves_data(uint32_t op)
 {
     return op == OP_READ || op == OP_WRITE || op == OP_READ_PLUS || op == OP_COPY;
 }
+/* The name of row `row` of an NFSv4 program's operation rows (the forward
+ * or the callback table): ILLEGAL's or CB_ILLEGAL's in row 0; NULL: a gap. */
+const char *nfs4_row_name(const struct rpc_program *pg, uint32_t row);
 const struct rpc_op *nfs4_cb_op(uint32_t op);
 
 /* Names. Operations are lower case (RFC names: "putfh", "cb_recall", ...);

@@ -382,6 +382,7 @@ nfs4_digest_make(const struct nfs4_call *c, struct nfs4_digest *d)
     d->newgen = c->newgen;
     d->stable = 0xff;
     d->st_op = 0xff;
+    d->cb_program = nfs4_call_cb_program(c);
     for (i = 0; i < c->ndecoded; i++) {
         const struct nfs4_argop *a = &c->op[i];
         d->op[i] = nfs4_op_pack(a->op);
@@ -391,8 +392,13 @@ nfs4_digest_make(const struct nfs4_call *c, struct nfs4_digest *d)
             d->slotid = a->u.seq.slotid;
             d->sequenceid = a->u.seq.sequenceid;
         }
-        if (c->cb)
+        if (c->cb) { /* the first CB_RECALL's stateid (RFC 8881 §20.2) */
+            if (d->st_op == 0xff && a->op == OP_CB_RECALL && a->has_stateid) {
+                memcpy(d->st_arg, a->stateid.other, sizeof a->stateid.other);
+                d->st_op = (uint8_t)i;
+            }
             continue;
+        }
         if (d->st_op == 0xff)
             digest_state_arg(c, a, i, d);
         if (a->op == OP_PUTFH && d->nputfh < NFS4_DIGEST_FH) {

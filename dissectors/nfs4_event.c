@@ -110,6 +110,11 @@ nfs4_event_fill(const struct nfs4_digest *d, const struct nfs4_reply *r, struct 
             ev->v4.lock_clientid = res->u.denied.clientid;
             ev->v4.lock_holder = res->u.denied.owner;
         }
+        if (res->op == OP_DELEGRETURN && d->st_op == i) { /* the stateid it returned
+                                                             * (the call's, RFC 8881 §18.6) */
+            ev->v4.has_deleg = true;
+            memcpy(ev->v4.deleg_other, d->st_arg, sizeof ev->v4.deleg_other);
+        }
         if (res->status != NFS4_OK)
             continue;
         if (t)
@@ -150,6 +155,7 @@ nfs4_event_fill(const struct nfs4_digest *d, const struct nfs4_reply *r, struct 
             break;
         case OP_SEQUENCE:
             ev->v4.has_seq = true;
+            ev->v4.seq_flags = res->u.seq.status_flags;
             ev->v4.slot = res->u.seq.slotid;
             ev->v4.highest_slot = res->u.seq.highest_slotid;
             ev->v4.target_slot = res->u.seq.target_highest_slotid;
@@ -165,5 +171,22 @@ nfs4_event_fill(const struct nfs4_digest *d, const struct nfs4_reply *r, struct 
         default:
             break;
         }
+    }
+}
+
+void
+nfs4_cb_event_fill(const struct nfs4_digest *d, const struct nfs4_reply *r, struct op_event *ev)
+{
+    int mi = main_index(d);
+
+    if (mi >= 0 && (uint32_t)mi < r->ndecoded) {
+        ev->v4.main_done = r->res[mi].has_status;
+        ev->v4.main_status = r->res[mi].status;
+    }
+    if (r->first_error >= 0)
+        ev->v4.fail_op = nfs4_op_pack(r->res[r->first_error].op);
+    if (d->st_op < d->ndecoded && nfs4_digest_op(d, d->st_op) == OP_CB_RECALL) {
+        ev->v4.has_deleg = true; /* the delegation recalled (RFC 8881 §20.2) */
+        memcpy(ev->v4.deleg_other, d->st_arg, sizeof ev->v4.deleg_other);
     }
 }

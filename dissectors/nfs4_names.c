@@ -306,3 +306,11 @@ nfs4_kind_name(const struct nfs4_kind *k, bool cb, char *buf, size_t size)
     }
     return buf;
 }
+
+const char *
+nfs4_row_name(const struct rpc_program *pg, uint32_t row)
+{
+    if (row == 0)
+        return pg->ops == nfs4_cb_op_table ? nfs4_cb_illegal_op.name : nfs4_illegal_op.name;
+    return row < pg->nops ? pg->ops[row].name : NULL;
+}

@@ -41,6 +41,7 @@
 #include "histo.h"
 #include "json.h"
 #include "jsonr.h"
+#include "nfs4.h"
 #include "term_escape.h"
 
 #define MERGE_MAX_INPUT (256u << 20)
@@ -804,6 +805,17 @@ emit_nfs4_csv(FILE *out, const struct mnode *pg)
     }
 }
 
+/* An NFSv4 program's rows (the nfs4 object, or its callbacks): NULL and
+ * COMPOUND, then (CSV) the rest. */
+static void
+emit_nfs4(FILE *out, const struct mnode *pg, bool csv)
+{
+    emit_row(out, pg, child(pg, "null"), csv, NULL);
+    emit_row(out, pg, child(pg, "compound"), csv, NULL);
+    if (csv)
+        emit_nfs4_csv(out, pg);
+}
+
 /* Per program and procedure: the text table (procedures with calls), or the
  * CSV rows of the report's CSV (every procedure, zero rows too). */
 static void
@@ -837,10 +849,17 @@ emit_table(FILE *out, const struct mnode *root, bool csv)
         const struct mnode *ops = child(pg, "ops"), *msg = child(pg, "compound");
 
         if (msg && msg->kind == N_OBJ) { /* NFSv4: its messages ("ops" are the operations) */
-            emit_row(out, pg, child(pg, "null"), csv, NULL);
-            emit_row(out, pg, msg, csv, NULL);
-            if (csv)
-                emit_nfs4_csv(out, pg);
+            const struct mnode *cb = child(pg, "callbacks");
+
+            emit_nfs4(out, pg, csv);
+            if (cb && cb->kind == N_OBJ) { /* the callback program's rows, by its name */
+                struct mnode named = *cb;
+                char name[32];
+
+                snprintf(name, sizeof name, "%s", nfs4_callback_program.name);
+                named.key = name;
+                emit_nfs4(out, &named, csv);
+            }
             continue;
         }
         if (!ops || ops->kind != N_OBJ)

@@ -192,6 +192,7 @@ nfs4_state_new(size_t clients, size_t sessions, size_t stateids, uint64_t seed)
     st->clients = calloc(clients, sizeof *st->clients);
     st->sessions = calloc(sessions, sizeof *st->sessions);
     st->sids = calloc(stateids, sizeof *st->sids);
+    histo_init(&st->st.recalls.to_return);
     st->cl_order = calloc(clients, sizeof *st->cl_order);
     st->se_order = calloc(sessions, sizeof *st->se_order);
     if (!st->clients || !st->sessions || !st->sids || !st->cl_order || !st->se_order)
@@ -317,9 +318,19 @@ session_find(struct nfs4_state *st, const uint8_t *sessionid)
     return s == HT_NONE ? NULL : &st->sessions[s];
 }
 
+/* A delegation leaves the table: if it was recalled and not given back,
+ * it no longer counts as pending. */
+static void
+recall_drop(struct nfs4_state *st, const struct sid *e)
+{
+    if (e->kind == SID_DELEG && e->d.recalled && !e->d.returning)
+        st->st.recalls.pending--;
+}
+
 static void
 sid_forget(struct nfs4_state *st, uint32_t s)
 {
+    recall_drop(st, &st->sids[s]);
     st->sid_active[st->sids[s].kind]--;
     lru_remove(&st->si, s);
 }
@@ -339,6 +350,7 @@ sid_put(struct nfs4_state *st, const uint8_t other[12], enum sid_kind kind,
     s = lru_get(&st->si, other, &created, &evicted);
     e = &st->sids[s];
     if (evicted) {
+        recall_drop(st, e);
         if (e->kind == SID_DELEG)
             st->st.delegations.evicted++;
         else
@@ -452,8 +464,15 @@ nfs4_state_call(struct nfs4_state *st, const struct nfs4_state_who *who,
 
         st->st.delegations.delegreturn++;
         if (s != HT_NONE && st->sids[s].kind == SID_DELEG && !st->sids[s].d.returning) {
-            st->sids[s].d.returning = true;
-            st->sids[s].d.t_return = who->t;
+            struct nfs4_deleg_info *dl = &st->sids[s].d;
+
+            dl->returning = true;
+            dl->t_return = who->t;
+            if (dl->recalled) {
+                st->st.recalls.returned++;
+                st->st.recalls.pending--;
+                histo_record(&st->st.recalls.to_return, stats_latency_us(&dl->t_recall, &who->t));
+            }
         }
         break;
     }
@@ -658,14 +677,43 @@ nfs4_state_result(struct nfs4_state *st, const struct nfs4_state_who *who,
         result_ok(st, who, d, index);
 }
 
+/* A callback operation as the server sends it: a CB_RECALL of a delegation
+ * granted in the capture starts its recall (the first one counts). */
+static void
+callback_call(struct nfs4_state *st, const struct nfs4_argop *a, const struct timespec *t)
+{
+    uint32_t s;
+    struct nfs4_deleg_info *dl;
+
+    if (a->op != OP_CB_RECALL)
+        return;
+    st->st.recalls.calls++;
+    s = a->has_stateid ? lru_find(&st->si, a->stateid.other) : HT_NONE;
+    if (s == HT_NONE || st->sids[s].kind != SID_DELEG)
+        return;
+    dl = &st->sids[s].d;
+    if (dl->recalled || dl->returning)
+        return;
+    dl->recalled = true;
+    dl->t_recall = *t;
+    st->st.recalls.known++;
+    st->st.recalls.pending++;
+}
+
 void
 nfs4_state_record_op(struct nfs4_state *st, const struct op_event *msg, const struct op_item *op)
 {
     const struct nfs4_op_detail *d = op->detail;
     struct nfs4_state_who who;
 
-    if (!st || !d || !msg->pg || msg->prog != NFS4_PROGRAM || msg->vers != NFS4_VERSION ||
-        !msg->key || msg->from_server)
+    if (!st || !d || !d->call || !msg->pg || !msg->key)
+        return;
+    if (msg->pg == &nfs4_callback_program) { /* the callbacks, on either channel */
+        if (op->phase == OPI_CALL && d->arg)
+            callback_call(st, d->arg, &msg->t_call);
+        return;
+    }
+    if (msg->prog != NFS4_PROGRAM || msg->vers != NFS4_VERSION || msg->from_server)
         return;
     memset(&who, 0, sizeof who);
     who.af = msg->key->af;

@@ -22,7 +22,10 @@
  *     ended by CLOSE, FREE_STATEID, DELEGRETURN;
  *   - delegations granted by type, OPEN_DELEGATE_NONE answers, refusals by
  *     why_no_delegation4 (OPEN_DELEGATE_NONE_EXT, §18.16.3), DELEGRETURNs;
- *   - the state errors any result gave (NFS4ERR_BAD_STATEID, ..._EXPIRED).
+ *   - the state errors any result gave (NFS4ERR_BAD_STATEID, ..._EXPIRED);
+ *   - from the callbacks (CB_COMPOUND, either channel): each CB_RECALL of
+ *     a delegation granted in the capture, and the time to the DELEGRETURN
+ *     that gives it back.
  * Each table has a fixed size given at creation, allocated once; when full
  * the least recently used entry is dropped (counted in `evicted`). Nothing
  * is allocated per packet. Single-threaded: one owner, the pipeline. */
@@ -34,6 +37,7 @@
 #include <stdint.h>
 #include <time.h>
 
+#include "histo.h"
 #include "nfs4.h"
 
 #define NFS4_STATE_SLOTS 128   /* slots per session followed in flight (0..127) */
@@ -93,6 +97,8 @@ struct nfs4_deleg_info {
     uint64_t clientid;       /* its clientid, 0: not known */
     bool returning;          /* a DELEGRETURN for it was sent */
     struct timespec t_return; /* when (the call) */
+    bool recalled;           /* a CB_RECALL named it (RFC 8881 §20.2) */
+    struct timespec t_recall; /* the first one (the call) */
 };
 
 struct nfs4_state_stats {
@@ -122,6 +128,13 @@ struct nfs4_state_stats {
         struct nfs4_status_map return_errors;
         uint64_t evicted;
     } delegations;
+    struct { /* CB_RECALL (RFC 8881 §20.2, RFC 7530 §16.2.2) and the DELEGRETURN it asks for */
+        uint64_t calls;      /* CB_RECALL operations sent */
+        uint64_t known;      /* naming a delegation granted in the capture (first recall) */
+        uint64_t returned;   /* of those, DELEGRETURNs sent after the recall */
+        uint64_t pending;    /* recalled, not returned (yet, or before the table dropped it) */
+        struct histo to_return; /* first CB_RECALL call to the DELEGRETURN call, us */
+    } recalls;
 };
 
 struct nfs4_state;

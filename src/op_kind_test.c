@@ -114,7 +114,7 @@ static const struct {
     { "nsm1", nsm1, N(nsm1) },         { "portmap2", portmap2, N(portmap2) },
     { "rpcbind3", rpcbind3, N(rpcbind3) },       { "rpcbind4", rpcbind4, N(rpcbind4) },
     { "nfsacl2", nfsacl2, N(nfsacl2) }, { "nfsacl3", nfsacl3, N(nfsacl3) },
-    { "nfs4", nfs4, N(nfs4) },
+    { "nfs4", nfs4, N(nfs4) },          { "nfs4_cb", nfs4, N(nfs4) }, /* CB_NULL, CB_COMPOUND */
 };
 
 static const struct rpc_program *

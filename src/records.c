@@ -15,6 +15,7 @@
 #include "csv_field.h"
 #include "dissector.h"
 #include "json.h"
+#include "nfs4.h"
 #include "stats.h"
 #include "term_escape.h"
 
@@ -267,7 +268,7 @@ records_op(struct records *r, const struct op_event *msg, const struct op_item *
     if (pg->status_error ? !pg->status_error(op->status) : op->status == 0)
         return;
     r->err_set = true;
-    nm = op->op == 0 ? "illegal" : rpc_op(pg, op->op) ? rpc_op(pg, op->op)->name : NULL;
+    nm = nfs4_row_name(pg, op->op);
     if (nm)
         snprintf(r->err_op, sizeof r->err_op, "%s", nm);
     else

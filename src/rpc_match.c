@@ -363,6 +363,8 @@ handle_call(struct rpc_match *m, struct flow *f, unsigned dir, const struct rpc_
             anomaly_add(&m->stats->anom, ANOM_NFS_DECODE_ERROR, 1);
         else if (drc == DECODE_TRUNCATED)
             pc->partial = 1;
+        if (pg->announces) /* e.g. an NFSv4 client's callback program */
+            stats_learn_program(m->stats, pg->announced(h->proc, pc->priv), pg->announces);
     }
     stats_call(m->stats, pg, h->proc, pc->stable, pc->write_count);
     stats_call_minor(m->stats, pg, h->proc, pc->minor);

@@ -208,7 +208,38 @@ stats_program(const struct stats *s, uint32_t prog, uint32_t vers)
     for (i = 0; i < s->nprogs; i++)
         if (s->progs[i].pg->prog == prog && s->progs[i].pg->vers == vers)
             return s->progs[i].pg;
+    for (i = 0; i < s->learned.n; i++)
+        if (s->learned.prog[i] == prog && s->learned.pg[i]->vers == vers)
+            return s->learned.pg[i];
     return NULL;
+}
+
+void
+stats_learn_program(struct stats *s, uint32_t prog, const struct rpc_program *pg)
+{
+    struct learned_progs *l = &s->learned;
+    size_t i;
+
+    if (!prog || !stats_prog(s, pg))
+        return;
+    for (i = 0; i < s->nprogs; i++)
+        if (s->progs[i].pg->prog == prog)
+            return; /* a registered number keeps its own program */
+    for (i = 0; i < l->n; i++)
+        if (l->prog[i] == prog) {
+            l->pg[i] = pg;
+            return;
+        }
+    if (l->n < STATS_LEARNED_MAX) {
+        i = l->n++;
+    } else {
+        i = l->next;
+        l->next = (l->next + 1) % STATS_LEARNED_MAX;
+        l->evicted++;
+    }
+    l->prog[i] = prog;
+    l->pg[i] = pg;
+    l->learned++;
 }
 
 uint64_t

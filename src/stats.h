@@ -85,6 +85,10 @@ struct op_nfs4 {
                             * CREATE_SESSION created; 0: none */
     uint32_t max_resp;     /* CREATE_SESSION result: the fore channel's ca_maxresponsesize */
     uint32_t read_count;   /* the main operation is READ: the count it asked for */
+    uint32_t seq_flags;    /* SEQUENCE result: sr_status_flags (SEQ4_STATUS_*) */
+    bool has_deleg;        /* deleg_other is set: */
+    uint8_t deleg_other[12]; /* the delegation stateid's other a DELEGRETURN returned or a
+                              * CB_RECALL recalled (RFC 8881 §8.2.2, §18.6, §20.2) */
 };
 
 /* One finished operation. Filled by the RPC layer (times, outcome) and by the
@@ -286,6 +290,17 @@ struct rpc_totals {
     uint64_t unknown_program_calls; /* programs with no dissector (counted, matched) */
 };
 
+/* Program numbers learned from the calls that announce them
+ * (rpc_program.announces, e.g. an NFSv4 client's callback program): at most
+ * STATS_LEARNED_MAX, the oldest replaced when full (counted in evicted). */
+#define STATS_LEARNED_MAX 32
+struct learned_progs {
+    unsigned n, next;                             /* entries used; the next one to replace */
+    uint32_t prog[STATS_LEARNED_MAX];
+    const struct rpc_program *pg[STATS_LEARNED_MAX]; /* decoded as this program */
+    uint64_t learned, evicted;                    /* numbers learned; replaced when full */
+};
+
 struct capture_totals {
     uint64_t packets, bytes; /* bytes on the wire */
     struct timespec first_ts, last_ts;
@@ -304,6 +319,7 @@ struct stats {
     struct anomalies anom;
     struct reconnects reconnects; /* TCP connections opened again, per client */
     struct rpc_tls tls;           /* connections that switched to TLS (RFC 9289) */
+    struct learned_progs learned; /* program numbers announced by calls */
     size_t nprogs;
     struct prog_stats *progs; /* one per rpc_programs[] entry, same order */
     /* Who and what; absent (bd_on false, names NULL) unless
@@ -328,8 +344,13 @@ void stats_fini(struct stats *s);
 /* The prog_stats for a registered program, or NULL. */
 struct prog_stats *stats_prog(struct stats *s, const struct rpc_program *pg);
 const struct prog_stats *stats_prog_by_name(const struct stats *s, const char *name);
-/* The program (prog, vers) among the ones s counts, or NULL: not decoded. */
+/* The program (prog, vers) among the ones s counts, or learned for a
+ * number (stats_learn_program), or NULL: not decoded. */
 const struct rpc_program *stats_program(const struct stats *s, uint32_t prog, uint32_t vers);
+/* A call announced that calls of program pg (one s counts) will come under
+ * number prog: remember it, unless prog is pg's own number or a registered
+ * program's. */
+void stats_learn_program(struct stats *s, uint32_t prog, const struct rpc_program *pg);
 
 /* Count a first-transmission RPCSEC_GSS call at call time (service, and
  * gss_proc for a control message, as in op_event); a control message is

@@ -1,11 +1,44 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* stats_test.c: what a finished operation teaches the names cache
- * (stats_record_by). */
+ * (stats_record_by); program numbers learned from the calls that announce
+ * them (stats_learn_program). */
 #include "stats.h"
 
 #include <string.h>
 
+#include "nfs4.h"
 #include "t.h"
+
+/* An NFSv4 client's callback program number (RFC 7530 §16.1): decoded as
+ * the callback program once announced, never over a registered number,
+ * at most STATS_LEARNED_MAX kept, the oldest replaced (counted). */
+static void
+test_learned(void)
+{
+    struct stats s;
+    uint32_t i;
+
+    EQ(stats_init(&s), 0);
+    CHECK(stats_program(&s, NFS4_CB_PROGRAM, NFS4_CB_VERSION) == &nfs4_callback_program);
+    CHECK(stats_program(&s, 0x40000123, NFS4_CB_VERSION) == NULL);
+    stats_learn_program(&s, 0x40000123, &nfs4_callback_program);
+    CHECK(stats_program(&s, 0x40000123, NFS4_CB_VERSION) == &nfs4_callback_program);
+    CHECK(stats_program(&s, 0x40000123, 4) == NULL); /* another version: not decoded */
+    stats_learn_program(&s, 0x40000123, &nfs4_callback_program); /* again: one entry */
+    stats_learn_program(&s, 0, &nfs4_callback_program);          /* none announced */
+    stats_learn_program(&s, 100003, &nfs4_callback_program);     /* a registered number */
+    CHECK(stats_program(&s, 100003, 1) == NULL);
+    EQ(s.learned.learned, 1);
+    EQ(s.learned.n, 1);
+    for (i = 1; i <= STATS_LEARNED_MAX; i++)
+        stats_learn_program(&s, 0x40000123 + i, &nfs4_callback_program);
+    EQ(s.learned.n, STATS_LEARNED_MAX);
+    EQ(s.learned.evicted, 1);
+    CHECK(stats_program(&s, 0x40000123, NFS4_CB_VERSION) == NULL); /* the oldest went */
+    CHECK(stats_program(&s, 0x40000123 + STATS_LEARNED_MAX, NFS4_CB_VERSION) ==
+          &nfs4_callback_program);
+    stats_fini(&s);
+}
 
 static struct bytes
 B(const char *s)
@@ -23,6 +56,7 @@ main(void)
     struct flow_key key;
     char path[256];
 
+    test_learned();
     EQ(stats_init(&s), 0);
     EQ(stats_breakdowns_init(&s, 16, 64, 7), 0);
     memset(&key, 0, sizeof key);

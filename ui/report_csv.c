@@ -205,7 +205,7 @@ nfs4_op_rows(FILE *out, const struct rpc_program *pg, const struct proc_stats *o
 
     for (i = 0; i < pg->nops; i++) {
         const struct proc_stats *p = &ops[i];
-        const char *name = i == 0 ? "illegal" : pg->ops[i].name;
+        const char *name = nfs4_row_name(pg, i);
 
         if (!name || (!p->calls && !p->replies && !p->not_evaluated))
             continue;

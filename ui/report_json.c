@@ -16,6 +16,7 @@
 #include "json.h"
 #include "lockwait.h"
 #include "nfs4.h"
+#include "nfs4_state.h"
 #include "report_findings.h"
 #include "report_nfs4_state.h"
 #include "stats.h"
@@ -451,7 +452,7 @@ nfs4_ops(struct json_w *w, const struct rpc_program *pg, const struct proc_stats
     json_obj(w);
     for (i = 0; i < pg->nops; i++) {
         const struct proc_stats *p = &ops[i];
-        const char *name = i == 0 ? "illegal" : pg->ops[i].name;
+        const char *name = nfs4_row_name(pg, i);
 
         if (!name || (!p->calls && !p->replies && !p->not_evaluated))
             continue;
@@ -498,14 +499,15 @@ nfs4_kinds(struct json_w *w, const struct rpc_program *pg, const struct kind_tab
         json_kv_u64(w, "kinds_other", t->other);
 }
 
+/* The messages of an NFSv4 program (the forward channel's or the
+ * callbacks'): calls, replies, NULL and COMPOUND rows, per minor version,
+ * operations and kinds. */
 static void
-nfs4_object(struct json_w *w, const struct view_info *vi, const struct prog_stats *ps)
+nfs4_messages(struct json_w *w, const struct prog_stats *ps)
 {
     const struct rpc_program *pg = ps->pg;
     uint32_t k;
 
-    json_key(w, pg->name);
-    json_obj(w);
     json_kv_u64(w, "calls", ps->calls);
     json_kv_u64(w, "replies", ps->replies);
     json_key(w, "null");
@@ -533,6 +535,51 @@ nfs4_object(struct json_w *w, const struct view_info *vi, const struct prog_stat
     json_close(w);
     nfs4_ops(w, pg, ps->ops, true);
     nfs4_kinds(w, pg, &ps->kinds);
+}
+
+/* "callbacks": the callback program's messages and operations (both
+ * channels), the program numbers learned, and the recalls of delegations
+ * with the time to their DELEGRETURN (src/nfs4_state.h). */
+static void
+nfs4_callbacks(struct json_w *w, const struct stats *s, const struct view_info *vi,
+               const struct prog_stats *cb)
+{
+    const struct nfs4_state_stats *st = vi && vi->nfs4_state ? nfs4_state_stats(vi->nfs4_state)
+                                                               : NULL;
+
+    json_key(w, "callbacks");
+    json_obj(w);
+    nfs4_messages(w, cb);
+    json_key(w, "programs");
+    json_obj(w);
+    json_kv_u64(w, "learned", s->learned.learned);
+    json_kv_u64(w, "evicted", s->learned.evicted);
+    json_close(w);
+    if (st) {
+        json_key(w, "recalls");
+        json_obj(w);
+        json_kv_u64(w, "cb_recall", st->recalls.calls);
+        json_kv_u64(w, "known", st->recalls.known);
+        json_kv_u64(w, "returned", st->recalls.returned);
+        json_kv_u64(w, "pending", st->recalls.pending);
+        latency(w, &st->recalls.to_return); /* first CB_RECALL to DELEGRETURN */
+        histogram(w, &st->recalls.to_return);
+        json_close(w);
+    }
+    json_close(w);
+}
+
+static void
+nfs4_object(struct json_w *w, const struct stats *s, const struct view_info *vi,
+            const struct prog_stats *ps)
+{
+    const struct rpc_program *pg = ps->pg;
+    const struct prog_stats *cb = pg->announces ? stats_prog_by_name(s, pg->announces->name)
+                                                : NULL;
+
+    json_key(w, pg->name);
+    json_obj(w);
+    nfs4_messages(w, ps);
     json_key(w, "write");
     json_obj(w);
     stable4(w, "stable", ps->write.stable);
@@ -556,6 +603,8 @@ nfs4_object(struct json_w *w, const struct view_info *vi, const struct prog_stat
     json_close(w);
     io_sizes(w, ps);
     nfs4_state_json(w, vi ? vi->nfs4_state : NULL); /* clients, sessions, stateids, delegations */
+    if (cb && cb->minor)
+        nfs4_callbacks(w, s, vi, cb);
     /* extras */
     json_kv_u64(w, "unknown_procedure_calls", ps->bad_proc);
     program_gss(w, ps);
@@ -563,13 +612,16 @@ nfs4_object(struct json_w *w, const struct view_info *vi, const struct prog_stat
 }
 
 static void
-program(struct json_w *w, const struct view_info *vi, const struct prog_stats *ps)
+program(struct json_w *w, const struct stats *s, const struct view_info *vi,
+        const struct prog_stats *ps)
 {
     const struct rpc_program *pg = ps->pg;
     uint32_t i;
 
+    if (pg->flags & PGF_ANNOUNCED) /* inside the program that announces it */
+        return;
     if (pg->nminor && ps->minor) { /* NFSv4: the contract's nfs4 object */
-        nfs4_object(w, vi, ps);
+        nfs4_object(w, s, vi, ps);
         return;
     }
     json_key(w, pg->name);
@@ -780,7 +832,7 @@ write_report(FILE *out, const struct stats *s, const struct view_info *vi,
     capture(&w, s, vi);
     rpc(&w, s);
     for (i = 0; i < s->nprogs; i++)
-        program(&w, vi, &s->progs[i]);
+        program(&w, s, vi, &s->progs[i]);
     breakdowns(&w, s, vi);
     if (pretty) /* the per-line live output stays small */
         timeline(&w, s);

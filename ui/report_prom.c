@@ -355,7 +355,7 @@ write_stable(FILE *out, const struct stats *s)
 static const char *
 nfs4_op_label(const struct rpc_program *pg, uint32_t i)
 {
-    return i == 0 ? "illegal" : pg->ops[i].name;
+    return nfs4_row_name(pg, i);
 }
 
 static void

@@ -26,6 +26,7 @@
 
 #include "lockwait.h"
 #include "nfs4.h"
+#include "nfs4_state.h"
 #include "report_findings.h"
 #include "stats.h"
 #include "term_escape.h"
@@ -471,7 +472,7 @@ nfs4_ops(FILE *out, const struct rpc_program *pg, const struct proc_stats *ops,
 
     for (i = 0; i < pg->nops; i++)
         if (nfs4_op_seen(&ops[i])) {
-            const char *name = i == 0 ? "illegal" : pg->ops[i].name;
+            const char *name = nfs4_row_name(pg, i);
             int len = name ? (int)strlen(name) : 0;
 
             any = true;
@@ -485,7 +486,7 @@ nfs4_ops(FILE *out, const struct rpc_program *pg, const struct proc_stats *ops,
             "not eval", "errors", "p50", "p90", "p99", "max");
     for (i = 0; i < pg->nops; i++) {
         const struct proc_stats *p = &ops[i];
-        const char *name = i == 0 ? "illegal" : pg->ops[i].name;
+        const char *name = nfs4_row_name(pg, i);
         char line[512];
         struct pctls l;
 
@@ -500,7 +501,7 @@ nfs4_ops(FILE *out, const struct rpc_program *pg, const struct proc_stats *ops,
     any = false;
     for (i = 0; i < pg->nops; i++) {
         const struct proc_stats *p = &ops[i];
-        const char *name = i == 0 ? "illegal" : pg->ops[i].name;
+        const char *name = nfs4_row_name(pg, i);
 
         if (!name || (p->errors == 0 && p->status_other == 0))
             continue;
@@ -513,11 +514,44 @@ nfs4_ops(FILE *out, const struct rpc_program *pg, const struct proc_stats *ops,
     }
 }
 
+/* The callbacks (CB_NULL and CB_COMPOUND from the server, on the back
+ * channel or a connection it opened), when there are any: their messages,
+ * operations, and the recalls of delegations with the time to their
+ * DELEGRETURN. */
+static void
+nfs4_callbacks(FILE *out, const struct view_info *vi, const struct prog_stats *cb)
+{
+    const struct nfs4_state_stats *st = vi && vi->nfs4_state ? nfs4_state_stats(vi->nfs4_state)
+                                                               : NULL;
+
+    if (!cb || !cb->calls)
+        return;
+    fprintf(out, "callbacks (server to client): %" PRIu64 " calls, %" PRIu64 " replies\n",
+            cb->calls, cb->replies);
+    fprintf(out, "%-8s %10s %10s %10s %8s %8s %8s %8s %8s\n", "CB", "calls", "replies",
+            "unanswered", "errors", "p50", "p90", "p99", "max");
+    nfs4_msg_line(out, "compound", &cb->procs[NFSPROC4_COMPOUND]);
+    nfs4_msg_line(out, "null", &cb->procs[NFSPROC4_NULL]);
+    nfs4_ops(out, cb->pg, cb->ops, " of the callbacks");
+    if (st && st->recalls.calls) {
+        struct pctls l;
+
+        pctls_of(&l, &st->recalls.to_return);
+        fprintf(out,
+                "recalls: %" PRIu64 " cb_recall, %" PRIu64 " of delegations granted in the "
+                "capture, %" PRIu64 " returned (to delegreturn p50 %s, max %s), %" PRIu64
+                " not returned\n",
+                st->recalls.calls, st->recalls.known, st->recalls.returned, l.p50, l.max,
+                st->recalls.pending);
+    }
+}
+
 /* The "NFS v4.x" section: COMPOUNDs per minor version, kinds, operations
  * (with -v also per minor version when several were seen), WRITE
- * stable_how4, bytes. */
+ * stable_how4, bytes, callbacks. */
 static void
-nfs4_section(FILE *out, const struct view_info *vi, const struct prog_stats *ps)
+nfs4_section(FILE *out, const struct view_info *vi, const struct prog_stats *ps,
+             const struct prog_stats *cb)
 {
     const struct rpc_program *pg = ps->pg;
     char wb[24], rb[24];
@@ -563,6 +597,7 @@ nfs4_section(FILE *out, const struct view_info *vi, const struct prog_stats *ps)
         fmt_bytes(wb, sizeof wb, ps->io.copy_bytes);
         fprintf(out, "COPY: %s copied by the server\n", wb);
     }
+    nfs4_callbacks(out, vi, cb);
 }
 
 /* RPCSEC_GSS (RFC 2203): calls by service, the encrypted ones by procedure,
@@ -640,13 +675,16 @@ row_used(const struct proc_stats *p)
 }
 
 static void
-program(FILE *out, const struct view_info *vi, const struct prog_stats *ps, uint64_t span)
+program(FILE *out, const struct stats *s, const struct view_info *vi, const struct prog_stats *ps,
+        uint64_t span)
 {
     const struct rpc_program *pg = ps->pg;
     bool all = vi && vi->all;
     int nw = name_width(pg);
     uint32_t i, hidden = 0;
 
+    if (pg->flags & PGF_ANNOUNCED) /* inside the program that announces it */
+        return;
     if (ps->calls == 0 && !(pg->flags & PGF_PRIMARY))
         return; /* only the main program (NFSv3) is always shown, as nfsstat does */
     fputc('\n', out);
@@ -662,7 +700,8 @@ program(FILE *out, const struct view_info *vi, const struct prog_stats *ps, uint
         fprintf(out, ", %" PRIu64 " to unknown procedures", ps->bad_proc);
     fputs("\nlatency: us below 1 ms, ms below 1 s, then s; - = no replies\n", out);
     if (pg->nminor && ps->minor) { /* NFSv4: COMPOUNDs, kinds, operations */
-        nfs4_section(out, vi, ps);
+        nfs4_section(out, vi, ps,
+                     pg->announces ? stats_prog_by_name(s, pg->announces->name) : NULL);
         gss_lines(out, ps);
         return;
     }
@@ -902,7 +941,7 @@ text_report(FILE *out, const struct stats *s, const struct view_info *vi)
     for (pass = 0; pass < 2; pass++) /* NFS (program 100003) first, then the others */
         for (i = 0; i < s->nprogs; i++)
             if ((s->progs[i].pg->prog == NFS_PROGRAM) == (pass == 0))
-                program(out, vi, &s->progs[i], span);
+                program(out, s, vi, &s->progs[i], span);
     if (!vi || vi->detail >= 0) { /* -q: the short form, without these */
         throughput(out, s);
         breakdowns(out, s, vi);

@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include "anomaly.h"
+#include "nfs4.h"
 #include "report_findings.h"
 #include "term_escape.h"
 #include "tui_int.h"
@@ -954,7 +955,7 @@ draw_v4_ops(struct tui_state *t, int y0, int height, bool draw)
         return 0;
     for (i = 0; i < ps->pg->nops; i++) {
         const struct proc_stats *p = &ps->ops[i];
-        const char *name = i == 0 ? "illegal" : ps->pg->ops[i].name;
+        const char *name = nfs4_row_name(ps->pg, i);
 
         if (!name || (!p->calls && !p->replies && !p->not_evaluated))
             continue;
