@@ -1,0 +1,378 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+"""e2e_callbacks.py: NFSv4 callbacks (nfs4.callbacks in nfsscope -o json)
+against tshark's decoding of the same frames.
+
+  - the public captures with callback traffic (CB_NULL on the NFSv4.1 back
+    channel): nfstrace-eth-ipv4-tcp-nfsv41.pcap and
+    suricata-verify-nfs4-01-input.pcap;
+  - a synthetic capture (no real one can be made here: ganesha VFS never
+    grants delegations) with both kinds of callback: an NFSv4.1 client whose
+    server sends CB_COMPOUNDs (CB_SEQUENCE, CB_RECALL, CB_NOTIFY_LOCK) on the
+    client's own connection, with XIDs that collide with the client's, and
+    an NFSv4.0 client whose SETCLIENTID announces callback program
+    0x40000123, called on a connection the server opens to the client; a
+    READ delegation granted by OPEN, recalled by CB_RECALL and given back by
+    DELEGRETURN, an OPEN answered NFS4ERR_DELAY meanwhile.
+    tshark decodes program 0x40000000 only, so it reads a twin of the
+    capture where the 4.0 client announced and is called on 0x40000000
+    (same frames, same times); a third variant announces another number,
+    and then the calls to 0x40000123 are calls to an unknown program.
+
+Every expected number comes from tshark (nfs.cb_procedure, nfs.cb.operation,
+nfs.status, rpc.time, nfs.opcode, nfs.stateid.other): callback calls,
+replies, unanswered, CB_COMPOUND errors and latency, per callback operation
+its occurrences, results and errors, and the first CB_RECALL to DELEGRETURN
+time of the recalled delegation.
+
+  e2e_callbacks.py NFSSCOPE PCAPS_DIR WORKDIR
+Exit 77 (skip) when tshark or the public captures are absent."""
+import json
+import os
+import shutil
+import struct
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from checks import check, finish, skip_part  # noqa: E402
+import pcapsyn as ps  # noqa: E402
+
+CB_PROG = 0x40000000
+LEARNED = 0x40000123
+OP_NAMES = {3: "cb_getattr", 4: "cb_recall", 11: "cb_sequence", 13: "cb_notify_lock"}
+
+
+# ---- XDR (RFC 4506) -------------------------------------------------------
+def u32(v):
+    return struct.pack(">I", v)
+
+
+def u64(v):
+    return struct.pack(">Q", v)
+
+
+def opq(b):
+    return ps.opaque(b)
+
+
+def stateid(seqid, other):
+    return u32(seqid) + other
+
+
+SESSION = b"S" * 16
+FH = b"\x01\x02FILE-HANDLE-0001"
+DIRFH = b"\x01\x02DIR-HANDLE-00001"
+DELEG = b"DELEG-OTHER1"     # 12 bytes: the delegation stateid's other
+OPEN_SID = b"OPEN-OTHER01"
+DELEG40 = b"DELEG-OTHER2"
+
+
+def compound(minor, ops, tag=b""):
+    return opq(tag) + u32(minor) + u32(len(ops)) + b"".join(ops)
+
+
+def compound_res(status, res, tag=b""):
+    return u32(status) + opq(tag) + u32(len(res)) + b"".join(res)
+
+
+def cb_compound(minor, ident, ops, tag=b""):
+    return opq(tag) + u32(minor) + u32(ident) + u32(len(ops)) + b"".join(ops)
+
+
+def op_sequence(seq, slot=0):
+    return u32(53) + SESSION + u32(seq) + u32(slot) + u32(0) + u32(0)
+
+
+def res_sequence(seq, slot=0, flags=0):
+    return u32(53) + u32(0) + SESSION + u32(seq) + u32(slot) + u32(7) + u32(7) + u32(flags)
+
+
+def op_putfh(fh):
+    return u32(22) + opq(fh)
+
+
+def res_status(op, status=0):
+    return u32(op) + u32(status)
+
+
+def op_open(name, clientid=0):
+    # seqid, share_access READ, share_deny NONE, open_owner4, OPEN4_NOCREATE, CLAIM_NULL name
+    return (u32(18) + u32(0) + u32(1) + u32(0) + u64(clientid) + opq(b"owner1") + u32(0) +
+            u32(0) + opq(name))
+
+
+def res_open_deleg(open_other, deleg_other):
+    # OPEN4resok: stateid, change_info4, rflags, attrset<>, open_delegation4 READ:
+    # stateid, recall, nfsace4 (type, flag, access_mask, who)
+    return (u32(18) + u32(0) + stateid(1, open_other) + u32(0) + u64(1) + u64(2) + u32(4) +
+            u32(0) + u32(1) + stateid(1, deleg_other) + u32(0) +
+            u32(0) + u32(0) + u32(0) + opq(b"EVERYONE@"))
+
+
+def op_delegreturn(other):
+    return u32(8) + stateid(1, other)
+
+
+def op_setclientid(cb_prog, port):
+    addr = ("10.0.0.3.%d.%d" % (port >> 8, port & 255)).encode()
+    # nfs_client_id4 (verifier, id), cb_client4 (program, netaddr4), callback_ident
+    return (u32(35) + b"V" * 8 + opq(b"client40") + u32(cb_prog) + opq(b"tcp") +
+            opq(addr) + u32(1))
+
+
+def res_setclientid():
+    return u32(35) + u32(0) + u64(0x1122334455667788) + b"C" * 8
+
+
+def cb_op_sequence(seq):
+    return u32(11) + SESSION + u32(seq) + u32(0) + u32(0) + u32(0) + u32(0)
+
+
+def cb_res_sequence(seq):
+    return u32(11) + u32(0) + SESSION + u32(seq) + u32(0) + u32(0) + u32(0)
+
+
+def cb_op_recall(other, fh):
+    return u32(4) + stateid(1, other) + u32(0) + opq(fh)
+
+
+def cb_op_notify_lock(fh):
+    return u32(13) + opq(fh) + u64(0x1122334455667788) + opq(b"lockowner")
+
+
+# ---- the capture ------------------------------------------------------------
+def build(announced, called, collide=True):
+    """Frames of the synthetic capture: the 4.0 client announces `announced`
+    and is called on `called`; collide: the 4.1 client's second OPEN has the
+    XID of the server's CB_COMPOUND before it (tshark, which matches by XID
+    alone, takes it for a retransmission: its twin has another XID)."""
+    f = []
+    c41 = ps.TcpConn(f, cli=("10.0.0.1", 801), srv=("10.0.0.2", 2049))
+    rec = ps.record
+
+    def call(conn, d, xid, prog, vers, proc, args):
+        conn.send(d, rec(ps.rpc_call(xid, prog, vers, proc, args)))
+
+    def reply(conn, d, xid, res):
+        conn.send(d, rec(ps.rpc_reply(xid, res)))
+
+    # 4.1: OPEN granting a READ delegation.
+    call(c41, 0, 0x100, 100003, 4, 1,
+         compound(1, [op_sequence(1), op_putfh(DIRFH), op_open(b"f1")]))
+    reply(c41, 1, 0x100, compound_res(0, [res_sequence(1), res_status(22),
+                                          res_open_deleg(OPEN_SID, DELEG)]))
+    # Back channel: CB_NULL, then a CB_COMPOUND recalling it whose XID is the
+    # client's next one (calls are keyed by direction).
+    call(c41, 1, 0x101, CB_PROG, 1, 0, b"")
+    reply(c41, 0, 0x101, b"")
+    call(c41, 1, 0x102, CB_PROG, 1, 1,
+         cb_compound(1, 0, [cb_op_sequence(1), cb_op_recall(DELEG, FH)]))
+    xid = 0x102 if collide else 0x902
+    call(c41, 0, xid, 100003, 4, 1,
+         compound(1, [op_sequence(2), op_putfh(DIRFH), op_open(b"f2")]))
+    reply(c41, 0, 0x102, compound_res(0, [cb_res_sequence(1), res_status(4)]))
+    reply(c41, 1, xid, compound_res(10008, [res_sequence(2), res_status(22),
+                                              res_status(18, 10008)]))  # NFS4ERR_DELAY
+    # A CB_COMPOUND whose CB_NOTIFY_LOCK fails (NFS4ERR_BADHANDLE), one never answered.
+    call(c41, 1, 0x103, CB_PROG, 1, 1,
+         cb_compound(1, 0, [cb_op_sequence(2), cb_op_notify_lock(FH)]))
+    reply(c41, 0, 0x103, compound_res(10001, [cb_res_sequence(2), res_status(13, 10001)]))
+    # The client gives the delegation back.
+    call(c41, 0, 0x104, 100003, 4, 1,
+         compound(1, [op_sequence(3), op_putfh(FH), op_delegreturn(DELEG)]))
+    reply(c41, 1, 0x104, compound_res(0, [res_sequence(3), res_status(22), res_status(8)]))
+    call(c41, 1, 0x105, CB_PROG, 1, 1, cb_compound(1, 0, [cb_op_sequence(3)]))
+
+    # 4.0: SETCLIENTID announcing the callback program, OPEN with a delegation.
+    c40 = ps.TcpConn(f, cli=("10.0.0.3", 870), srv=("10.0.0.2", 2049), isn=(7000, 9000))
+    call(c40, 0, 0x200, 100003, 4, 1, compound(0, [op_setclientid(announced, 40000)]))
+    reply(c40, 1, 0x200, compound_res(0, [res_setclientid()]))
+    call(c40, 0, 0x201, 100003, 4, 1,
+         compound(0, [op_putfh(DIRFH), op_open(b"g1", 0x1122334455667788)]))
+    reply(c40, 1, 0x201, compound_res(0, [res_status(22), res_open_deleg(b"OPEN-OTHER02",
+                                                                         DELEG40)]))
+    # The server opens the callback connection: CB_NULL, CB_COMPOUND(CB_RECALL).
+    cb = ps.TcpConn(f, cli=("10.0.0.2", 1023), srv=("10.0.0.3", 40000), isn=(3000, 4000))
+    call(cb, 0, 0x300, called, 1, 0, b"")
+    reply(cb, 1, 0x300, b"")
+    call(cb, 0, 0x301, called, 1, 1, cb_compound(0, 1, [cb_op_recall(DELEG40, FH)]))
+    reply(cb, 1, 0x301, compound_res(0, [res_status(4)]))
+    return f
+
+
+# ---- tshark's view ------------------------------------------------------------
+def tshark_rows(pcap, fields, filt, extra=()):
+    cmd = ["tshark", "-r", pcap, "-n", "-o", "rpc.desegment_rpc_over_tcp:TRUE"] + list(extra) + \
+          ["-Y", filt, "-T", "fields", "-E", "separator=|", "-E", "occurrence=a",
+           "-E", "aggregator=,"]
+    for fl in fields:
+        cmd += ["-e", fl]
+    out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
+    return [line.split("|") for line in out.splitlines() if line]
+
+
+def tshark_truth(pcap, extra=()):
+    """Callback calls and replies as tshark decodes them: per procedure,
+    calls, replies, unanswered, CB_COMPOUND errors and latencies; per
+    operation its occurrences, results and errors."""
+    t = {"null": {"calls": 0, "replies": 0, "lat": []},
+         "compound": {"calls": 0, "replies": 0, "errors": 0, "lat": [], "status": {}},
+         "ops": {}, "calls_frames": set(), "replied": set()}
+    rows = tshark_rows(pcap, ["frame.number", "rpc.msgtyp", "nfs.cb_procedure",
+                              "nfs.cb.operation", "nfs.status", "rpc.time", "rpc.reqframe",
+                              "rpc.repframe"],
+                       "nfs.cb_procedure", extra)
+    for fr, typ, proc, ops, status, rtime, reqf, repf in rows:
+        proc = "null" if proc == "0" else "compound"
+        p = t[proc]
+        ops = [int(o) for o in ops.split(",") if o]
+        stats = [int(s) for s in status.split(",") if s]
+        if typ == "0":
+            p["calls"] += 1
+            t["calls_frames"].add(fr)
+            for o in ops:
+                t["ops"].setdefault(o, {"count": 0, "replies": 0, "errors": 0})["count"] += 1
+            continue
+        p["replies"] += 1
+        t["replied"].add(reqf or repf)  # the call's frame ("Call In")
+        p["lat"].append(round(float(rtime) * 1e6))
+        if proc == "compound":
+            # nfs.status: the CB_COMPOUND's status, then each result's
+            if stats and stats[0] != 0:
+                p["errors"] += 1
+            for o, s in zip(ops, stats[1:]):
+                r = t["ops"].setdefault(o, {"count": 0, "replies": 0, "errors": 0})
+                r["replies"] += 1
+                r["errors"] += s != 0
+    t["unanswered"] = len(t["calls_frames"] - t["replied"])
+    return t
+
+
+def run_json(nfsscope, pcap):
+    out = subprocess.run([nfsscope, "-r", pcap, "-o", "json"], capture_output=True, text=True,
+                         check=True).stdout
+    return json.loads(out)
+
+
+def compare(label, cb, t, compound_unanswered=None):
+    """nfsscope's callbacks object against tshark's view t."""
+    for proc in ("null", "compound"):
+        row, tr = cb[proc], t[proc]
+        check(row["calls"] == tr["calls"],
+              "%s: %s calls %s, tshark %s" % (label, proc, row["calls"], tr["calls"]))
+        check(row["replies"] == tr["replies"],
+              "%s: %s replies %s, tshark %s" % (label, proc, row["replies"], tr["replies"]))
+        lat = row["latency_us"]
+        check(lat["count"] == len(tr["lat"]), "%s: %s latency count" % (label, proc))
+        if tr["lat"]:
+            check(lat["min"] == min(tr["lat"]) and lat["max"] == max(tr["lat"]),
+                  "%s: %s latency min/max %s/%s, tshark %s/%s" %
+                  (label, proc, lat["min"], lat["max"], min(tr["lat"]), max(tr["lat"])))
+    check(cb["compound"]["errors"] == t["compound"]["errors"],
+          "%s: CB_COMPOUND errors %s, tshark %s" % (label, cb["compound"]["errors"],
+                                                   t["compound"]["errors"]))
+    unanswered = cb["compound"]["unanswered_calls"] + cb["null"].get("unanswered", 0)
+    check(unanswered == t["unanswered"],
+          "%s: unanswered %s, tshark %s" % (label, unanswered, t["unanswered"]))
+    for op, tr in sorted(t["ops"].items()):
+        name = OP_NAMES.get(op, "op%d" % op)
+        row = cb["ops"].get(name, {})
+        for k in ("count", "replies", "errors"):
+            check(row.get(k) == tr[k], "%s: %s %s %s, tshark %s" % (label, name, k, row.get(k),
+                                                                   tr[k]))
+    check(set(cb["ops"]) == {OP_NAMES.get(o, "op%d" % o) for o in t["ops"]},
+          "%s: operations %s, tshark %s" % (label, sorted(cb["ops"]), sorted(t["ops"])))
+
+
+def recall_truth(pcap, extra):
+    """First CB_RECALL call to DELEGRETURN call of each delegation, in us,
+    from tshark's frame times and stateids."""
+    recall, ret = {}, {}
+    for fr, t, other in tshark_rows(pcap, ["frame.number", "frame.time_epoch",
+                                           "nfs.stateid.other"],
+                                    "nfs.cb.operation == 4 && rpc.msgtyp == 0", extra):
+        recall.setdefault(other, float(t))
+    for fr, t, other in tshark_rows(pcap, ["frame.number", "frame.time_epoch",
+                                           "nfs.stateid.other"],
+                                    "nfs.opcode == 8 && rpc.msgtyp == 0", extra):
+        ret.setdefault(other, float(t))
+    return recall, [round((ret[o] - recall[o]) * 1e6) for o in recall if o in ret]
+
+
+def main():
+    nfsscope, pcaps, work = sys.argv[1:4]
+    if not shutil.which("tshark"):
+        skip_part("tshark not installed")
+        return finish()
+    os.makedirs(work, exist_ok=True)
+
+    # Public captures: CB_NULL on the 4.1 back channel.
+    for name in ("nfstrace-eth-ipv4-tcp-nfsv41.pcap", "suricata-verify-nfs4-01-input.pcap"):
+        path = os.path.join(pcaps, name)
+        if not os.path.exists(path):
+            skip_part("%s absent" % path, ci_required=True)
+            continue
+        t = tshark_truth(path)
+        check(t["null"]["calls"] + t["compound"]["calls"] > 0, "%s: tshark sees callbacks" % name)
+        rep = run_json(nfsscope, path)
+        compare(name, rep["nfs4"]["callbacks"], t)
+        check(rep["rpc"]["unknown_program_calls"] == 0,
+              "%s: no calls to unknown programs left" % name)
+
+    # Synthetic: nfsscope on the capture with the learned program number,
+    # tshark on its twin with 0x40000000.
+    real = os.path.join(work, "callbacks.pcap")
+    twin = os.path.join(work, "callbacks-twin.pcap")
+    other = os.path.join(work, "callbacks-unannounced.pcap")
+    ps.write_pcap(real, build(LEARNED, LEARNED))
+    ps.write_pcap(twin, build(CB_PROG, CB_PROG, collide=False))
+    ps.write_pcap(other, build(LEARNED + 1, LEARNED))
+    extra = ("-d", "tcp.port==40000,rpc")
+    t = tshark_truth(twin, extra)
+    check(t["compound"]["calls"] == 4 and t["null"]["calls"] == 2,
+          "twin: tshark decodes the callbacks (%d CB_COMPOUND, %d CB_NULL)" %
+          (t["compound"]["calls"], t["null"]["calls"]))
+    rep = run_json(nfsscope, real)
+    cb = rep["nfs4"]["callbacks"]
+    compare("synthetic", cb, t)
+    check(cb["programs"]["learned"] == 1, "synthetic: one program number learned")
+    check(rep["rpc"]["unknown_program_calls"] == 0, "synthetic: no unknown program calls")
+    # The client's own calls with the XIDs the callbacks reuse are intact.
+    fwd = tshark_rows(twin, ["frame.number"], "nfs.main_opcode && rpc.msgtyp == 0", extra)
+    check(rep["nfs4"]["compound"]["calls"] == len(fwd),
+          "synthetic: COMPOUND calls %s, tshark %s" % (rep["nfs4"]["compound"]["calls"],
+                                                       len(fwd)))
+    recall, times = recall_truth(twin, extra)
+    rc = cb["recalls"]
+    check(rc["cb_recall"] == len(tshark_rows(twin, ["frame.number"],
+                                             "nfs.cb.operation == 4 && rpc.msgtyp == 0",
+                                             extra)),
+          "synthetic: CB_RECALL calls %s" % rc["cb_recall"])
+    check(rc["returned"] == len(times) and rc["latency_us"]["count"] == len(times),
+          "synthetic: recalled delegations returned %s, tshark %s" % (rc["returned"], len(times)))
+    if times:
+        check(rc["latency_us"]["max"] == max(times) and rc["latency_us"]["min"] == min(times),
+              "synthetic: recall to DELEGRETURN %s..%s us, tshark %s..%s" %
+              (rc["latency_us"]["min"], rc["latency_us"]["max"], min(times), max(times)))
+    check(rc["pending"] == len(recall) - len(times),
+          "synthetic: recalls not returned %s, tshark %s" % (rc["pending"],
+                                                             len(recall) - len(times)))
+    # Negative: a number nobody announced is not taken for callbacks. tshark
+    # decodes no call to an unknown program on a connection it did not see
+    # open with a known one, so its count is that of the same frames in the
+    # twin (the calls on the server-opened connection).
+    rep = run_json(nfsscope, other)
+    n_unk = len(tshark_rows(twin, ["frame.number"],
+                            "tcp.srcport == 1023 && rpc.msgtyp == 0", extra))
+    check(n_unk == 2, "unannounced: tshark sees 2 calls on the callback connection")
+    check(rep["rpc"]["unknown_program_calls"] == n_unk,
+          "unannounced: unknown program calls %s, tshark %s" %
+          (rep["rpc"]["unknown_program_calls"], n_unk))
+    check(rep["nfs4"]["callbacks"]["calls"] == t["null"]["calls"] + t["compound"]["calls"] - n_unk,
+          "unannounced: only the back channel's callbacks")
+    return finish()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
