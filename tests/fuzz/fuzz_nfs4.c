@@ -19,6 +19,7 @@
 
 #include "fuzz.h"
 #include "nfs4.h"
+#include "stats.h"
 #include "xdr_cur.h"
 
 static struct nfs4_call call;
@@ -157,6 +158,14 @@ decode(const uint8_t *ctl, const uint8_t *msg, size_t n, bool is_reply, const st
                 : nfs4_compound_reply(&x, tlen ? &tail : NULL, d, &reply);
         check_rc(rc);
         check_reply(cb);
+        if (d) { /* what the reply tells the shared layers */
+            static struct op_event ev;
+            memset(&ev, 0, sizeof ev);
+            if (cb)
+                nfs4_cb_event_fill(d, &reply, &ev);
+            else
+                nfs4_event_fill(d, &reply, &ev);
+        }
     }
     free(head);
     free(tailb);
