@@ -18,6 +18,15 @@
 
 #define OWNER_SEED 0x6e66733461776e72ULL
 
+#define DELEG_SEED 0x6e66733464656c67ULL /* "nfs4delg" */
+
+/* op_nfs4.deleg_sid of a delegation stateid's other (12 bytes). */
+static uint64_t
+nfs4_deleg_sid(const uint8_t *other)
+{
+    return hash_bytes(other, 12, DELEG_SEED) | 1;
+}
+
 /* An NFSv4 attribute set reduced to what tells a client its cached copy is
  * still good (RFC 8881 §5.8.1.4, §10.6): the change attribute when the reply
  * has it, else size, time_modify and time_metadata. Two replies asking for
@@ -112,8 +121,7 @@ nfs4_event_fill(const struct nfs4_digest *d, const struct nfs4_reply *r, struct 
         }
         if (res->op == OP_DELEGRETURN && d->st_op == i) { /* the stateid it returned
                                                              * (the call's, RFC 8881 §18.6) */
-            ev->v4.has_deleg = true;
-            memcpy(ev->v4.deleg_other, d->st_arg, sizeof ev->v4.deleg_other);
+            ev->v4.deleg_sid = nfs4_deleg_sid(d->st_arg);
         }
         if (res->status != NFS4_OK)
             continue;
@@ -155,7 +163,7 @@ nfs4_event_fill(const struct nfs4_digest *d, const struct nfs4_reply *r, struct 
             break;
         case OP_SEQUENCE:
             ev->v4.has_seq = true;
-            ev->v4.seq_flags = res->u.seq.status_flags;
+            ev->v4.seq_flags = (uint16_t)(res->u.seq.status_flags & 0x1fff);
             ev->v4.slot = res->u.seq.slotid;
             ev->v4.highest_slot = res->u.seq.highest_slotid;
             ev->v4.target_slot = res->u.seq.target_highest_slotid;
@@ -186,7 +194,6 @@ nfs4_cb_event_fill(const struct nfs4_digest *d, const struct nfs4_reply *r, stru
     if (r->first_error >= 0)
         ev->v4.fail_op = nfs4_op_pack(r->res[r->first_error].op);
     if (d->st_op < d->ndecoded && nfs4_digest_op(d, d->st_op) == OP_CB_RECALL) {
-        ev->v4.has_deleg = true; /* the delegation recalled (RFC 8881 §20.2) */
-        memcpy(ev->v4.deleg_other, d->st_arg, sizeof ev->v4.deleg_other);
+        ev->v4.deleg_sid = nfs4_deleg_sid(d->st_arg); /* recalled (RFC 8881 §20.2) */
     }
 }

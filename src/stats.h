@@ -71,6 +71,7 @@ struct op_nfs4 {
                             * filehandle and the fileids (what v3 READDIRPLUS gives) */
     uint8_t fail_op;       /* nfs4_op_pack() of the first failing operation, 0: none */
     uint8_t deleg;         /* OPEN: 1 + open_delegation_type4 granted, 0: no OPEN result */
+    uint16_t seq_flags;    /* SEQUENCE result: sr_status_flags (SEQ4_STATUS_* bits 0..12) */
     uint32_t main_status;
     uint32_t why_none;     /* OPEN_DELEGATE_NONE_EXT: why_no_delegation4 */
     uint32_t slot, highest_slot, target_slot;
@@ -85,10 +86,9 @@ struct op_nfs4 {
                             * CREATE_SESSION created; 0: none */
     uint32_t max_resp;     /* CREATE_SESSION result: the fore channel's ca_maxresponsesize */
     uint32_t read_count;   /* the main operation is READ: the count it asked for */
-    uint32_t seq_flags;    /* SEQUENCE result: sr_status_flags (SEQ4_STATUS_*) */
-    bool has_deleg;        /* deleg_other is set: */
-    uint8_t deleg_other[12]; /* the delegation stateid's other a DELEGRETURN returned or a
-                              * CB_RECALL recalled (RFC 8881 §8.2.2, §18.6, §20.2) */
+    uint64_t deleg_sid;    /* a hash of the delegation stateid's other (RFC 8881 §8.2.2) a
+                            * DELEGRETURN returned or a CB_RECALL recalled (§18.6, §20.2);
+                            * 0: none */
 };
 
 /* One finished operation. Filled by the RPC layer (times, outcome) and by the
