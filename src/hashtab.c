@@ -123,18 +123,6 @@ hashtab_remove(struct hashtab *h, uint64_t hash, uint32_t slot)
     h->count--;
 }
 
-/* Multiply-xorshift mixing (splitmix64 finaliser). */
-static uint64_t
-mix(uint64_t x)
-{
-    x ^= x >> 30;
-    x *= 0xbf58476d1ce4e5b9ULL;
-    x ^= x >> 27;
-    x *= 0x94d049bb133111ebULL;
-    x ^= x >> 31;
-    return x;
-}
-
 /* 64x64 -> 128-bit multiply, folded (the wyhash "mum" step). */
 static uint64_t
 mum(uint64_t a, uint64_t b)
@@ -190,11 +178,6 @@ hash_bytes(const void *p, size_t n, uint64_t seed)
         }
         h = mum(x ^ h ^ 0xa0761d6478bd642fULL, y ^ 0x589965cc75374cc3ULL ^ n);
     }
-    return mix(h);
+    return hash_mix(h);
 }
 
-uint64_t
-hash_u64x2(uint64_t a, uint64_t b, uint64_t seed)
-{
-    return mix(mix(a ^ seed) ^ (b * 0x9e3779b97f4a7c15ULL));
-}

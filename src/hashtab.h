@@ -47,6 +47,24 @@ void hashtab_remove(struct hashtab *h, uint64_t hash, uint32_t slot);
 /* A seeded 64-bit hash of a byte string and of two words (keys are
  * attacker-controlled: the seed comes from getrandom() in the ctx). */
 uint64_t hash_bytes(const void *p, size_t n, uint64_t seed);
-uint64_t hash_u64x2(uint64_t a, uint64_t b, uint64_t seed);
+
+/* Multiply-xorshift mixing (splitmix64 finaliser). */
+static inline uint64_t
+hash_mix(uint64_t x)
+{
+    x ^= x >> 30;
+    x *= 0xbf58476d1ce4e5b9ULL;
+    x ^= x >> 27;
+    x *= 0x94d049bb133111ebULL;
+    x ^= x >> 31;
+    return x;
+}
+
+/* Inline: the findings hash several word pairs per call. */
+static inline uint64_t
+hash_u64x2(uint64_t a, uint64_t b, uint64_t seed)
+{
+    return hash_mix(hash_mix(a ^ seed) ^ (b * 0x9e3779b97f4a7c15ULL));
+}
 
 #endif
