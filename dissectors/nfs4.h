@@ -120,6 +120,7 @@ struct nfs4_attrs {
     int64_t mtime_s, ctime_s;
     uint32_t mtime_ns, ctime_ns;
     uint64_t digest;    /* over the bitmap and every value except time_access; 0: none */
+    struct bytes fh;    /* FATTR4_FILEHANDLE (a READDIR entry's handle), borrowed; empty: none */
 };
 
 /* SEQUENCE / CB_SEQUENCE (RFC 8881 §18.46, §20.9). */
@@ -210,7 +211,8 @@ struct nfs4_resop {
     struct nfs4_stateid stateid; /* OPEN, OPEN_CONFIRM, OPEN_DOWNGRADE, CLOSE, LOCK, LOCKU,
                                   * LAYOUTGET, LAYOUTRETURN, COPY_NOTIFY */
     struct bytes fh;        /* GETFH */
-    struct bytes data;      /* READ data, READLINK text, GETXATTR value: borrowed */
+    struct bytes data;      /* READ data, READLINK text, GETXATTR value, READDIR's entry4
+                             * list (from its first value_follows to eof): borrowed */
     uint64_t offset, length; /* LOCK/LOCKT denied range, SEEK offset, LAYOUTCOMMIT new size,
                               * COPY/WRITE_SAME/OFFLOAD_STATUS bytes; READ_PLUS: first data
                               * segment's offset, holes' bytes */

@@ -14,6 +14,7 @@
 
 #include "hashtab.h"
 #include "nfs4.h"
+#include "nfs4_xdr.h"
 #include "stats.h"
 
 #define OWNER_SEED 0x6e66733461776e72ULL
@@ -79,6 +80,36 @@ gen_started_by(const struct nfs4_digest *d, const struct nfs4_reply *r, int i)
         if (r->gen[g].set_by == (uint8_t)i)
             return g;
     return 0;
+}
+
+/* The main READDIR's entries (RFC 8881 §18.23.4: entry4 name and attrs):
+ * each name, and its handle when the attributes carry FATTR4_FILEHANDLE,
+ * into ev->dirent, from which the names cache learns them as from NFSv3
+ * READDIRPLUS. Entries past dirent_cap or cut short set dir_cut. */
+static void
+readdir_entries(const struct nfs4_resop *res, struct op_event *ev)
+{
+    struct xdr_cur y;
+
+    xdr_cur_init(&y, res->data);
+    while (xdr_cur_bool(&y) && xdr_cur_ok(&y)) {
+        struct op_dirent e;
+        struct nfs4_attrs a;
+
+        memset(&e, 0, sizeof e);
+        memset(&a, 0, sizeof a);
+        xdr_cur_u64(&y); /* cookie */
+        nfs4_utf8(&y, &e.name);
+        nfs4_fattr(&y, &a);
+        if (!xdr_cur_ok(&y) || ev->ndirent >= ev->dirent_cap) {
+            ev->dir_cut = true;
+            return;
+        }
+        e.fh = a.fh;
+        e.fileid = (a.have & NFS4_ATTR_FILEID) ? a.fileid : 0;
+        ev->dirent[ev->ndirent++] = e;
+    }
+    ev->dir_cut = ev->dir_cut || res->count > ev->ndirent;
 }
 
 void
@@ -169,6 +200,8 @@ nfs4_event_fill(const struct nfs4_digest *d, const struct nfs4_reply *r, struct 
             ev->v4.target_slot = res->u.seq.target_highest_slotid;
             break;
         case OP_READDIR:
+            if ((int)i == mi)
+                readdir_entries(res, ev);
             ev->dir_entries = res->count;
             ev->dir_eof = res->eof;
             ev->v4.dir_attrs = res->has_attrs &&

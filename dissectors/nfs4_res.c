@@ -57,7 +57,7 @@ secinfo4_array(struct xdr_cur *x, struct nfs4_resop *r)
 static void
 dirlist4(struct xdr_cur *x, struct nfs4_resop *r)
 {
-    uint32_t n = 0;
+    uint32_t n = 0, start = xdr_cur_pos(x);
 
     while (xdr_cur_bool(x) && xdr_cur_ok(x)) {
         struct bytes name;
@@ -70,6 +70,8 @@ dirlist4(struct xdr_cur *x, struct nfs4_resop *r)
             n++;
     }
     r->count = n;
+    r->data.p = x->base + start; /* the entries, walked again for their names */
+    r->data.len = xdr_cur_pos(x) > start ? xdr_cur_pos(x) - start : 0;
     r->eof = xdr_cur_bool(x);
 }
 

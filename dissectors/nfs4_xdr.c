@@ -454,7 +454,7 @@ attr_value(struct xdr_cur *y, unsigned attr, struct nfs4_attrs *a)
         nfsace4_array(y);
         return true;
     case 19: /* filehandle */
-        nfs4_skip_opaque(y, NFS4_FHSIZE);
+        xdr_cur_opaque(y, NFS4_FHSIZE, &a->fh);
         return true;
     case 24: /* fs_locations */
         fs_locations4(y);

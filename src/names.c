@@ -378,7 +378,9 @@ names_path(const struct names *n, struct bytes fh, char *buf, size_t bufsz)
         append(buf, bufsz, &len, "...", 3);
     for (i = depth; i-- > 0;) {
         const struct entry *e = &n->slab[slots[i]];
-        if (!e->is_export || e->name_len == 0 || e->name[0] != '/')
+        /* a separator, but none after an export that ends in one (NFSv4's root "/") */
+        if ((!e->is_export || e->name_len == 0 || e->name[0] != '/') &&
+            !(len && buf[len - 1] == '/'))
             append(buf, bufsz, &len, "/", 1);
         append_name(buf, bufsz, &len, e->name, e->name_len);
     }

@@ -239,6 +239,13 @@ add_test(NAME e2e_nfs4 COMMAND Python3::Interpreter ${CMAKE_SOURCE_DIR}/tests/e2
          $<TARGET_FILE:nfsscope> ${NFSSCOPE_PCAPS} ${CMAKE_SOURCE_DIR}/samples)
 set_tests_properties(e2e_nfs4 PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
 
+# Names an NFSv4 READDIR teaches (entries with FATTR4_FILEHANDLE), hostile
+# ones escaped, against tshark's decoding of a synthetic listing.
+add_test(NAME e2e_nfs4_readdir COMMAND Python3::Interpreter
+         ${CMAKE_SOURCE_DIR}/tests/e2e_nfs4_readdir.py $<TARGET_FILE:nfsscope>
+         ${CMAKE_BINARY_DIR}/nfs4_readdir_work ${NFSSCOPE_PCAPS})
+set_tests_properties(e2e_nfs4_readdir PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 120)
+
 # NFSv4 COMPOUNDs of two samples re-segmented: many per segment, one over many.
 add_test(NAME e2e_nfs4_segments COMMAND Python3::Interpreter
          ${CMAKE_SOURCE_DIR}/tests/e2e_nfs4_segments.py $<TARGET_FILE:nfsscope>
