@@ -53,6 +53,7 @@ static const char *const kind_keys[FK__COUNT] = {
     [FK_STALE_STATE] = "stale_state",
     [FK_SESSION_LIMITS] = "session_limits",
     [FK_OPEN_CLOSE] = "open_close_storm",
+    [FK_DELEG_RECALLS] = "delegation_recalls",
     [FK_SLOW_SERVER] = "slow_server",
     [FK_SMALL_IO] = "small_io",
     [FK_SERIAL_IO] = "serialized_io",
@@ -1100,12 +1101,21 @@ nlm_lock(const struct op_event *ev)
            (ev->kind == OPK_LOCK || ev->kind == OPK_LOCK_TEST);
 }
 
+/* A callback the server sent (a program announced by a findings program,
+ * PGF_ANNOUNCED: the NFSv4 callbacks): not time the clients spent in calls,
+ * only what it says about their state. */
+static bool
+callback(const struct op_event *ev)
+{
+    return (ev->pg->flags & PGF_ANNOUNCED) != 0;
+}
+
 bool
 findings_wants(const struct op_event *ev)
 {
     return ev->pg &&
            (((ev->pg->flags & PGF_FINDINGS) && (ev->kind < OPK_FILE_COUNT || compound(ev))) ||
-            nlm_lock(ev)) &&
+            nlm_lock(ev) || callback(ev)) &&
            ev->key && ev->outcome != OP_ORPHAN_REPLY && ev->ndirent <= OP_DIRENT_MAX;
 }
 
@@ -1285,6 +1295,10 @@ findings_record(struct findings *f, const struct op_event *ev)
         return;
     if (nlm_lock(ev)) {
         findings_nlm_record(f, ev);
+        return;
+    }
+    if (callback(ev)) {
+        findings_nfs4_callback(f, ev);
         return;
     }
     replied = ev->outcome == OP_REPLIED;

@@ -42,6 +42,7 @@ enum fkind {
     FK_STALE_STATE,       /* "stale_state" */
     FK_SESSION_LIMITS,    /* "session_limits" */
     FK_OPEN_CLOSE,        /* "open_close_storm" */
+    FK_DELEG_RECALLS,     /* "delegation_recalls" */
     FK_SLOW_SERVER,       /* "slow_server" (slowsrv.h) */
     FK_SMALL_IO,          /* "small_io" (smallio.h) */
     FK_SERIAL_IO,         /* "serialized_io" (serialio.h) */

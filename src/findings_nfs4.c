@@ -41,6 +41,8 @@ const uint32_t findings_nfs4_limit_codes[FND_V4_LIMITS] = {
     ERR_TOO_MANY_OPS,
 };
 
+enum { SEQ4_STATUS_RECALLABLE_STATE_REVOKED = 0x40 }; /* RFC 8881 §18.46.3 */
+
 /* Episode kinds, mixed into the keys. */
 enum { W_LOCK = 1, W_RETRY, W_STALE };
 
@@ -462,6 +464,86 @@ findings_nlm_record(struct findings *f, const struct op_event *ev)
         findings_credit(f, FK_LOCK_CONTENTION, ev, !test, cost);
 }
 
+/* ---- delegation_recalls ------------------------------------------------------------ */
+
+/* The recall of delegation sid (op_nfs4.deleg_sid): found, or (create)
+ * started in its slot, replacing an older one (counted in evicted). */
+static struct fnd_v4_recall *
+recall_slot(struct findings *f, uint64_t sid, bool create)
+{
+    struct fnd_v4 *v = &f->v4;
+    struct fnd_v4_recall *r = &v->recall_t[sid & (FND_V4_RECALLS - 1)];
+
+    if (r->sid == sid)
+        return r;
+    if (!create)
+        return NULL;
+    if (r->sid)
+        f->evicted++;
+    else
+        v->recalls_pending++;
+    r->sid = sid;
+    r->t_recall = 0;
+    return r;
+}
+
+/* A CB_RECALL (RFC 8881 §20.2, RFC 7530 §16.2.2) the client answered: an
+ * instance; its delegation's recall starts at the call. It costs no call
+ * time: the wait is that of the opens the recall lets through. */
+void
+findings_nfs4_callback(struct findings *f, const struct op_event *ev)
+{
+    struct fnd_v4_recall *r;
+    struct op_event e;
+
+    if (ev->outcome != OP_REPLIED || !ev->v4.deleg_sid)
+        return;
+    /* The client a callback concerns is the one it was sent to (the
+     * back channel's client, or the callee of a connection the server
+     * opened): credit it as the event's client. */
+    e = *ev;
+    e.call_dir = (uint8_t)((ev->call_dir ^ ev->from_server) == 0);
+    f->v4.recalls++;
+    findings_credit(f, FK_DELEG_RECALLS, &e, 1, 0);
+    r = recall_slot(f, ev->v4.deleg_sid, true);
+    if (!r->t_recall) /* the first recall of the delegation */
+        r->t_recall = ns_of(&ev->t_call);
+}
+
+/* A COMPOUND's share: the DELEGRETURN of a recalled delegation (the time
+ * since its recall), OPENs answered NFS4ERR_DELAY while a recall is pending
+ * (the server waits for the holder, §10.4.1), delegations revoked
+ * (NFS4ERR_DELEG_REVOKED, §15.1.5.2, an instance each; the SEQUENCE flag
+ * SEQ4_STATUS_RECALLABLE_STATE_REVOKED, §18.46.3: a recall not answered
+ * in time). */
+static void
+recalls(struct findings *f, const struct op_event *ev)
+{
+    struct fnd_v4 *v = &f->v4;
+    struct fnd_v4_recall *r;
+
+    if (ev->v4.has_seq && (ev->v4.seq_flags & SEQ4_STATUS_RECALLABLE_STATE_REVOKED))
+        v->recallable_revoked++;
+    if (ev->status == ERR_DELEG_REVOKED) {
+        v->deleg_revoked++;
+        findings_credit(f, FK_DELEG_RECALLS, ev, 1, 0);
+    }
+    if (ev->status == ERR_DELAY && v->recalls_pending &&
+        nfs4_op_unpack((uint8_t)ev->main_ops, 0) == OP_OPEN)
+        v->recall_delays++;
+    r = ev->v4.deleg_sid ? recall_slot(f, ev->v4.deleg_sid, false) : NULL;
+    if (r) { /* a DELEGRETURN of a recalled delegation */
+        uint64_t us = us_between(r->t_recall, ns_of(&ev->t_call));
+
+        v->recall_returned++;
+        v->recall_us += us;
+        if (us > v->recall_max_us)
+            v->recall_max_us = us;
+        r->sid = 0;
+        v->recalls_pending--;
+    }
+}
+
 void
 findings_nfs4_record(struct findings *f, const struct op_event *ev, uint64_t *unclaimed)
 {
@@ -478,4 +560,5 @@ findings_nfs4_record(struct findings *f, const struct op_event *ev, uint64_t *un
     stale(f, ev, ck, unclaimed);
     sessions(f, ev, unclaimed);
     opens(f, ev, ck, unclaimed);
+    recalls(f, ev);
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* findings_nfs4.h: the findings only NFSv4 has (RFC 8881): lock contention,
  * NFS4ERR_DELAY / NFS4ERR_GRACE retry loops, stale state and its recovery,
- * session slot limits, and OPEN/CLOSE storms without delegations.
+ * session slot limits, OPEN/CLOSE storms without delegations, and
+ * delegations recalled from their holders (CB_RECALL to DELEGRETURN).
  *
  * Fed every NFSv4 COMPOUND the findings take (findings_record calls
  * findings_nfs4_record), from the message's event: its kind (the main
@@ -27,6 +28,7 @@ struct op_event;
 #define FND_V4_LIMITS 9    /* the session-limit statuses (limit_codes) */
 #define FND_V4_WHY 8       /* why_no_delegation4 values counted (RFC 8881 §18.16.3) */
 #define FND_V4_DELEG 7     /* open_delegation_type4 values counted, 0..6 */
+#define FND_V4_RECALLS 256 /* delegations being recalled, followed to their DELEGRETURN */
 #define FND_V4_SESSIONS 64 /* sessions whose CREATE_SESSION limits are kept */
 
 #define FND_V4_HOLDER 48   /* bytes of a conflicting lock's owner kept */
@@ -65,6 +67,11 @@ struct fnd_v4_session { /* a session and the reply size it allows (RFC 8881 §18
     uint32_t max_resp;       /* fore channel ca_maxresponsesize */
 };
 
+struct fnd_v4_recall { /* a delegation being recalled */
+    uint64_t sid;            /* op_nfs4.deleg_sid, 0: empty */
+    int64_t t_recall;        /* ns: the CB_RECALL's call */
+};
+
 struct fnd_v4 {
     /* lock_contention: LOCK / LOCKT COMPOUNDs (RFC 8881 §18.10, §18.11) */
     uint64_t lock, lock_denied, lockt, lockt_denied;
@@ -97,6 +104,14 @@ struct fnd_v4 {
     uint64_t opens, closes, short_opens, storm_files;
     uint64_t deleg[FND_V4_DELEG];  /* OPENs by delegation granted */
     uint64_t why_none[FND_V4_WHY]; /* OPEN_DELEGATE_NONE_EXT by reason */
+    /* delegation_recalls: CB_RECALL (RFC 8881 §20.2) to DELEGRETURN (§18.6) */
+    uint64_t recalls;              /* CB_COMPOUNDs recalling a delegation (their replies) */
+    uint64_t recall_returned, recall_us, recall_max_us; /* returned after the recall */
+    uint64_t recall_delays;        /* OPENs answered NFS4ERR_DELAY while a recall was pending */
+    uint64_t deleg_revoked;        /* results NFS4ERR_DELEG_REVOKED */
+    uint64_t recallable_revoked;   /* SEQUENCE replies: SEQ4_STATUS_RECALLABLE_STATE_REVOKED */
+    uint32_t recalls_pending;      /* in recall_t now */
+    struct fnd_v4_recall recall_t[FND_V4_RECALLS];
     uint64_t undecoded;            /* COMPOUND replies whose results were not decoded
                                     * (RPCSEC_GSS privacy, cut short): unseen by all this */
     struct fnd_v4_wait waits[FND_V4_WAITS];
@@ -109,6 +124,9 @@ struct fnd_v4 {
  * order lock_contention, delay_grace_storms, stale_state, session_limits,
  * open_close_storm, and sets *unclaimed to 0. An OPEN's time is claimed
  * by its CLOSE when that makes it a short open of a storm. */
+/* A callback the server sent (the callback program, RFC 8881 §20): a
+ * CB_RECALL starts a delegation's recall. */
+void findings_nfs4_callback(struct findings *f, const struct op_event *ev);
 void findings_nfs4_record(struct findings *f, const struct op_event *ev, uint64_t *unclaimed);
 
 /* One NLM LOCK or TEST answered in its reply (X/Open XNFS, nlm4_stats): a

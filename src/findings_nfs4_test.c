@@ -4,7 +4,8 @@
  * operation's, status = the first failing operation's, struct op_nfs4),
  * with the negative cases: a GETATTR riding in an OPEN or WRITE COMPOUND is
  * not a revalidation, UNSTABLE4 writes are not stable, a LOOKUP COMPOUND
- * failing in its SEQUENCE is not a failed lookup. */
+ * failing in its SEQUENCE is not a failed lookup, a DELEGRETURN of a
+ * delegation never recalled is no recall. */
 #include "findings.h"
 
 #include <string.h>
@@ -525,6 +526,77 @@ test_nlm(void)
     findings_free(f);
 }
 
+/* A CB_COMPOUND (CB_SEQUENCE, CB_RECALL of delegation `sid`) the server
+ * sent the client on its own connection at t_ms, answered 1 ms later. */
+static struct op_event
+cb_recall(unsigned t_ms, uint64_t sid)
+{
+    struct op_event ev = cpd(OP_OPEN, t_ms, FH_F);
+
+    ev.pg = &nfs4_callback_program;
+    ev.prog = NFS4_CB_PROGRAM;
+    ev.vers = NFS4_CB_VERSION;
+    ev.kind = nfs4_cb_op(OP_CB_RECALL)->kind;
+    ev.opf = 0;
+    ev.main_ops = nfs4_op_pack(OP_CB_RECALL);
+    ev.from_server = true;
+    ev.v4.has_seq = false;
+    ev.v4.deleg_sid = sid;
+    return ev;
+}
+
+static struct op_event
+delegreturn(unsigned t_ms, uint64_t sid)
+{
+    struct op_event ev = cpd(OP_DELEGRETURN, t_ms, FH_F);
+
+    ev.v4.deleg_sid = sid;
+    return ev;
+}
+
+/* delegation_recalls: CB_RECALL to the DELEGRETURN of the same
+ * delegation, OPENs answered NFS4ERR_DELAY meanwhile, revocations; no call
+ * time claimed (the wait is the openers', delay_grace_storms's). Negative:
+ * a DELEGRETURN without a recall, an OPEN answered DELAY with no recall
+ * pending, another delegation's DELEGRETURN. */
+static void
+test_recalls(void)
+{
+    struct findings *f = findings_new(1024, 3, 9);
+    struct op_event ev;
+
+    feed(f, delegreturn(0, 0x77));                          /* never recalled */
+    feed(f, failed(cpd(OP_OPEN, 10, FH_D), 10008, true));   /* DELAY, no recall pending */
+    EQ(f->n[FK_DELEG_RECALLS], 0);
+    EQ(f->v4.recall_delays, 0);
+    feed(f, cb_recall(100, 0x11));
+    feed(f, cb_recall(150, 0x11));                          /* recalled again: one recall */
+    feed(f, failed(cpd(OP_OPEN, 200, FH_D), 10008, true));  /* the opener waits */
+    feed(f, delegreturn(300, 0x22));                        /* another delegation */
+    EQ(f->v4.recall_returned, 0);
+    feed(f, delegreturn(1100, 0x11));                       /* 1 s after the first recall */
+    feed(f, delegreturn(1200, 0x11));                       /* already returned */
+    EQ(f->v4.recalls, 2);
+    EQ(f->v4.recall_returned, 1);
+    EQ(f->v4.recall_us, 1000000);
+    EQ(f->v4.recall_max_us, 1000000);
+    EQ(f->v4.recall_delays, 1);
+    EQ(f->v4.recalls_pending, 0);
+    ev = failed(delegreturn(1300, 0x33), 10087, true);      /* NFS4ERR_DELEG_REVOKED */
+    feed(f, ev);
+    ev = cpd(OP_GETATTR, 1400, FH_F);
+    ev.v4.seq_flags = 0x40;                                 /* RECALLABLE_STATE_REVOKED */
+    feed(f, ev);
+    EQ(f->v4.deleg_revoked, 1);
+    EQ(f->v4.recallable_revoked, 1);
+    EQ(f->n[FK_DELEG_RECALLS], 3);                          /* 2 recalls, 1 revocation */
+    EQ(f->cost_us[FK_DELEG_RECALLS], 0);
+    EQ(f->n[FK_DELAY_GRACE], 2);                            /* the DELAYs stay theirs */
+    /* A callback is no time spent in calls. */
+    EQ(f->nfs3_calls, 8);
+    findings_free(f);
+}
+
 int
 main(void)
 {
@@ -542,5 +614,6 @@ main(void)
     test_rep_too_big();
     test_open_close_claim();
     test_nlm();
+    test_recalls();
     return t_done();
 }

@@ -297,7 +297,7 @@ def recall_truth(pcap, extra):
                                            "nfs.stateid.other"],
                                     "nfs.opcode == 8 && rpc.msgtyp == 0", extra):
         ret.setdefault(other, float(t))
-    return recall, [round((ret[o] - recall[o]) * 1e6) for o in recall if o in ret]
+    return recall, ret, [round((ret[o] - recall[o]) * 1e6) for o in recall if o in ret]
 
 
 def main():
@@ -343,7 +343,7 @@ def main():
     check(rep["nfs4"]["compound"]["calls"] == len(fwd),
           "synthetic: COMPOUND calls %s, tshark %s" % (rep["nfs4"]["compound"]["calls"],
                                                        len(fwd)))
-    recall, times = recall_truth(twin, extra)
+    recall, ret, times = recall_truth(twin, extra)
     rc = cb["recalls"]
     check(rc["cb_recall"] == len(tshark_rows(twin, ["frame.number"],
                                              "nfs.cb.operation == 4 && rpc.msgtyp == 0",
@@ -358,6 +358,30 @@ def main():
     check(rc["pending"] == len(recall) - len(times),
           "synthetic: recalls not returned %s, tshark %s" % (rc["pending"],
                                                              len(recall) - len(times)))
+    # The finding delegation_recalls: CB_RECALL COMPOUNDs answered, their
+    # delegations returned, OPENs answered NFS4ERR_DELAY while one was
+    # pending (tshark: frames between the first CB_RECALL and its
+    # DELEGRETURN), all from tshark.
+    fd = {x["kind"]: x for x in rep["findings"]}.get("delegation_recalls")
+    answered = tshark_rows(twin, ["frame.number"],
+                           "nfs.cb.operation == 4 && rpc.msgtyp == 1", extra)
+    t_first = min(recall.values()) if recall else 0
+    t_last = max((ret[o] for o in recall if o in ret), default=0)
+    delayed = [r for r in tshark_rows(twin, ["frame.time_epoch", "nfs.status"],
+                                      "nfs.opcode == 18 && rpc.msgtyp == 1", extra)
+               if r[1].split(",")[0] == "10008" and t_first <= float(r[0]) <= t_last]
+    check(fd is not None and fd["count"] == len(answered),
+          "finding delegation_recalls count %s, tshark's answered CB_RECALLs %d" %
+          (fd and fd["count"], len(answered)))
+    if fd:
+        ev = fd["evidence"]
+        check(ev["returned"] == len(times) and ev["recall_to_return_max_us"] == max(times),
+              "finding: returned %s after %s us, tshark %d, %s" %
+              (ev["returned"], ev["recall_to_return_max_us"], len(times), max(times)))
+        check(ev["opens_delayed"] == len(delayed),
+              "finding: OPENs delayed %s, tshark %d" % (ev["opens_delayed"], len(delayed)))
+        check(ev["deleg_revoked"] == 0 and ev["recallable_state_revoked"] == 0,
+              "finding: nothing revoked")
     # Negative: a number nobody announced is not taken for callbacks. tshark
     # decodes no call to an unknown program on a connection it did not see
     # open with a known one, so its count is that of the same frames in the

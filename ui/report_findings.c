@@ -400,7 +400,7 @@ collect(const struct stats *s, const struct findings *f, struct item *it, size_t
             "working on.",
             x->count, f->rpc_resent, a);
     }
-    for (k = FK_LOCK_CONTENTION; k <= FK_OPEN_CLOSE && n < max; k++) {
+    for (k = FK_LOCK_CONTENTION; k <= FK_DELEG_RECALLS && n < max; k++) {
         struct item *x;
 
         if (!findings_nfs4_fired(f, k))
@@ -852,6 +852,7 @@ json_evidence(struct json_w *w, const struct stats *s, const struct findings *f,
     case FK_STALE_STATE:
     case FK_SESSION_LIMITS:
     case FK_OPEN_CLOSE:
+    case FK_DELEG_RECALLS:
         findings_nfs4_evidence(w, s, f, x->kind);
         break;
     case FK_SLOW_SERVER:
@@ -1303,6 +1304,7 @@ static const char *const advice[FK__COUNT] = {
     [FK_STALE_STATE] = "lost state: leases, restarts, recovery",
     [FK_SESSION_LIMITS] = "session slots full: raise the slot count",
     [FK_OPEN_CLOSE] = "OPEN/CLOSE per access: enable delegations",
+    [FK_DELEG_RECALLS] = "delegations recalled: files shared between clients",
     [FK_SLOW_SERVER] = "the server was slow at times: check it then",
     [FK_SMALL_IO] = "small READ/WRITE: raise rsize/wsize, I/O size",
     [FK_SERIAL_IO] = "one call at a time: nconnect, async/parallel I/O",

@@ -13,7 +13,7 @@
 #include "json.h"
 #include "stats.h"
 
-/* Did NFSv4 finding k fire (k of FK_LOCK_CONTENTION .. FK_OPEN_CLOSE)? */
+/* Did NFSv4 finding k fire (k of FK_LOCK_CONTENTION .. FK_DELEG_RECALLS)? */
 bool findings_nfs4_fired(const struct findings *f, enum fkind k);
 /* Its summary sentence into buf (NUL-terminated, cut at sz). */
 void findings_nfs4_summary(const struct stats *s, const struct findings *f, enum fkind k,
