@@ -13,7 +13,8 @@ checked against oracles outside nfsscope:
   record): stable_writes is the top finding;
 - cms-page and lossy-cms: negative_lookups counts the LOOKUP replies tshark
   decodes as NFS3ERR_NOENT (the generator's record: 40), and names each
-  missing (directory, name) with as many repeats as tshark's calls have;
+  missing (directory, name) with as many repeats as tshark's calls have,
+  in JSON and in the text report's finding;
 - findings are ordered by cost_us, largest first; a call's time counts in
   one finding only: the costs add up to at most time_by_cause.total_us, the
   causes add up to it exactly, and total_us is the sum of tshark's rpc.time
@@ -183,6 +184,27 @@ def check_negative(name, rep, oracle, expect):
     check(neg["evidence"]["failures_not_kept"] == 0, f"{name}: every failure named")
 
 
+def check_negative_text(nfsscope, name, path, oracle):
+    """The text report names every missing name tshark saw answered NOENT,
+    with how often it was asked for."""
+    p = subprocess.run([nfsscope, "-r", path], capture_output=True, timeout=300)
+    lines = p.stdout.decode(errors="replace").splitlines()
+    start = next((i for i, l in enumerate(lines) if l.startswith("negative_lookups (")), None)
+    check(start is not None, f"{name}: text report has a negative_lookups section")
+    if start is None:
+        return
+    got = collections.Counter()
+    for l in lines[start + 1:]:
+        if not l.strip():
+            break
+        m = re.fullmatch(r"    .*/([^/]+): (\d+) NFS3ERR_NOENT", l)
+        if m:
+            got[(m.group(1), int(m.group(2)))] += 1
+    exp = collections.Counter((nm, k) for (_, nm), k in oracle.items())
+    check(got == exp, f"{name}: text's missing names {sorted(got.items())} != tshark "
+                      f"{sorted(exp.items())}")
+
+
 def check_time_split(name, rep, frames):
     """Each call's time once: costs within the total, causes adding up to it,
     the total tshark's."""
@@ -290,6 +312,7 @@ def main():
     check_time_split("lossy-cms", rep, frames)
     check_negative("lossy-cms", rep, noent_oracle(frames),
                    json.load(open(S("lossy-cms.expect.json"))))
+    check_negative_text(nfsscope, "lossy-cms", S("lossy-cms.pcap"), noent_oracle(frames))
 
     # cms-page: no loss, the failed lookups named.
     rep = report(nfsscope, S("cms-page.pcap"))
@@ -298,6 +321,7 @@ def main():
     frames = tshark_messages(S("cms-page.pcap"))
     check_negative("cms-page", rep, noent_oracle(frames),
                    json.load(open(S("cms-page.expect.json"))))
+    check_negative_text(nfsscope, "cms-page", S("cms-page.pcap"), noent_oracle(frames))
     check_time_split("cms-page", rep, frames)
     frames = tshark_messages(S("ls-storm.pcap"))
     check_time_split("ls-storm", report(nfsscope, S("ls-storm.pcap")), frames)

@@ -1201,6 +1201,33 @@ para(FILE *out, const char *lead, const char *text)
         fputs("\n", out);
 }
 
+/* negative_lookups: the most asked-for missing names, each as its
+ * directory's path and the name the client looked up (both from the wire,
+ * escaped), with the status and how often. */
+static void
+missing_names(FILE *out, const struct stats *s, const struct findings *f)
+{
+    uint64_t top[TOP];
+    size_t idx[TOP], n = 0, i;
+    char dir[1024], name[4 * FND_NEG_NAME + 1];
+
+    for (i = 0; i < f->nneg; i++)
+        top_push(idx, top, &n, i, f->neg[i].n);
+    for (i = 0; i < n; i++) {
+        const struct fnd_neg *g = &f->neg[idx[i]];
+        const char *sn = g->pg && g->pg->status_name ? g->pg->status_name(g->status) : NULL;
+
+        path_of(s, g->fh, g->fh_len, dir, sizeof dir);
+        term_escape(name, sizeof name, g->name, g->name_len);
+        if (!i)
+            fputs("  missing names (times asked, status):\n", out);
+        fputs("    ", out);
+        put_esc(out, dir);
+        fprintf(out, "/%s%s: %" PRIu64 " %s\n", name, g->name_cut ? "..." : "", g->n,
+                sn ? sn : "");
+    }
+}
+
 void
 findings_text(FILE *out, const struct stats *s, const struct findings *f, bool assumptions)
 {
@@ -1227,8 +1254,10 @@ findings_text(FILE *out, const struct stats *s, const struct findings *f, bool a
 
         fprintf(out, "\n%s (%" PRIu64 ")\n", findings_kind_key(it[i].kind), it[i].count);
         para(out, "  ", it[i].summary);
+        if (it[i].kind == FK_NEGATIVE_LOOKUPS)
+            missing_names(out, s, f);
         k = top_files(f, it[i].kind, idx);
-        if (k && it[i].kind != FK_FANOUT) {
+        if (k && it[i].kind != FK_FANOUT && it[i].kind != FK_NEGATIVE_LOOKUPS) {
             fputs("  top files:", out);
             for (j = 0; j < k; j++) {
                 path_of(s, f->files[idx[j]].fh, f->files[idx[j]].fh_len, buf, sizeof buf);
