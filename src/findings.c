@@ -418,6 +418,12 @@ findings_estimate(const struct findings *f, enum fscen sc, unsigned kind)
     return sc < SC__COUNT && kind < OPK_FILE_COUNT ? f->est[sc][kind] : 0;
 }
 
+uint64_t
+findings_estimate4(const struct findings *f, enum fscen sc, unsigned kind)
+{
+    return sc < SC__COUNT && kind < OPK__COUNT ? f->wi4.est[sc][kind] : 0;
+}
+
 bool
 findings_dir_reported(const struct fnd_dir *d)
 {
@@ -912,7 +918,8 @@ m_refresh(struct findings *f, unsigned sc, uint64_t mk, struct fslot *hint, stru
 /* Would a Linux client with scenario sc's options have sent this call?
  * Updates the scenario's caches as if it had (or had not). */
 static bool
-m_sent(struct findings *f, unsigned sc, const struct op_event *ev, struct who *w)
+m_sent(struct findings *f, unsigned sc, const struct op_event *ev, struct who *w, uint64_t *est,
+       uint64_t *cto_kept)
 {
     const struct fscen_params *P = &fscen_params[sc];
     struct ftab *t = f->model[sc];
@@ -927,8 +934,8 @@ m_sent(struct findings *f, unsigned sc, const struct op_event *ev, struct who *w
     if (a && (ev->kind == OPK_READ || ev->kind == OPK_WRITE || ev->kind == OPK_READDIR ||
               ev->kind == OPK_READDIRPLUS)) {
         if (a->pending && now > a->pending && now - a->pending <= f->window_ns) {
-            f->est[sc][OPK_GETATTR]++;
-            f->cto_kept[sc]++;
+            est[OPK_GETATTR]++;
+            (*cto_kept)++;
             a->pending = 0;
         }
         if (now > a->last_data)
@@ -941,7 +948,7 @@ m_sent(struct findings *f, unsigned sc, const struct op_event *ev, struct who *w
             a->pending = 0;
             if (P->cto && a->last_data > now && a->last_data - now <= f->window_ns) {
                 sent = true;
-                f->cto_kept[sc]++;
+                (*cto_kept)++;
             } else if (P->cto) {
                 a->pending = now;
             }
@@ -1024,18 +1031,24 @@ m_sent(struct findings *f, unsigned sc, const struct op_event *ev, struct who *w
     return true;
 }
 
+/* Each scenario's estimate of the call: NFSv3 calls into est/cto_kept,
+ * NFSv4 COMPOUNDs into wi4 (the model is the same; its tables are keyed by
+ * handles, which differ between the versions). */
 static void
-whatif(struct findings *f, const struct op_event *ev, struct who *w, bool replied)
+whatif(struct findings *f, const struct op_event *ev, struct who *w, bool replied, bool v4)
 {
     unsigned sc;
 
     for (sc = 0; sc < SC__COUNT; sc++) {
+        uint64_t *est = v4 ? f->wi4.est[sc] : f->est[sc];
+        uint64_t *kept = v4 ? &f->wi4.cto_kept[sc] : &f->cto_kept[sc];
         unsigned p = ev->kind;
-        if (replied && !m_sent(f, sc, ev, w))
+
+        if (replied && !m_sent(f, sc, ev, w, est, kept))
             continue;
         if (p == OPK_READDIRPLUS && !fscen_params[sc].rdirplus)
             p = OPK_READDIR;
-        f->est[sc][p]++;
+        est[p]++;
     }
 }
 
@@ -1316,6 +1329,8 @@ findings_record(struct findings *f, const struct op_event *ev)
     f->nfs3_calls++;
     if (!v4)
         f->now[ev->kind]++;
+    else if (ev->kind != OPK_NULL && ev->kind < OPK__COUNT)
+        f->wi4.now[ev->kind]++;
     f->total_us += w.lat;
     network(f, ev, &w, replied);
     if (replied && !ev->net_delay && !ev->retrans)
@@ -1330,8 +1345,8 @@ findings_record(struct findings *f, const struct op_event *ev)
         call_keys(f, ev, &w, dfk, dma);
     if (v4)
         findings_nfs4_record(f, ev, &w.cost);
-    else
-        whatif(f, ev, &w, replied);
+    if (!v4 || (ev->kind != OPK_NULL && ev->kind < OPK__COUNT))
+        whatif(f, ev, &w, replied, v4);
     if (!replied || !ev->has_status)
         return;
 

@@ -144,6 +144,17 @@ struct fnd_neg { /* one directory and missing name, and how often it was asked f
     uint64_t n, cost_us;
 };
 
+/* The what-if of NFSv4 COMPOUNDs, by kind (their main operation): the same
+ * client model as for NFSv3 calls (the COMPOUND of kind GETATTR, ACCESS,
+ * LOOKUP, READDIR or READ is the call it models; the others are always
+ * sent), and what read delegations would remove (findings_nfs4.c). */
+struct fnd_whatif4 {
+    uint64_t now[OPK__COUNT];
+    uint64_t est[SC__COUNT][OPK__COUNT];
+    uint64_t cto_kept[SC__COUNT];
+    uint64_t deleg_open, deleg_close, deleg_getattr; /* COMPOUNDs a read delegation saves */
+};
+
 struct ftab;    /* bounded hash table (findings.c) */
 struct slowsrv; /* slow_server (slowsrv.h) */
 struct smallio; /* small_io (smallio.h) */
@@ -182,10 +193,11 @@ struct findings {
     size_t ndirs;
     uint64_t dirs_dropped;        /* directories beyond FND_DIRS */
     struct fnd_dir dirs[FND_DIRS];
-    /* what-if */
+    /* what-if: NFSv3 calls (now, est, cto_kept), NFSv4 COMPOUNDs by kind (wi4) */
     uint64_t now[OPK_FILE_COUNT]; /* calls per kind (op_kind.h), as captured */
     uint64_t est[SC__COUNT][OPK_FILE_COUNT];
     uint64_t cto_kept[SC__COUNT]; /* GETATTRs kept as close-to-open revalidations */
+    struct fnd_whatif4 wi4;
     /* who and what */
     struct fnd_client clients[FND_TOP_CLIENTS];
     struct fnd_client client_other;
@@ -246,5 +258,7 @@ void findings_time_split(const struct findings *f, uint64_t us[FC__COUNT + 1]);
  * A GETATTR the model answered from its cache and is still waiting to call
  * an open() (close-to-open) counts as not sent. */
 uint64_t findings_estimate(const struct findings *f, enum fscen sc, unsigned kind);
+/* The same for NFSv4 COMPOUNDs of kind `kind` (< OPK__COUNT). */
+uint64_t findings_estimate4(const struct findings *f, enum fscen sc, unsigned kind);
 
 #endif

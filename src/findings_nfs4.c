@@ -389,13 +389,27 @@ open_slot(struct findings *f, uint64_t key, bool create)
  * CLOSE of the same client and file within the window, with no delegation,
  * is a short open; FND_V4_OPEN_MIN of them on one file make a storm, whose
  * instances are those short opens (RFC 8881 §10.4: a read delegation lets
- * the client open and close locally). */
+ * the client open and close locally).
+ *
+ * The what-if of read delegations (an estimate, struct fnd_whatif4): had
+ * the server granted one at a client's first OPEN of a file and never
+ * recalled it, that client's later OPENs of the file, its CLOSEs but the
+ * last one (approximated as all but the first), and its GETATTR COMPOUNDs
+ * of the file after the first OPEN (attributes under a delegation need no
+ * revalidation, §10.4.2) would not have been sent. */
 static void
 opens(struct findings *f, const struct op_event *ev, uint64_t ck, uint64_t *cost)
 {
     struct fnd_v4 *v = &f->v4;
     uint8_t mop = (uint8_t)ev->main_ops;
     struct fnd_v4_open *o;
+
+    if (mop == OP_GETATTR && ev->status == 0) {
+        o = open_slot(f, key_of(f, ck, 0, hash_bytes(ev->fh.p, ev->fh.len, f->seed)), false);
+        if (o && o->opens)
+            f->wi4.deleg_getattr++;
+        return;
+    }
 
     if (mop == OP_OPEN && ev->status == 0) {
         struct bytes none = { NULL, 0 };
@@ -409,7 +423,8 @@ opens(struct findings *f, const struct op_event *ev, uint64_t ck, uint64_t *cost
         if (!file.len)
             return;
         o = open_slot(f, key_of(f, ck, 0, hash_bytes(file.p, file.len, f->seed)), true);
-        o->opens++;
+        if (o->opens++)
+            f->wi4.deleg_open++;
         o->t_open = ns_of(&ev->t_call);
         o->open_us = *cost; /* claimed if its CLOSE makes it a storm's short open */
         o->deleg = ev->v4.deleg > OPEN_DELEGATE_NONE + 1 &&
@@ -420,6 +435,8 @@ opens(struct findings *f, const struct op_event *ev, uint64_t ck, uint64_t *cost
         return;
     v->closes++;
     o = open_slot(f, key_of(f, ck, 0, hash_bytes(ev->fh.p, ev->fh.len, f->seed)), false);
+    if (o && o->closes++)
+        f->wi4.deleg_close++;
     if (!o || !o->t_open || o->deleg || ns_of(&ev->t_reply) - o->t_open > f->window_ns)
         return;
     o->t_open = 0;

@@ -58,7 +58,7 @@ struct fnd_v4_open { /* one client's opens of one file */
     int64_t t_open;          /* ns: the latest OPEN's call */
     uint64_t open_us;        /* its latency */
     uint64_t storm_us;       /* OPEN+CLOSE latency of the short opens so far */
-    uint32_t opens, short_opens;
+    uint32_t opens, short_opens, closes;
     bool deleg;              /* the latest OPEN got a delegation */
 };
 

@@ -465,6 +465,52 @@ test_open_close(void)
     findings_free(f);
 }
 
+/* The NFSv4 what-if: GETATTR COMPOUNDs through the client model apart
+ * from NFSv3 calls (actimeo answers a repeat, noac never); read
+ * delegations would remove the later OPENs, the CLOSEs but one and the
+ * GETATTR COMPOUNDs of an opened file, not those of a file never opened. */
+static void
+test_whatif4(void)
+{
+    struct findings *f = findings_new(1024, 3, 9);
+    struct op_event ev;
+    unsigned i;
+
+    for (i = 0; i < 3; i++) {
+        ev = cpd(OP_OPEN, i * 100, FH_D);
+        ev.name.p = (const uint8_t *)"f";
+        ev.name.len = 1;
+        ev.obj_fh = B(FH_F);
+        ev.obj_attr = change(0xa1);
+        ev.v4.deleg = OPEN_DELEGATE_NONE + 1;
+        feed(f, ev);
+        ev = cpd(OP_GETATTR, i * 100 + 10, FH_F);
+        ev.attr = change(0xa1);
+        feed(f, ev);
+        feed(f, cpd(OP_CLOSE, i * 100 + 20, FH_F));
+    }
+    ev = cpd(OP_GETATTR, 400, FH_D); /* the directory: never opened */
+    ev.attr = change(0xd1);
+    feed(f, ev);
+    EQ(f->wi4.now[OPK_OPEN], 3);
+    EQ(f->wi4.now[OPK_CLOSE], 3);
+    EQ(f->wi4.now[OPK_GETATTR], 4);
+    EQ(f->wi4.deleg_open, 2);
+    EQ(f->wi4.deleg_close, 2);
+    EQ(f->wi4.deleg_getattr, 3);
+    /* the OPEN replies' attributes answer the file's GETATTRs (no READ
+     * follows: close-to-open keeps none), the directory's is sent; noac
+     * sends them all */
+    EQ(findings_estimate4(f, SC_DEFAULTS, OPK_GETATTR), 1);
+    EQ(findings_estimate4(f, SC_NOAC, OPK_GETATTR), 4);
+    EQ(findings_estimate4(f, SC_DEFAULTS, OPK_OPEN), 3);
+    EQ(findings_estimate4(f, SC_DEFAULTS, OPK_CLOSE), 3);
+    /* the NFSv3 model saw none of it */
+    EQ(f->now[OPK_GETATTR], 0);
+    EQ(findings_estimate(f, SC_DEFAULTS, OPK_GETATTR), 0);
+    findings_free(f);
+}
+
 extern const struct rpc_program nlm4_program;
 
 /* NLM: a denied LOCK is an instance, a denied TEST evidence; the *_MSG
@@ -612,6 +658,7 @@ main(void)
     test_open_close();
     test_single_claim();
     test_rep_too_big();
+    test_whatif4();
     test_open_close_claim();
     test_nlm();
     test_recalls();

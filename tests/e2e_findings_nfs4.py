@@ -19,6 +19,10 @@ here in Python):
   one file nine times), the delegations and why_no_delegation the client saw;
 - redundant_getattr on nfs41-ls: only GETATTR COMPOUNDs, with the change
   attribute the client already held (tshark's nfs.changeid4);
+- mount_option_whatif for NFSv4: the COMPOUNDs by kind are tshark's by
+  nfs.main_opcode; read delegations would remove the later OPENs and CLOSEs
+  of each file and the GETATTR COMPOUNDs of an opened file (the rule on
+  tshark's fields: OPEN's GETFH handle, CLOSE's and GETATTR's PUTFH);
 - NLM (nlm-locks): denied LOCKs in lock_contention, denied TESTs as evidence;
 - lock_contention's conflicting locks: holder (clientid and owner, NLM svid
   and owner handle), range and type as tshark decodes LOCK4denied and
@@ -131,6 +135,63 @@ def check_holders(name, path, conflicts):
     got = {(c["holder"]["clientid"], c["holder"]["owner"], c["offset"], c["length"], c["type"]):
            c["denials"] for c in conflicts}
     check(want and got == want, f"{name}: conflicting locks {got} == tshark's {want}")
+
+
+# the kinds of the man page's per-kind rows, by operation number (RFC 8881
+# §16.2, RFC 7530 §16 OPEN_CONFIRM, RFC 7862 §15 READ_PLUS, WRITE_SAME)
+KIND_OF_MAIN = {"getattr": (9,), "open": (18, 20, 21), "close": (4,), "lookup": (15, 16, 19),
+                "read": (25, 68), "write": (38, 64), "access": (3,), "readdir": (26,)}
+
+
+def check_whatif4(name, path, rows):
+    """The NFSv4 what-if's COMPOUNDs now by kind, and the read-delegation
+    estimate, on tshark's fields (one client per sample)."""
+    p = subprocess.run([sys.argv[1], "-o", "json", "-r", path], capture_output=True, timeout=300)
+    fs = {f["kind"]: f for f in json.loads(p.stdout)["findings"]}
+    wi = fs.get("mount_option_whatif", {}).get("nfs4")
+    # each COMPOUND call's main operation; a frame may carry several calls
+    q = subprocess.run(["tshark", "-n", "-r", path, "-Y", "rpc.msgtyp==0 && nfs", "-T", "fields",
+                        "-e", "rpc.xid", "-e", "rpc.procedure", "-e", "nfs.main_opcode"],
+                       capture_output=True, text=True, timeout=300)
+    mains = []
+    for line in q.stdout.splitlines():
+        xids, procs, main = (x.split(",") for x in line.split("\t"))
+        if len(xids) > 1:
+            check(len(main) == len(xids), f"{name}: one main operation per batched call")
+            mains += [[int(m)] for m, pr in zip(main, procs) if pr == "1"]
+        elif procs == ["1"]:
+            mains.append([int(m) for m in main if m])
+    check(wi is not None and wi["compounds_now"] == len(mains),
+          f"{name}: what-if COMPOUNDs {wi and wi['compounds_now']} == tshark's {len(mains)}")
+    if not wi:
+        return
+    calls = {r["xid"]: r for r in rows if not r["reply"]}
+    procs = {s["name"]: s for s in wi["scenarios"]}["defaults"]["procs"]
+    for kind, ops in KIND_OF_MAIN.items():
+        n = sum(1 for m in mains if m[:1] and m[0] in ops)
+        check(procs.get(kind, {}).get("now", 0) == n,
+              f"{name}: what-if {kind} COMPOUNDs now {procs.get(kind, {}).get('now', 0)} == {n}")
+    opens, closes, want = {}, {}, {"open": 0, "close": 0, "getattr": 0}
+    for r in rows:
+        c = calls.get(r["xid"])
+        if not r["reply"] or not c or not c["main"]:
+            continue
+        if c["main"][0] == OP_OPEN and op_status(r, OP_OPEN) == [0] and r["fh"]:
+            fh = r["fh"][-1]
+            want["open"] += opens.get(fh, 0) > 0
+            opens[fh] = opens.get(fh, 0) + 1
+        elif c["main"][0] == 4 and op_status(r, 4) == [0] and c["fh"]:
+            fh = c["fh"][-1]
+            if fh in opens:
+                want["close"] += closes.get(fh, 0) > 0
+                closes[fh] = closes.get(fh, 0) + 1
+        elif c["main"] == [OP_GETATTR] and r["st"][:1] == [0] and c["fh"]:
+            want["getattr"] += c["fh"][-1] in opens
+    d = wi["read_delegations"]
+    got = {"open": d["open_saved"], "close": d["close_saved"], "getattr": d["getattr_saved"]}
+    check(got == want, f"{name}: read delegations would save {got} == tshark's {want}")
+    check(d["compounds_estimated"] == len(mains) - sum(want.values()),
+          f"{name}: read delegations' COMPOUNDs {d['compounds_estimated']}")
 
 
 def check_rep_too_big(name, fs, exp, path, have_tshark):
@@ -387,6 +448,7 @@ def main():
         want = sum(n for n in short.values() if n >= 3)
         check(count(fs, "open_close_storm") == want,
               f"{name}: open_close_storm {count(fs, 'open_close_storm')} == tshark's {want}")
+        check_whatif4(name, path, rows)
         if name == "nfs41-ls":
             want = redundant_getattrs(rows)
             check(want > 0 and count(fs, "redundant_getattr") == want,

@@ -48,6 +48,15 @@ const char *const findings_assumptions[] = {
     "attributes are unchanged (memory assumed large enough).",
     "WRITE, COMMIT and other calls are unchanged; a client's cache never sees another "
     "client's changes; noac also makes Linux writes synchronous, which is not modelled.",
+    "NFSv4: a COMPOUND stands for the call of its kind (its main operation): GETATTR, "
+    "ACCESS, LOOKUP, READDIR and READ COMPOUNDs go through the same model, with the "
+    "attributes their GETATTR returned; every other COMPOUND (OPEN, CLOSE, WRITE, SEQUENCE "
+    "...) is sent as captured.",
+    "Read delegations (NFSv4): the server grants one at each client's first OPEN of a file "
+    "and never recalls it (no other client writes the file); that client's later OPENs of "
+    "the file, its CLOSEs but one and its GETATTR COMPOUNDs of the file after the first "
+    "OPEN are not sent. An upper bound: a recall, a write open or a server that grants no "
+    "delegation brings them back.",
     NULL,
 };
 
@@ -154,44 +163,73 @@ top_clients(const struct findings *f, enum fkind k, size_t *idx)
 }
 
 static uint64_t
-est_total(const struct findings *f, enum fscen sc)
+kinds_total(const uint64_t *v, unsigned n)
 {
     uint64_t t = 0;
     unsigned p;
 
-    for (p = 0; p < OPK_FILE_COUNT; p++)
-        t += findings_estimate(f, sc, p);
+    for (p = 0; p < n; p++)
+        t += v[p];
     return t;
+}
+
+static uint64_t
+est_total(const struct findings *f, enum fscen sc)
+{
+    return kinds_total(f->est[sc], OPK_FILE_COUNT);
 }
 
 static uint64_t
 now_total(const struct findings *f)
 {
-    uint64_t t = 0;
-    unsigned p;
-
-    for (p = 0; p < OPK_FILE_COUNT; p++)
-        t += f->now[p];
-    return t;
+    return kinds_total(f->now, OPK_FILE_COUNT);
 }
 
-/* "calls 5026 -> ~1014 (getattr 3004 -> ~4, ...)" */
+static uint64_t
+now4_total(const struct findings *f)
+{
+    return kinds_total(f->wi4.now, OPK__COUNT);
+}
+
+/* "calls 5026 -> ~1014 (getattr 3004 -> ~4, ...)" of n kinds, now and as
+ * estimated. */
 static void
-scenario_line(const struct findings *f, enum fscen sc, char *buf, size_t sz)
+kinds_line(const char *what, const uint64_t *now, const uint64_t *est, unsigned n, char *buf,
+           size_t sz)
 {
     unsigned p, shown = 0;
 
     buf[0] = '\0';
-    findings_say(buf, sz, "calls %" PRIu64 " -> ~%" PRIu64, now_total(f), est_total(f, sc));
-    for (p = 0; p < OPK_FILE_COUNT; p++) {
-        uint64_t e = findings_estimate(f, sc, p);
-        if (e == f->now[p])
+    findings_say(buf, sz, "%s %" PRIu64 " -> ~%" PRIu64, what, kinds_total(now, n),
+                 kinds_total(est, n));
+    for (p = 0; p < n; p++) {
+        if (est[p] == now[p])
             continue;
         findings_say(buf, sz, "%s%s %" PRIu64 " -> ~%" PRIu64, shown++ ? ", " : " (", op_kind_name(p),
-            f->now[p], e);
+            now[p], est[p]);
     }
     if (shown)
         findings_say(buf, sz, ")");
+}
+
+static void
+scenario_line(const struct findings *f, enum fscen sc, char *buf, size_t sz)
+{
+    kinds_line("calls", f->now, f->est[sc], OPK_FILE_COUNT, buf, sz);
+}
+
+/* The NFSv4 COMPOUNDs by kind had read delegations been granted (an
+ * estimate: findings_nfs4.c opens()). */
+static void
+deleg_estimate(const struct findings *f, uint64_t est[OPK__COUNT])
+{
+    const struct fnd_whatif4 *wi = &f->wi4;
+
+    memcpy(est, wi->now, sizeof wi->now);
+    est[OPK_OPEN] -= wi->deleg_open <= est[OPK_OPEN] ? wi->deleg_open : est[OPK_OPEN];
+    est[OPK_CLOSE] -= wi->deleg_close <= est[OPK_CLOSE] ? wi->deleg_close : est[OPK_CLOSE];
+    est[OPK_GETATTR] -= wi->deleg_getattr <= est[OPK_GETATTR] ? wi->deleg_getattr
+                                                              : est[OPK_GETATTR];
 }
 
 static const struct histo *
@@ -935,50 +973,87 @@ json_evidence(struct json_w *w, const struct stats *s, const struct findings *f,
     json_close(w);
 }
 
+/* The scenarios of one version: now[n], est[SC__COUNT][n], cto[SC__COUNT]. */
 static void
-json_whatif(struct json_w *w, const struct findings *f)
+json_scenarios(struct json_w *w, const uint64_t *now, const uint64_t *est, const uint64_t *cto,
+               unsigned n)
 {
-    uint64_t now = now_total(f), def = est_total(f, SC_DEFAULTS);
-    char line[SUMMARY_MAX], sum[SUMMARY_MAX + 256];
     unsigned sc, p;
-    const char *const *a;
 
-    scenario_line(f, SC_DEFAULTS, line, sizeof line);
-    snprintf(sum, sizeof sum,
-             "Estimate, not a measurement: a Linux client with default mount options (%s) "
-             "would have made this workload's NFS calls as %s.",
-             fscen_params[SC_DEFAULTS].options, line);
-    json_obj(w);
-    json_kv_str(w, "kind", "mount_option_whatif");
-    json_kv_u64(w, "count", now > def ? now - def : 0);
-    json_kv_str(w, "summary", sum);
-    json_key(w, "estimate");
-    json_bool(w, true);
-    json_kv_u64(w, "calls_now", now);
-    json_key(w, "scenarios");
     json_arr(w);
     for (sc = 0; sc < SC__COUNT; sc++) {
+        const uint64_t *e = est + (size_t)sc * n;
+
         json_obj(w);
         json_kv_str(w, "name", fscen_params[sc].name);
         json_kv_str(w, "options", fscen_params[sc].options);
-        json_kv_u64(w, "calls_estimated", est_total(f, (enum fscen)sc));
-        json_kv_u64(w, "cto_getattr_kept", f->cto_kept[sc]);
+        json_kv_u64(w, "calls_estimated", kinds_total(e, n));
+        json_kv_u64(w, "cto_getattr_kept", cto[sc]);
         json_key(w, "procs");
         json_obj(w);
-        for (p = 0; p < OPK_FILE_COUNT; p++) {
-            uint64_t e = findings_estimate(f, (enum fscen)sc, p);
-            if (!e && !f->now[p])
+        for (p = 0; p < n; p++) {
+            if (!e[p] && !now[p])
                 continue;
             json_key(w, op_kind_name(p));
             json_obj(w);
-            json_kv_u64(w, "now", f->now[p]);
-            json_kv_u64(w, "estimated", e);
+            json_kv_u64(w, "now", now[p]);
+            json_kv_u64(w, "estimated", e[p]);
             json_close(w);
         }
         json_close(w);
         json_close(w);
     }
     json_close(w);
+}
+
+static void
+json_whatif(struct json_w *w, const struct findings *f)
+{
+    uint64_t now = now_total(f), def = est_total(f, SC_DEFAULTS);
+    uint64_t now4 = now4_total(f), def4 = kinds_total(f->wi4.est[SC_DEFAULTS], OPK__COUNT);
+    char line[SUMMARY_MAX], sum[2 * SUMMARY_MAX + 256];
+    const char *const *a;
+
+    snprintf(sum, sizeof sum,
+             "Estimate, not a measurement: a Linux client with default mount options (%s) "
+             "would have made this workload's ", fscen_params[SC_DEFAULTS].options);
+    if (now) {
+        scenario_line(f, SC_DEFAULTS, line, sizeof line);
+        findings_say(sum, sizeof sum, "NFS calls as %s%s", line, now4 ? ", and its " : ".");
+    }
+    if (now4) {
+        kinds_line("COMPOUNDs", f->wi4.now, f->wi4.est[SC_DEFAULTS], OPK__COUNT, line,
+                   sizeof line);
+        findings_say(sum, sizeof sum, "NFSv4 COMPOUNDs as %s.", line);
+    }
+    json_obj(w);
+    json_kv_str(w, "kind", "mount_option_whatif");
+    json_kv_u64(w, "count", (now > def ? now - def : 0) + (now4 > def4 ? now4 - def4 : 0));
+    json_kv_str(w, "summary", sum);
+    json_key(w, "estimate");
+    json_bool(w, true);
+    json_kv_u64(w, "calls_now", now);
+    json_key(w, "scenarios");
+    json_scenarios(w, f->now, &f->est[0][0], f->cto_kept, OPK_FILE_COUNT);
+    if (now4_total(f)) {
+        const struct fnd_whatif4 *wi = &f->wi4;
+        uint64_t est[OPK__COUNT];
+
+        json_key(w, "nfs4");
+        json_obj(w);
+        json_kv_u64(w, "compounds_now", now4_total(f));
+        json_key(w, "scenarios");
+        json_scenarios(w, wi->now, &wi->est[0][0], wi->cto_kept, OPK__COUNT);
+        deleg_estimate(f, est);
+        json_key(w, "read_delegations");
+        json_obj(w);
+        json_kv_u64(w, "compounds_estimated", kinds_total(est, OPK__COUNT));
+        json_kv_u64(w, "open_saved", wi->now[OPK_OPEN] - est[OPK_OPEN]);
+        json_kv_u64(w, "close_saved", wi->now[OPK_CLOSE] - est[OPK_CLOSE]);
+        json_kv_u64(w, "getattr_saved", wi->now[OPK_GETATTR] - est[OPK_GETATTR]);
+        json_close(w);
+        json_close(w);
+    }
     json_key(w, "assumptions");
     json_arr(w);
     for (a = findings_assumptions; *a; a++)
@@ -1106,7 +1181,7 @@ findings_json(struct json_w *w, const struct stats *s, const struct findings *f)
         json_evidence(w, s, f, x);
         json_close(w);
     }
-    if (f && now_total(f))
+    if (f && (now_total(f) || now4_total(f)))
         json_whatif(w, f);
     untimed = quality(s, f, q, sizeof q, &any);
     if (f && any) { /* only when the findings engine ran */
@@ -1293,15 +1368,28 @@ findings_text(FILE *out, const struct stats *s, const struct findings *f, bool a
             fputs("\n", out);
         }
     }
-    if (now_total(f)) {
+    if (now_total(f) || now4_total(f)) {
         const char *const *a;
 
         fputs("\nmount_option_whatif (an ESTIMATE from a model of the Linux client, not a "
               "measurement)\n",
               out);
-        for (sc = 0; sc < SC__COUNT; sc++) {
+        for (sc = 0; sc < SC__COUNT && now_total(f); sc++) {
             scenario_line(f, (enum fscen)sc, line, sizeof line);
             fprintf(out, "  %-21s %s\n", fscen_params[sc].name, line);
+        }
+        if (now4_total(f)) {
+            uint64_t est[OPK__COUNT];
+
+            fputs("  NFSv4 COMPOUNDs:\n", out);
+            for (sc = 0; sc < SC__COUNT; sc++) {
+                kinds_line("COMPOUNDs", f->wi4.now, f->wi4.est[sc], OPK__COUNT, line,
+                           sizeof line);
+                fprintf(out, "  %-21s %s\n", fscen_params[sc].name, line);
+            }
+            deleg_estimate(f, est);
+            kinds_line("COMPOUNDs", f->wi4.now, est, OPK__COUNT, line, sizeof line);
+            fprintf(out, "  %-21s %s\n", "read delegations", line);
         }
         if (assumptions) {
             fputs("  Assumptions:\n", out);
