@@ -320,7 +320,7 @@ nfs4_msg_reply(struct xdr_cur *x, const struct pending_call *pc, struct op_event
         if (res->op == OP_WRITE && res->status == NFS4_OK && ev->committed == STABLE_NONE &&
             res->committed <= FILE_SYNC4)
             ev->committed = res->committed;
-        if ((res->op == OP_READ || res->op == OP_READ_PLUS) && res->status == NFS4_OK) {
+        if (res->op == OP_READ && res->status == NFS4_OK) { /* as nfs4.read (READ_PLUS apart) */
             ev->read_bytes += res->count;
             ev->eof = ev->eof || res->eof;
         }

@@ -284,6 +284,11 @@ def main():
             check(t['read_plus_holes'] and t['copy_sizes'] and len(t['stable']) == 3,
                   'the synthetic capture has holes, a COPY and every stable_how4 (tshark)')
             compare_io('nfs42-io (synthetic)', rep, t)
+            b = rep['breakdowns']  # the rows' READ and WRITE bytes (READ_PLUS, COPY apart)
+            rd = sum(r['read_bytes'] for r in b['client']['rows']) + b['client']['other']['read_bytes']
+            wr = sum(r['write_bytes'] for r in b['file']['rows']) + b['file']['other']['write_bytes']
+            check(rd == sum(t['read_sizes']) and wr == sum(t['write_sizes']),
+                  f'nfs42-io: breakdown read {rd}, written {wr} == tshark READ, WRITE bytes')
             check(rep['anomalies']['nfs_decode_error'] == 0, 'nfs42-io: no decode error')
     else:
         skip_part('the data operations: no tshark')
