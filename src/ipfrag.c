@@ -52,6 +52,7 @@ struct slot {
     uint32_t first_cap; /* captured bytes of the offset-0 fragment */
     uint32_t nclaimed, nhave;
     uint32_t nwords;       /* words of claimed/have that may be non-zero */
+    uint32_t bucket;       /* index bucket of the key */
     uint32_t hnext;        /* hash chain, or free list when FREE */
     uint32_t older, newer; /* age list */
     uint8_t *buf;          /* IPFRAG_MAX_LEN bytes from the shared stack while BUSY */
@@ -122,23 +123,18 @@ key_hash(uint8_t af, uint8_t proto, uint32_t id, const uint8_t *s, const uint8_t
 }
 
 /* The block bitmaps, a 64-bit word at a time: a 1,480-byte fragment is 185
- * blocks, three or four words. */
-static bool
-bit_get(const uint64_t *bm, uint32_t i)
+ * blocks, three or four words. Every walk below takes a range of blocks
+ * [lo, hi) with lo < hi, and masks its first and last word. */
+static inline uint64_t
+range_mask(uint32_t w, uint32_t lo, uint32_t hi)
 {
-    return (bm[i >> 6] >> (i & 63)) & 1u;
-}
+    uint64_t m = ~(uint64_t)0;
 
-/* The bits of word w that [lo, hi) covers (the range meets the word); *n
- * gets their number. */
-static uint64_t
-word_mask(uint32_t w, uint32_t lo, uint32_t hi, uint32_t *n)
-{
-    uint32_t a = lo > w * 64 ? lo - w * 64 : 0, b = hi < w * 64 + 64 ? hi - w * 64 : 64;
-    uint64_t upper = b == 64 ? ~(uint64_t)0 : ((uint64_t)1 << b) - 1;
-
-    *n = b - a;
-    return upper & ~(((uint64_t)1 << a) - 1);
+    if (w == lo >> 6)
+        m <<= lo & 63;
+    if (w == (hi - 1) >> 6)
+        m &= ~(uint64_t)0 >> (63 - ((hi - 1) & 63));
+    return m;
 }
 
 /* Set bits, counted (SWAR: the baseline x86-64 target has no popcnt
@@ -152,47 +148,58 @@ popcount64(uint64_t v)
     return (uint32_t)((v * 0x0101010101010101ULL) >> 56);
 }
 
-/* Set bits [lo, hi); returns how many were newly set. */
+/* Set bits [lo, hi); returns how many were newly set. Only bits already set
+ * (an overlap) are counted, so a fresh range costs no popcount. The first and
+ * last words take a partial mask, the words between are set whole. */
 static uint32_t
 bits_set(uint64_t *bm, uint32_t lo, uint32_t hi)
 {
-    uint32_t n = 0;
+    uint32_t w, wl, had = 0;
+    uint64_t m, last, old;
 
     if (lo >= hi)
         return 0;
-    for (uint32_t w = lo >> 6; w <= (hi - 1) >> 6; w++) {
-        uint32_t bits;
-        uint64_t m = word_mask(w, lo, hi, &bits), add = m & ~bm[w];
-
-        if (add) {
-            /* The usual case, a fresh range: all of the mask is new. */
-            n += add == m ? bits : popcount64(add);
-            bm[w] |= m;
-        }
+    w = lo >> 6;
+    wl = (hi - 1) >> 6;
+    m = ~(uint64_t)0 << (lo & 63);
+    last = ~(uint64_t)0 >> (63 - ((hi - 1) & 63));
+    for (; w < wl; w++, m = ~(uint64_t)0) {
+        old = bm[w] & m;
+        if (old)
+            had += popcount64(old);
+        bm[w] |= m;
     }
-    return n;
+    m &= last;
+    old = bm[wl] & m;
+    if (old)
+        had += popcount64(old);
+    bm[wl] |= m;
+    return hi - lo - had;
 }
 
-/* Are all bits [lo, hi) set (want = true) / is any set (want = false)? */
+/* Is any bit of [lo, hi) set? */
 static bool
-bits_scan(const uint64_t *bm, uint32_t lo, uint32_t hi, bool want_all)
+bits_any(const uint64_t *bm, uint32_t lo, uint32_t hi)
 {
-    if (lo >= hi)
-        return want_all;
-    for (uint32_t w = lo >> 6; w <= (hi - 1) >> 6; w++) {
-        uint32_t bits;
-        uint64_t m = word_mask(w, lo, hi, &bits), got = bm[w] & m;
+    uint64_t got = 0;
 
-        if (want_all ? got != m : got != 0)
-            return !want_all;
-    }
-    return want_all;
+    if (lo >= hi)
+        return false;
+    for (uint32_t w = lo >> 6, wl = (hi - 1) >> 6; w <= wl; w++)
+        got |= bm[w] & range_mask(w, lo, hi);
+    return got != 0;
 }
 
+/* Are all bits of [lo, hi) set? */
 static bool
 bits_all(const uint64_t *bm, uint32_t lo, uint32_t hi)
 {
-    return bits_scan(bm, lo, hi, true);
+    if (lo >= hi)
+        return true;
+    for (uint32_t w = lo >> 6, wl = (hi - 1) >> 6; w <= wl; w++)
+        if (~bm[w] & range_mask(w, lo, hi))
+            return false;
+    return true;
 }
 
 static bool
@@ -269,17 +276,17 @@ ipfrag_pending(const struct ipfrag *fr)
     return fr ? fr->busy : 0;
 }
 
+/* The fragment's hash bucket: computed once per fragment, for find() and
+ * slot_alloc(). */
 static uint32_t
-slot_bucket(const struct ipfrag *fr, const struct slot *s)
+frag_bucket(const struct ipfrag *fr, const struct ipfrag_frag *f)
 {
-    return key_hash(s->af, s->proto, s->id, s->saddr, s->daddr) & fr->hmask;
+    return key_hash(f->af, f->proto, f->id, f->saddr, f->daddr) & fr->hmask;
 }
 
 static uint32_t
-find(const struct ipfrag *fr, const struct ipfrag_frag *f)
+find(const struct ipfrag *fr, const struct ipfrag_frag *f, uint32_t b)
 {
-    uint32_t b = key_hash(f->af, f->proto, f->id, f->saddr, f->daddr) & fr->hmask;
-
     for (uint32_t i = fr->heads[b]; i != NIL; i = fr->slots[i].hnext) {
         const struct slot *s = &fr->slots[i];
 
@@ -295,7 +302,7 @@ static void
 slot_release(struct ipfrag *fr, uint32_t i)
 {
     struct slot *s = &fr->slots[i];
-    uint32_t *pp = &fr->heads[slot_bucket(fr, s)];
+    uint32_t *pp = &fr->heads[s->bucket];
 
     while (*pp != NIL && *pp != i)
         pp = &fr->slots[*pp].hnext;
@@ -388,9 +395,9 @@ give_up(struct ipfrag *fr, uint32_t i, enum anomaly why)
 
 /* Take a free slot, making room by expiring or evicting the oldest. */
 static uint32_t
-slot_alloc(struct ipfrag *fr, const struct ipfrag_frag *f, const struct timespec *ts)
+slot_alloc(struct ipfrag *fr, const struct ipfrag_frag *f, uint32_t b, const struct timespec *ts)
 {
-    uint32_t i, b;
+    uint32_t i;
     struct slot *s;
 
     if (fr->free_head == NIL) {
@@ -422,7 +429,7 @@ slot_alloc(struct ipfrag *fr, const struct ipfrag_frag *f, const struct timespec
     memset(s->have, 0, s->nwords * sizeof s->have[0]);
     s->nwords = 0;
 
-    b = slot_bucket(fr, s);
+    s->bucket = b;
     s->hnext = fr->heads[b];
     fr->heads[b] = i;
     s->older = fr->newest;
@@ -436,23 +443,34 @@ slot_alloc(struct ipfrag *fr, const struct ipfrag_frag *f, const struct timespec
     return i;
 }
 
-/* Do the captured bytes of `f` agree with what the slot already holds? */
+/* Do the captured bytes of `f` agree with what the slot already holds?
+ * Compared a run of held blocks at a time (runs found word by word). */
 static bool
 overlap_consistent(const struct slot *s, const struct ipfrag_frag *f, uint32_t cap)
 {
-    uint32_t end = f->offset + cap;
+    uint32_t end = f->offset + cap, lo = f->offset / 8, hi = (end + 7) / 8;
 
-    if (!bits_scan(s->have, f->offset / 8, (end + 7) / 8, false))
+    if (!bits_any(s->have, lo, hi))
         return true; /* nothing held there yet: the usual case */
-    for (uint32_t b = f->offset / 8; b * 8 < end; b++) {
-        uint32_t lo, hi;
+    for (uint32_t w = lo >> 6, wl = (hi - 1) >> 6; w <= wl; w++) {
+        uint64_t m = s->have[w] & range_mask(w, lo, hi);
 
-        if (!bit_get(s->have, b))
-            continue;
-        lo = b * 8 > f->offset ? b * 8 : f->offset;
-        hi = b * 8 + 8 < end ? b * 8 + 8 : end;
-        if (memcmp(s->buf + lo, f->data.p + (lo - f->offset), hi - lo) != 0)
-            return false;
+        while (m) {
+            uint32_t b = (uint32_t)__builtin_ctzll(m), n;
+            uint64_t rest = ~(m >> b);
+            uint32_t blo, bhi;
+
+            n = rest ? (uint32_t)__builtin_ctzll(rest) : 64 - b; /* run of held blocks */
+            m = b + n < 64 ? m & (~(uint64_t)0 << (b + n)) : 0;
+            blo = (w * 64 + b) * 8;
+            bhi = (w * 64 + b + n) * 8;
+            if (blo < f->offset)
+                blo = f->offset;
+            if (bhi > end)
+                bhi = end;
+            if (memcmp(s->buf + blo, f->data.p + (blo - f->offset), bhi - blo) != 0)
+                return false;
+        }
     }
     return true;
 }
@@ -470,7 +488,7 @@ enum decode_rc
 ipfrag_add(struct ipfrag *fr, const struct ipfrag_frag *f, const struct timespec *ts,
            struct l4_seg *out)
 {
-    uint32_t i, end, cap, nblk, hb_end;
+    uint32_t i, b, end, cap, nblk, hb_end;
     struct slot *s;
 
     fr->last = *f;
@@ -480,7 +498,8 @@ ipfrag_add(struct ipfrag *fr, const struct ipfrag_frag *f, const struct timespec
         return DECODE_UNSUPPORTED;
     }
     release_done(fr);
-    i = find(fr, f);
+    b = frag_bucket(fr, f);
+    i = find(fr, f, b);
     if (i != NIL && ts_expired(&fr->slots[i].t_first, fr->timeout_s, ts)) {
         give_up(fr, i, ANOM_IPFRAG_EXPIRED);
         i = NIL;
@@ -508,7 +527,7 @@ ipfrag_add(struct ipfrag *fr, const struct ipfrag_frag *f, const struct timespec
         i = NIL;
     }
     if (i == NIL) {
-        i = slot_alloc(fr, f, ts);
+        i = slot_alloc(fr, f, b, ts);
         if (i == NIL) {
             anomaly_add(fr->an, ANOM_IPFRAG_EVICTED, 1); /* no memory for a buffer */
             return DECODE_UNSUPPORTED;
@@ -548,6 +567,7 @@ ipfrag_add(struct ipfrag *fr, const struct ipfrag_frag *f, const struct timespec
 
     if (s->have_last && s->nclaimed == (s->total + 7) / 8) {
         enum decode_rc rc;
+        uint32_t n;
 
         s->state = SLOT_DONE;
         fr->busy--;
@@ -555,8 +575,8 @@ ipfrag_add(struct ipfrag *fr, const struct ipfrag_frag *f, const struct timespec
             rc = slot_decode(s, s->total, s->total, false, fr->an, out);
         else /* every fragment seen but the capture cut some: the first bytes are all we get */
             rc = slot_decode(s, prefix_len(s), s->total, true, fr->an, out);
-        s->done_head_len = prefix_len(s) < sizeof s->done_head ? prefix_len(s)
-                                                                : (uint32_t)sizeof s->done_head;
+        n = prefix_len(s);
+        s->done_head_len = n < sizeof s->done_head ? n : (uint32_t)sizeof s->done_head;
         memcpy(s->done_head, s->buf, s->done_head_len);
         fr->done_buf = s->buf; /* out points into it until the next call */
         s->buf = NULL;

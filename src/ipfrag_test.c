@@ -564,6 +564,92 @@ test_ipv6_fragments(void)
     ipfrag_free(fr);
 }
 
+/* The block bitmaps are walked a 64-bit word (64 blocks, 512 bytes) at a
+ * time: holes, fragments and overlaps that start or end at a word's first or
+ * last block. A 1,600-byte datagram is blocks 0-199, words 0-3. */
+static void
+test_word_boundaries(void)
+{
+    struct ipfrag *fr = fresh(16);
+    struct l4_seg s;
+    static uint8_t alt[1600];
+
+    EQ(make_udp(dg, 1592), 1600);
+
+    /* A hole of blocks 63-64 [504, 520) across the word 0/1 boundary. */
+    EQ(feed4(fr, 17, 20, dg, 0, 504, 1, 1, 0, &s), DECODE_PENDING);
+    EQ(feed4(fr, 17, 20, dg, 520, 1080, 0, 1, 0, &s), DECODE_PENDING);
+    EQ(ipfrag_pending(fr), 1);
+    EQ(feed4(fr, 17, 20, dg, 504, 16, 1, 1, 0, &s), DECODE_OK);
+    CHECK(s.reassembled);
+    CHECK(payload_is_pattern(&s, 1592));
+
+    /* One-block fragments at the last block of a word (63, 127) and the
+     * first of the next (64, 128), filled last. */
+    EQ(feed4(fr, 17, 21, dg, 0, 504, 1, 1, 0, &s), DECODE_PENDING);
+    EQ(feed4(fr, 17, 21, dg, 520, 496, 1, 1, 0, &s), DECODE_PENDING);
+    EQ(feed4(fr, 17, 21, dg, 1032, 568, 0, 1, 0, &s), DECODE_PENDING);
+    EQ(feed4(fr, 17, 21, dg, 504, 8, 1, 1, 0, &s), DECODE_PENDING);
+    EQ(feed4(fr, 17, 21, dg, 1024, 8, 1, 1, 0, &s), DECODE_PENDING);
+    EQ(feed4(fr, 17, 21, dg, 1016, 8, 1, 1, 0, &s), DECODE_PENDING);
+    EQ(ipfrag_pending(fr), 1);
+    EQ(feed4(fr, 17, 21, dg, 512, 8, 1, 1, 0, &s), DECODE_OK);
+    CHECK(payload_is_pattern(&s, 1592));
+    /* A late duplicate of a one-block fragment at a word's end is absorbed. */
+    EQ(feed4(fr, 17, 21, dg, 1016, 8, 1, 1, 0, &s), DECODE_PENDING);
+    EQ(ipfrag_pending(fr), 0);
+    EQ(anom_total(), 0);
+
+    /* Retransmitted fragments re-cut at other boundaries, identical bytes:
+     * overlaps across words 0-3 are accepted. */
+    EQ(feed4(fr, 17, 22, dg, 0, 1480, 1, 1, 0, &s), DECODE_PENDING);
+    EQ(feed4(fr, 17, 22, dg, 0, 1000, 1, 1, 0, &s), DECODE_PENDING);
+    EQ(feed4(fr, 17, 22, dg, 496, 1104, 0, 1, 0, &s), DECODE_OK);
+    CHECK(payload_is_pattern(&s, 1592));
+    EQ(anom_total(), 0);
+
+    /* The held run [0, 1480) crosses words; a retransmission that differs
+     * in block 64 (byte 515, just past the word boundary) is an overlap with
+     * different content (RFC 5722): the datagram is dropped. */
+    memcpy(alt, dg, sizeof alt);
+    alt[515] ^= 0x01;
+    EQ(feed4(fr, 17, 23, dg, 0, 1480, 1, 1, 0, &s), DECODE_PENDING);
+    EQ(feed4(fr, 17, 23, alt, 504, 1096, 0, 1, 0, &s), DECODE_INVALID);
+    EQ(an.n[ANOM_IPFRAG_BAD], 1);
+    EQ(ipfrag_pending(fr), 0);
+
+    /* Held: word 0 whole [0, 512) and [1024, 1600). A fragment over all of it
+     * that differs at byte 511 (block 63, the end of the held word). */
+    memcpy(alt, dg, sizeof alt);
+    alt[511] ^= 0x80;
+    EQ(feed4(fr, 17, 24, dg, 0, 512, 1, 1, 0, &s), DECODE_PENDING);
+    EQ(feed4(fr, 17, 24, dg, 1024, 576, 0, 1, 0, &s), DECODE_PENDING);
+    EQ(feed4(fr, 17, 24, alt, 256, 1344, 0, 1, 0, &s), DECODE_INVALID);
+    EQ(an.n[ANOM_IPFRAG_BAD], 2);
+    /* ... or at byte 1024 (block 128, the start of the second held run; a
+     * fragment [0, 1600) would be no fragment at all, so it ends at 1592). */
+    memcpy(alt, dg, sizeof alt);
+    alt[1024] ^= 0x80;
+    EQ(feed4(fr, 17, 25, dg, 0, 512, 1, 1, 0, &s), DECODE_PENDING);
+    EQ(feed4(fr, 17, 25, dg, 1024, 576, 0, 1, 0, &s), DECODE_PENDING);
+    EQ(feed4(fr, 17, 25, alt, 0, 1592, 1, 1, 0, &s), DECODE_INVALID);
+    EQ(an.n[ANOM_IPFRAG_BAD], 3);
+    /* A difference only in the hole [512, 1024) is not an overlap: the
+     * datagram completes with the new fragment's bytes there. */
+    memcpy(alt, dg, sizeof alt);
+    alt[512] ^= 0x80;
+    alt[1023] ^= 0x80;
+    EQ(feed4(fr, 17, 26, dg, 0, 512, 1, 1, 0, &s), DECODE_PENDING);
+    EQ(feed4(fr, 17, 26, dg, 1024, 576, 0, 1, 0, &s), DECODE_PENDING);
+    EQ(feed4(fr, 17, 26, alt, 0, 1592, 1, 1, 0, &s), DECODE_OK);
+    EQ(s.payload.len, 1592);
+    CHECK(memcmp(s.payload.p, alt + 8, 1592) == 0);
+    EQ(an.n[ANOM_IPFRAG_BAD], 3);
+    EQ(anom_total(), 3);
+    EQ(ipfrag_pending(fr), 0);
+    ipfrag_free(fr);
+}
+
 /* xorshift32: deterministic pseudo-random input. */
 static uint32_t rng_state = 0x12345678u;
 
@@ -755,6 +841,7 @@ main(void)
     test_in_order_and_reverse();
     test_duplicates();
     test_overlap_inconsistent();
+    test_word_boundaries();
     test_giant_and_zero();
     test_big_udp_reply();
     test_expiry_and_lost();
