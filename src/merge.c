@@ -816,6 +816,119 @@ emit_nfs4(FILE *out, const struct mnode *pg, bool csv)
         emit_nfs4_csv(out, pg);
 }
 
+/* ---- the text report's NFSv4 tables (ui/report_text.c), from the merge ---- */
+
+/* The latency columns p50 .. max of a row, in microseconds. */
+static void
+txt_lat(FILE *out, const struct mnode *row)
+{
+    const struct mnode *lat = child(row, "latency_us");
+    size_t i;
+
+    for (i = 3; i < NCOLS(lat_cols); i++)
+        txt_num(out, child(lat, lat_cols[i]), 8);
+    fputc('\n', out);
+}
+
+static void
+txt_label(FILE *out, const char *label, int width)
+{
+    char esc[256];
+
+    term_escape(esc, sizeof esc, (const uint8_t *)label, strlen(label));
+    fprintf(out, "%-*s", width, esc);
+}
+
+/* A COMPOUND (or NULL) row: calls, replies, unanswered, errors, latency. */
+static void
+txt_msg(FILE *out, const char *label, const struct mnode *m)
+{
+    if (!m || m->kind != N_OBJ)
+        return;
+    txt_label(out, label, 10);
+    txt_num(out, child(m, "calls"), 10);
+    txt_num(out, child(m, "replies"), 10);
+    txt_num(out, child(m, "unanswered"), 10);
+    txt_num(out, child(m, "errors"), 8);
+    txt_lat(out, m);
+}
+
+/* COMPOUNDs by kind, then operations (rows with calls or results), as the
+ * report's; `title` names a minor version ("" for the total). */
+static void
+txt_nfs4_tables(FILE *out, const struct mnode *obj, uint64_t compounds, const char *title)
+{
+    const struct mnode *kinds = child(obj, "kinds"), *ops = child(obj, "ops"), *c;
+
+    fprintf(out, "COMPOUNDs by kind%s (main operations; sequence, putfh, getfh, savefh, "
+                 "restorefh are glue):\n", title);
+    fprintf(out, "%-16s %10s %6s %8s %8s %8s %8s %8s\n", "kind", "compounds", "%", "errors",
+            "p50", "p90", "p99", "max");
+    for (c = kinds && kinds->kind == N_OBJ ? kinds->first : NULL; c; c = c->next) {
+        uint64_t n = get_u(child(c, "compounds"));
+
+        if (!c->key || !n)
+            continue;
+        txt_label(out, c->key, 16);
+        txt_num(out, child(c, "compounds"), 10);
+        fprintf(out, " %5.1f%%", compounds ? 100.0 * (double)n / (double)compounds : 0.0);
+        txt_num(out, child(c, "errors"), 8);
+        txt_lat(out, c);
+    }
+    fprintf(out, "operations%s (latency: of the COMPOUNDs containing the operation):\n", title);
+    fprintf(out, "%-16s %10s %10s %10s %8s %8s %8s %8s %8s\n", "op", "count", "results",
+            "not eval", "errors", "p50", "p90", "p99", "max");
+    for (c = ops && ops->kind == N_OBJ ? ops->first : NULL; c; c = c->next) {
+        if (!c->key || (!get_u(child(c, "count")) && !get_u(child(c, "replies"))))
+            continue;
+        txt_label(out, c->key, 16);
+        txt_num(out, child(c, "count"), 10);
+        txt_num(out, child(c, "replies"), 10);
+        txt_num(out, child(c, "not_evaluated"), 10);
+        txt_num(out, child(c, "errors"), 8);
+        txt_lat(out, c);
+    }
+}
+
+/* The "NFS v4.x" section of an NFSv4 program: COMPOUNDs per minor version,
+ * in total and NULL, then kinds and operations in total and per minor
+ * version (when more than one was seen). Latency in microseconds. */
+static void
+txt_nfs4(FILE *out, const struct mnode *pg)
+{
+    const struct mnode *mv = child(pg, "minor_versions"), *m;
+    uint64_t total = get_u(child(child(pg, "compound"), "calls"));
+    unsigned seen = 0;
+    char label[64];
+
+    fputc('\n', out);
+    txt_label(out, "NFS v4.x (", 0);
+    txt_label(out, pg->key ? pg->key : "?", 0);
+    fputs("): latency in us; - = no replies\n", out);
+    fprintf(out, "%-10s %10s %10s %10s %8s %8s %8s %8s %8s\n", "COMPOUND", "calls", "replies",
+            "unanswered", "errors", "p50", "p90", "p99", "max");
+    for (m = mv && mv->kind == N_OBJ ? mv->first : NULL; m; m = m->next) {
+        if (!m->key || !get_u(child(child(m, "compound"), "calls")))
+            continue;
+        snprintf(label, sizeof label, "v4.%.40s", m->key);
+        txt_msg(out, label, child(m, "compound"));
+        seen++;
+    }
+    txt_msg(out, "total", child(pg, "compound"));
+    txt_msg(out, "null", child(pg, "null"));
+    txt_nfs4_tables(out, pg, total, "");
+    if (seen < 2)
+        return;
+    for (m = mv->first; m; m = m->next) {
+        uint64_t n = get_u(child(child(m, "compound"), "calls"));
+
+        if (!m->key || !n)
+            continue;
+        snprintf(label, sizeof label, " in v4.%.40s", m->key);
+        txt_nfs4_tables(out, m, n, label);
+    }
+}
+
 /* Per program and procedure: the text table (procedures with calls), or the
  * CSV rows of the report's CSV (every procedure, zero rows too). */
 static void
@@ -867,6 +980,10 @@ emit_table(FILE *out, const struct mnode *root, bool csv)
         for (op = ops->first; op; op = op->next)
             emit_row(out, pg, op, csv, NULL);
     }
+    for (pg = root->first; pg && !csv; pg = pg->next) /* NFSv4 sections after the table */
+        if (child(pg, "compound") && child(pg, "compound")->kind == N_OBJ &&
+            child(pg, "minor_versions"))
+            txt_nfs4(out, pg);
 }
 
 /* ---- checking ------------------------------------------------------------ */

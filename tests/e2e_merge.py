@@ -14,7 +14,10 @@ client, server, pair and user (export and file rows are labelled from names
 learned on other connections: a split capture knows fewer of them). Also:
 merging one report gives it back, -o text and -o csv work (strict CSV),
 bad input is one line and exit 1, and so are reports with negative, too
-large or non-numeric counts, sums past 2^64 - 1 and unknown schemas.
+large or non-numeric counts, sums past 2^64 - 1 and unknown schemas. The
+text of a merge of two NFSv4 samples' reports has the NFSv4 tables
+(COMPOUNDs per minor version, by kind, operations) with the sum of
+tshark's counts over both captures.
 
 usage: e2e_merge.py NFSSCOPE SAMPLES_DIR WORKDIR
 """
@@ -23,10 +26,12 @@ import io
 import json
 import os
 import struct
+import shutil
 import subprocess
 import sys
+from collections import Counter
 
-from checks import check, finish
+from checks import check, finish, skip_part
 
 
 def conn_of(linktype, data):
@@ -202,6 +207,92 @@ def check_refused(nfsscope, samples, work):
                                                                 len(p.stdout), err))
 
 
+def tshark_nfs4(path):
+    """tshark's NFSv4 counts of one capture: COMPOUND calls and replies per
+    minor version, COMPOUNDs by main operation (its name), and per operation its occurrences in calls, results
+    in replies and error results."""
+    names = {}
+    for line in subprocess.run(["tshark", "-G", "values"], capture_output=True, text=True,
+                               check=True).stdout.splitlines():
+        f = line.split("\t")
+        if len(f) == 4 and f[0] == "V" and f[1] == "nfs.opcode":
+            names[int(f[2])] = f[3].lower()
+    out = subprocess.run(["tshark", "-n", "-r", path, "-Y", "nfs && rpc.procedure==1", "-T",
+                          "fields", "-e", "rpc.xid", "-e", "rpc.msgtyp", "-e", "nfs.minorversion",
+                          "-e", "nfs.main_opcode", "-e", "nfs.opcode", "-e", "nfs.nfsstat4"],
+                         capture_output=True, text=True, check=True).stdout
+    c = Counter()
+    minor = {}
+    for line in out.splitlines():
+        xids, typ, mv, main, ops, st = (x.split(",") for x in line.split("\t"))
+        ops = [names[int(o)] for o in ops if o]
+        st = [int(x) for x in st if x]
+        if len(xids) > 1:  # several messages in a frame: ops add up, statuses must all be OK
+            check(all(x == 0 for x in st), "%s: a frame of several replies, all NFS4_OK" % path)
+        for o in ops:
+            c[("count" if typ[0] == "0" else "results", o)] += 1
+        if typ[0] == "0":
+            mains = [int(m) for m in main if m]
+            for i, xid in enumerate(xids):
+                minor[xid] = mv[i]
+                c[("calls", mv[i])] += 1
+                if len(xids) > 1:
+                    c[("kind", names[mains[i]])] += 1
+                else:  # tshark names the main operation at each of its occurrences
+                    check(len(set(mains)) == 1, "%s: one main operation %r" % (path, mains))
+                    c[("kind", names[mains[0]])] += 1
+        else:
+            for xid in xids:
+                c[("replies", minor.get(xid))] += 1
+            if len(xids) == 1:
+                for o, x in zip(ops, st[1:]):
+                    c[("errors", o)] += x != 0
+    return c
+
+
+def merged_nfs4(text):
+    """The same counts from the merge's text tables."""
+    c, table = Counter(), None
+    for line in text.splitlines():
+        f = line.split()
+        if not f:
+            continue
+        if line.startswith(("COMPOUNDs by kind", "operations")):
+            # per minor version after the totals: only the totals are compared
+            table = "skip" if " in v4." in line else None
+        elif f[0] in ("COMPOUND", "kind", "op") and table != "skip":
+            table = f[0]
+        elif table == "COMPOUND" and f[0].startswith("v4."):
+            c[("calls", f[0][3:])] += int(f[1])
+            c[("replies", f[0][3:])] += int(f[2])
+        elif table == "kind" and len(f) == 8:
+            c[("kind", f[0])] += int(f[1])
+        elif table == "op" and len(f) == 9:
+            c[("count", f[0])] += int(f[1])
+            c[("results", f[0])] += int(f[2])
+            c[("errors", f[0])] += int(f[4])
+    return c
+
+
+def check_nfs4_text(nfsscope, samples, work):
+    if not shutil.which("tshark"):
+        skip_part("tshark not installed: the NFSv4 merge text against tshark", ci_required=True)
+        return
+    js, want = [], Counter()
+    for s in ("nfs41-session.pcap", "nfs42-ops.pcap"):
+        src = os.path.join(samples, s)
+        j = os.path.join(work, s + ".json")
+        open(j, "wb").write(run([nfsscope, "-o", "json", "-r", src]))
+        js.append(j)
+        want.update(tshark_nfs4(src))
+    text = run([nfsscope, "merge", "-o", "text"] + js).decode()
+    got = merged_nfs4(text)
+    want = Counter({k: v for k, v in want.items() if v})
+    got = Counter({k: v for k, v in got.items() if v})
+    check(("calls", "2") in want and ("calls", "1") in want, "nfs4 merge: two minor versions")
+    check(got == want, "nfs4 merge text: %r" % sorted(map(str, set(got.items()) ^ set(want.items()))))
+
+
 def main():
     nfsscope, samples, work = sys.argv[1:4]
     os.makedirs(work, exist_ok=True)
@@ -240,6 +331,7 @@ def main():
                    for o in pv["ops"].values())
         check(tot == want, "%s: csv calls %d, report %d" % (s, tot, want))
     check_refused(nfsscope, samples, work)
+    check_nfs4_text(nfsscope, samples, work)
     bad = os.path.join(work, "bad.json")
     open(bad, "w").write("{\"schema\": ")
     p = subprocess.run([nfsscope, "merge", bad], capture_output=True, timeout=60)
