@@ -122,6 +122,10 @@ enum {
     PGF_ANNOUNCED = 1u << 4, /* another program's calls announce its number (that program's
                               * `announces`): it is decoded under any number learned so, and
                               * reported inside that program's object, not on its own */
+    PGF_CALLBACK = 1u << 5,  /* its calls go from the server to the client (a callback
+                              * program): the roles its calls are reported under, in
+                              * breakdowns, records and findings, are the receiver as client
+                              * and the caller as server, whatever the connection's role */
 };
 
 struct rpc_program {

@@ -7,7 +7,8 @@
  * connection, the back channel); 0x40000000, Linux's and Wireshark's, is
  * registered outright. The decoding is nfs4.c's and nfs4_compound.c's with
  * the callback operation table (nfs4_cb.c). Its report sits inside the
- * nfs4 object (PGF_ANNOUNCED). */
+ * nfs4 object (PGF_ANNOUNCED); its calls' client is the NFS client they are
+ * sent to, its server the NFS server (PGF_CALLBACK). */
 #include "nfs4.h"
 
 static const struct rpc_op cb_procs[2] = {
@@ -37,7 +38,7 @@ const struct rpc_program nfs4_callback_program = {
     .nops = NFS4_CB_OP_LAST + 1,
     .ops = nfs4_cb_op_table,
     .nminor = 3,
-    .flags = PGF_ANNOUNCED,
+    .flags = PGF_ANNOUNCED | PGF_CALLBACK,
     .kind_name = cb_kind_name,
     .status_name = nfs4_status_name,
     .detail = nfs4_msg_detail,

@@ -511,17 +511,12 @@ void
 findings_nfs4_callback(struct findings *f, const struct op_event *ev)
 {
     struct fnd_v4_recall *r;
-    struct op_event e;
 
     if (ev->outcome != OP_REPLIED || !ev->v4.deleg_sid)
         return;
-    /* The client a callback concerns is the one it was sent to (the
-     * back channel's client, or the callee of a connection the server
-     * opened): credit it as the event's client. */
-    e = *ev;
-    e.call_dir = (uint8_t)((ev->call_dir ^ ev->from_server) == 0);
+    /* The event's client is the one the callback was sent to (PGF_CALLBACK). */
     f->v4.recalls++;
-    findings_credit(f, FK_DELEG_RECALLS, &e, 1, 0);
+    findings_credit(f, FK_DELEG_RECALLS, ev, 1, 0);
     r = recall_slot(f, ev->v4.deleg_sid, true);
     if (!r->t_recall) /* the first recall of the delegation */
         r->t_recall = ns_of(&ev->t_call);

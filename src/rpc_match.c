@@ -311,6 +311,8 @@ handle_call(struct rpc_match *m, struct flow *f, unsigned dir, const struct rpc_
     pc->proc = h->proc;
     pc->pg = pg;
     pc->dir = (uint8_t)flow_client_dir(f, dir);
+    if (pg && (pg->flags & PGF_CALLBACK)) /* the client is the callee (e.g. NFSv4 CB_COMPOUND) */
+        pc->dir = (uint8_t)(dir ^ 1);
     pc->key = f->key;
     pc->call_len = msg->msg_len;
     pc->frame = m->frame;

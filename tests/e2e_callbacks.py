@@ -23,10 +23,15 @@ Every expected number comes from tshark (nfs.cb_procedure, nfs.cb.operation,
 nfs.status, rpc.time, nfs.opcode, nfs.stateid.other): callback calls,
 replies, unanswered, CB_COMPOUND errors and latency, per callback operation
 its occurrences, results and errors, and the first CB_RECALL to DELEGRETURN
-time of the recalled delegation.
+time of the recalled delegation. A callback's client, in the breakdowns
+(JSON and CSV) and the records, is the NFS client it is sent to (the
+address that sends the fore channel's COMPOUNDs, as tshark shows them), its
+server the NFS server, whichever end opened the connection.
 
   e2e_callbacks.py NFSSCOPE PCAPS_DIR WORKDIR
 Exit 77 (skip) when tshark or the public captures are absent."""
+import csv
+import io
 import json
 import os
 import shutil
@@ -300,6 +305,52 @@ def recall_truth(pcap, extra):
     return recall, ret, [round((ret[o] - recall[o]) * 1e6) for o in recall if o in ret]
 
 
+def roles_truth(pcap, extra):
+    """Per call frame, the NFS client and server it concerns and their
+    ports, from tshark: a COMPOUND's sender and receiver, a callback's
+    receiver and sender."""
+    fields = ["frame.number", "ip.src", "ip.dst", "tcp.srcport", "tcp.dstport"]
+    roles = {}
+    for fr, src, dst, sp, dp in tshark_rows(pcap, fields, "nfs.main_opcode && rpc.msgtyp == 0",
+                                            extra):
+        roles[fr] = (src, dst, sp, dp)
+    for fr, src, dst, sp, dp in tshark_rows(pcap, fields, "nfs.cb_procedure && rpc.msgtyp == 0",
+                                            extra):
+        roles[fr] = (dst, src, dp, sp)
+    return roles
+
+
+def check_roles(nfsscope, pcap, roles, work):
+    """Breakdown rows (JSON, CSV) and records name the NFS client and
+    server of tshark's roles."""
+    want = {"client": {}, "server": {}, "pair": {}}
+    for c, s, _, _ in roles.values():
+        for dim, key in (("client", c), ("server", s), ("pair", "%s -> %s" % (c, s))):
+            want[dim][key] = want[dim].get(key, 0) + 1
+    recs = os.path.join(work, "callbacks-records.csv")
+    by = ["--by", "client,server,pair"]
+    rep = json.loads(subprocess.run([nfsscope, "-r", pcap, "-o", "json", "--records", recs] + by,
+                                    capture_output=True, text=True, check=True).stdout)
+    out = subprocess.run([nfsscope, "-r", pcap, "-o", "csv"] + by, capture_output=True,
+                         text=True, check=True).stdout
+    csv_rows = {}
+    for row in csv.reader(io.StringIO(out)):
+        if len(row) > 2 and row[0] in want and row[1] != "(other)":
+            csv_rows.setdefault(row[0], {})[row[1]] = int(row[2])
+    for dim, rows in want.items():
+        got = {r["key"]: r["calls"] for r in rep["breakdowns"][dim]["rows"]}
+        check(got == rows, "roles: %s rows %s, tshark %s" % (dim, got, rows))
+        check(csv_rows.get(dim) == rows, "roles: CSV %s rows %s, tshark %s" %
+              (dim, csv_rows.get(dim), rows))
+    with open(recs, newline="") as fh:
+        recs = list(csv.DictReader(fh))
+    check(len(recs) == len(roles), "roles: %d records, tshark %d calls" % (len(recs), len(roles)))
+    for r in recs:
+        got = (r["client"], r["server"], r["client_port"], r["server_port"])
+        check(roles.get(r["call_frame"]) == got, "roles: record of frame %s %s, tshark %s" %
+              (r["call_frame"], got, roles.get(r["call_frame"])))
+
+
 def main():
     nfsscope, pcaps, work = sys.argv[1:4]
     if not shutil.which("tshark"):
@@ -382,6 +433,7 @@ def main():
               "finding: OPENs delayed %s, tshark %d" % (ev["opens_delayed"], len(delayed)))
         check(ev["deleg_revoked"] == 0 and ev["recallable_state_revoked"] == 0,
               "finding: nothing revoked")
+    check_roles(nfsscope, real, roles_truth(twin, extra), work)
     # Negative: a number nobody announced is not taken for callbacks. tshark
     # decodes no call to an unknown program on a connection it did not see
     # open with a known one, so its count is that of the same frames in the
