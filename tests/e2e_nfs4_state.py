@@ -18,7 +18,10 @@ client's own record for the samples (samples/NAME.expect.json).
     LOCKU, FREE_STATEID, DELEGRETURN; RENEW and DELEGRETURN calls; RENEW
     errors; SEQUENCE errors by status;
   - the per-file breakdown's paths, learned from LOOKUP, OPEN, CREATE and
-    RENAME: made of the names tshark sees on the wire.
+    RENAME: made of the names tshark sees on the wire;
+  - the text report's sessions summary: sessions created and destroyed,
+    SEQUENCE calls and errors by status, the highest slot used (tshark's),
+    the fore channel limits (the client's record).
 
   e2e_nfs4_state.py NFSSCOPE PCAPS_DIR SAMPLES_DIR
 Exit 77 (skip) for the public part when the captures are absent (a failure
@@ -147,6 +150,44 @@ def check_paths(name, path, got_report):
         check(all(c in names for c in comps), f'{name}: {lab} is made of names on the wire')
 
 
+def check_text_sessions(nfsscope, name, path, truth, expect):
+    """The text report's "sessions:" lines against tshark's truth and the
+    client's record of the fore channel."""
+    import re
+    p = subprocess.run([nfsscope, '-r', path], capture_output=True, text=True, timeout=300)
+    lines = p.stdout.splitlines()
+    head = [l for l in lines if l.startswith('sessions: ')]
+    ops = truth['ops']
+    if not ok_results(ops, 'CREATE_SESSION') and not truth['sessions']['sequence_ops']:
+        check(not head, f'{name}: no sessions line without sessions')
+        return
+    check(len(head) == 1, f'{name}: one sessions line')
+    if not head:
+        return
+    m = re.match(r'sessions: (\d+) created, (\d+) destroyed; SEQUENCE (\d+) calls, (\d+) errors'
+                 r'(?: \((.*)\))?, (\d+) calls on a busy slot', head[0])
+    check(m is not None, f'{name}: sessions line {head[0]!r}')
+    if not m:
+        return
+    errs = dict((k, int(v)) for k, v in (e.rsplit(' ', 1) for e in m[5].split(', '))) if m[5] \
+        else {}
+    want = (ok_results(ops, 'CREATE_SESSION'), ok_results(ops, 'DESTROY_SESSION'),
+            truth['sessions']['sequence_ops'], sum(errors_of(ops, 'SEQUENCE').values()),
+            errors_of(ops, 'SEQUENCE'))
+    got = (int(m[1]), int(m[2]), int(m[3]), int(m[4]), errs)
+    check(got == want, f'{name}: sessions line {got} == tshark\'s {want}')
+    i = lines.index(head[0])
+    used = [int(x) for x in re.findall(r'highest slot used (\d+)', '\n'.join(lines[i:i + 9]))]
+    check(used and max(used) == truth['sessions']['max_slotid'],
+          f'{name}: highest slot used {used} == tshark\'s {truth["sessions"]["max_slotid"]}')
+    fore = re.findall(r'fore channel (\d+) slots, (\d+) ops, request (\d+) B, reply (\d+) B '
+                      r'\(cached (\d+) B\)', '\n'.join(lines[i:i + 9]))
+    want = [tuple(str(c[k]) for k in ('maxrequests', 'maxoperations', 'maxrequestsize',
+                                       'maxresponsesize', 'maxresponsesize_cached'))
+            for c in expect.get('fore_channels', [])]
+    check(sorted(fore) == sorted(want), f'{name}: fore channels {fore} == the client\'s {want}')
+
+
 def main():
     if len(sys.argv) != 4:
         print(__doc__)
@@ -162,6 +203,11 @@ def main():
         else:
             skip_part('tshark not installed: the paths are not checked')
         got = got['nfs4']
+        with open(os.path.join(samples, f'{s}.truth.json')) as f:
+            truth = json.load(f)['nfs4']
+        with open(os.path.join(samples, f'{s}.expect.json')) as f:
+            expect = json.load(f)['nfs4']
+        check_text_sessions(nfsscope, s, os.path.join(samples, s + '.pcap'), truth, expect)
         for kind in ('truth', 'expect'):
             with open(os.path.join(samples, f'{s}.{kind}.json')) as f:
                 ref = json.load(f)['nfs4']

@@ -546,6 +546,83 @@ nfs4_callbacks(FILE *out, const struct view_info *vi, const struct prog_stats *c
     }
 }
 
+#define NFS4_TEXT_SESSIONS 4 /* sessions listed in the text report, busiest first */
+
+/* " (NFS4ERR_BADSLOT 1, ...)" of a status map, or nothing. */
+static void
+nfs4_status_list(FILE *out, const struct nfs4_status_map *m)
+{
+    uint32_t i;
+
+    if (!m->n && !m->other)
+        return;
+    for (i = 0; i < m->n; i++) {
+        const char *n = nfs4_status_name(m->status[i]);
+        fprintf(out, "%s%s %" PRIu64, i ? ", " : " (", n ? n : "?", m->count[i]);
+    }
+    if (m->other)
+        fprintf(out, "%sother %" PRIu64, m->n ? ", " : " (", m->other);
+    fputc(')', out);
+}
+
+static void
+nfs4_chan_line(FILE *out, const char *label, const struct nfs4_chan *c)
+{
+    fprintf(out, " %s %" PRIu32 " slots, %" PRIu32 " ops, request %" PRIu32 " B, reply %" PRIu32
+                 " B (cached %" PRIu32 " B);",
+            label, c->maxrequests, c->maxoperations, c->maxrequestsize, c->maxresponsesize,
+            c->maxresponsesize_cached);
+}
+
+/* The NFSv4.1 sessions (src/nfs4_state.h): created and destroyed, SEQUENCE
+ * calls and errors, calls on a busy slot; per busiest session the channel
+ * limits CREATE_SESSION granted and the highest slot used against the
+ * server's highest and target slots (RFC 8881 §2.10.6, §18.36, §18.46). */
+static void
+nfs4_sessions(FILE *out, const struct view_info *vi)
+{
+    const struct nfs4_state_stats *st;
+    const struct nfs4_session *l[NFS4_TEXT_SESSIONS];
+    size_t n, i;
+
+    if (!vi || !vi->nfs4_state)
+        return;
+    st = nfs4_state_stats(vi->nfs4_state);
+    if (!st->sessions.created && !st->sessions.calls)
+        return;
+    fprintf(out, "sessions: %" PRIu64 " created, %" PRIu64 " destroyed; SEQUENCE %" PRIu64
+                 " calls, %" PRIu64 " errors",
+            st->sessions.created, st->sessions.destroyed, st->sessions.calls,
+            st->sessions.errors);
+    nfs4_status_list(out, &st->sessions.status);
+    fprintf(out, ", %" PRIu64 " calls on a busy slot\n", st->sessions.slot_busy);
+    n = nfs4_state_sessions(vi->nfs4_state, l, NFS4_TEXT_SESSIONS);
+    for (i = 0; i < n; i++) {
+        const struct nfs4_session *se = l[i];
+        unsigned b;
+
+        fputs("  session ", out);
+        for (b = 0; b < NFS4_SESSIONID_SIZE; b++)
+            fprintf(out, "%02x", se->sessionid[b]);
+        fprintf(out, ": %" PRIu64 " SEQUENCE calls, highest slot used %" PRIu32, se->calls,
+                se->max_slot);
+        if (se->has_slot)
+            fprintf(out, " (server's highest %" PRIu32, se->highest_slotid);
+        if (se->has_slot && se->has_target)
+            fprintf(out, ", target %" PRIu32 "-%" PRIu32, se->target_min, se->target_max);
+        fprintf(out, "%s, most in flight %" PRIu32 ", on a busy slot %" PRIu64 "\n",
+                se->has_slot ? ")" : "", se->max_in_flight, se->slot_busy);
+        if (se->fore.maxrequests || se->back.maxrequests) {
+            fputs("   ", out);
+            if (se->fore.maxrequests)
+                nfs4_chan_line(out, "fore channel", &se->fore);
+            if (se->back.maxrequests)
+                nfs4_chan_line(out, "back channel", &se->back);
+            fputc('\n', out);
+        }
+    }
+}
+
 /* The "NFS v4.x" section: COMPOUNDs per minor version, kinds, operations
  * (with -v also per minor version when several were seen), WRITE
  * stable_how4, bytes, callbacks. */
@@ -597,6 +674,7 @@ nfs4_section(FILE *out, const struct view_info *vi, const struct prog_stats *ps,
         fmt_bytes(wb, sizeof wb, ps->io.copy_bytes);
         fprintf(out, "COPY: %s copied by the server\n", wb);
     }
+    nfs4_sessions(out, vi);
     nfs4_callbacks(out, vi, cb);
 }
 
