@@ -164,6 +164,10 @@ struct rpc_program {
      * (OPI_RESULT) to sub, and may set ev->kind to the main operation. */
     enum decode_rc (*reply)(struct xdr_cur *x, const struct pending_call *pc,
                             struct op_event *ev, const struct op_sink *sub);
+    /* What a call never answered still tells its event (outcome no reply),
+     * from its scratch as the call decoder left it (NFSv4 callbacks: the
+     * delegation a CB_RECALL recalls). NULL: nothing. */
+    void (*unanswered)(const struct pending_call *pc, struct op_event *ev);
     /* Procedures (bit n: procedure n < 64) whose replies keep a wide head
      * (rpc_rm: cfg rpc_wide_max bytes): the ones whose results the findings
      * read deep into, the directory listings. */

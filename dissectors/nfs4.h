@@ -386,6 +386,10 @@ struct op_event;
 void nfs4_event_fill(const struct nfs4_digest *d, const struct nfs4_reply *r,
                      struct op_event *ev);
 
+/* What a CB_COMPOUND's call says, answered or not: the delegation a
+ * CB_RECALL recalls (op_nfs4.deleg_sid). */
+void nfs4_cb_event_call(const struct nfs4_digest *d, struct op_event *ev);
+
 /* The same for a CB_COMPOUND's reply: the main operation's status, the
  * first failing operation, the stateid a CB_RECALL recalls. */
 void nfs4_cb_event_fill(const struct nfs4_digest *d, const struct nfs4_reply *r,

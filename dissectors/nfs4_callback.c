@@ -10,6 +10,7 @@
  * nfs4 object (PGF_ANNOUNCED); its calls' client is the NFS client they are
  * sent to, its server the NFS server (PGF_CALLBACK). */
 #include "nfs4.h"
+#include "xid_table.h"
 
 static const struct rpc_op cb_procs[2] = {
     [NFSPROC4_NULL] = { "null", OPK_NULL, OPF_CALLBACK },         /* CB_NULL */
@@ -20,6 +21,13 @@ static enum decode_rc
 cb_call(struct xdr_cur *x, struct pending_call *pc, const struct op_sink *sub)
 {
     return nfs4_msg_call(x, pc, sub, true);
+}
+
+static void
+cb_unanswered(const struct pending_call *pc, struct op_event *ev)
+{
+    if (pc->proc == NFSPROC4_COMPOUND)
+        nfs4_cb_event_call((const struct nfs4_digest *)pc->priv, ev);
 }
 
 static const char *
@@ -44,4 +52,5 @@ const struct rpc_program nfs4_callback_program = {
     .detail = nfs4_msg_detail,
     .call = cb_call,
     .reply = nfs4_msg_reply,
+    .unanswered = cb_unanswered,
 };

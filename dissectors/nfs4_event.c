@@ -216,6 +216,13 @@ nfs4_event_fill(const struct nfs4_digest *d, const struct nfs4_reply *r, struct 
 }
 
 void
+nfs4_cb_event_call(const struct nfs4_digest *d, struct op_event *ev)
+{
+    if (d->st_op < d->ndecoded && nfs4_digest_op(d, d->st_op) == OP_CB_RECALL)
+        ev->v4.deleg_sid = nfs4_deleg_sid(d->st_arg); /* recalled (RFC 8881 §20.2) */
+}
+
+void
 nfs4_cb_event_fill(const struct nfs4_digest *d, const struct nfs4_reply *r, struct op_event *ev)
 {
     int mi = main_index(d);
@@ -226,7 +233,5 @@ nfs4_cb_event_fill(const struct nfs4_digest *d, const struct nfs4_reply *r, stru
     }
     if (r->first_error >= 0)
         ev->v4.fail_op = nfs4_op_pack(r->res[r->first_error].op);
-    if (d->st_op < d->ndecoded && nfs4_digest_op(d, d->st_op) == OP_CB_RECALL) {
-        ev->v4.deleg_sid = nfs4_deleg_sid(d->st_arg); /* recalled (RFC 8881 §20.2) */
-    }
+    nfs4_cb_event_call(d, ev);
 }

@@ -505,18 +505,25 @@ recall_slot(struct findings *f, uint64_t sid, bool create)
 }
 
 /* A CB_RECALL (RFC 8881 §20.2, RFC 7530 §16.2.2) the client answered: an
- * instance; its delegation's recall starts at the call. It costs no call
- * time: the wait is that of the opens the recall lets through. */
+ * instance; its delegation's recall starts at the call. One never
+ * answered is an instance too, counted apart and not followed to a
+ * DELEGRETURN: it is known at the call timeout or the capture's end, out of
+ * time order. It costs no call time: the wait is that of the opens the
+ * recall lets through. */
 void
 findings_nfs4_callback(struct findings *f, const struct op_event *ev)
 {
     struct fnd_v4_recall *r;
 
-    if (ev->outcome != OP_REPLIED || !ev->v4.deleg_sid)
+    if (!ev->v4.deleg_sid || (ev->outcome != OP_REPLIED && ev->outcome != OP_NO_REPLY))
         return;
     /* The event's client is the one the callback was sent to (PGF_CALLBACK). */
-    f->v4.recalls++;
     findings_credit(f, FK_DELEG_RECALLS, ev, 1, 0);
+    if (ev->outcome == OP_NO_REPLY) {
+        f->v4.recalls_unanswered++;
+        return;
+    }
+    f->v4.recalls++;
     r = recall_slot(f, ev->v4.deleg_sid, true);
     if (!r->t_recall) /* the first recall of the delegation */
         r->t_recall = ns_of(&ev->t_call);

@@ -108,6 +108,7 @@ struct fnd_v4 {
     uint64_t recalls;              /* CB_COMPOUNDs recalling a delegation (their replies) */
     uint64_t recall_returned, recall_us, recall_max_us; /* returned after the recall */
     uint64_t recall_delays;        /* OPENs answered NFS4ERR_DELAY while a recall was pending */
+    uint64_t recalls_unanswered;   /* CB_COMPOUNDs recalling a delegation never answered */
     uint64_t deleg_revoked;        /* results NFS4ERR_DELEG_REVOKED */
     uint64_t recallable_revoked;   /* SEQUENCE replies: SEQ4_STATUS_RECALLABLE_STATE_REVOKED */
     uint32_t recalls_pending;      /* in recall_t now */

@@ -601,10 +601,12 @@ delegreturn(unsigned t_ms, uint64_t sid)
 }
 
 /* delegation_recalls: CB_RECALL to the DELEGRETURN of the same
- * delegation, OPENs answered NFS4ERR_DELAY meanwhile, revocations; no call
- * time claimed (the wait is the openers', delay_grace_storms's). Negative:
- * a DELEGRETURN without a recall, an OPEN answered DELAY with no recall
- * pending, another delegation's DELEGRETURN. */
+ * delegation, OPENs answered NFS4ERR_DELAY meanwhile, recalls never
+ * answered, revocations; no call time claimed (the wait is the openers',
+ * delay_grace_storms's). Negative: a DELEGRETURN without a recall, an OPEN
+ * answered DELAY with no recall pending, another delegation's DELEGRETURN,
+ * an unanswered callback that recalls nothing, the DELEGRETURN of a
+ * delegation whose recall was never answered. */
 static void
 test_recalls(void)
 {
@@ -636,10 +638,22 @@ test_recalls(void)
     EQ(f->v4.deleg_revoked, 1);
     EQ(f->v4.recallable_revoked, 1);
     EQ(f->n[FK_DELEG_RECALLS], 3);                          /* 2 recalls, 1 revocation */
+    ev = cb_recall(1500, 0x44);
+    ev.outcome = OP_NO_REPLY;                               /* never answered */
+    feed(f, ev);
+    ev = cb_recall(1600, 0);                                /* CB_SEQUENCE alone */
+    ev.outcome = OP_NO_REPLY;
+    feed(f, ev);
+    feed(f, delegreturn(1700, 0x44));                       /* not followed */
+    EQ(f->v4.recalls_unanswered, 1);
+    EQ(f->v4.recalls, 2);
+    EQ(f->v4.recall_returned, 1);
+    EQ(f->v4.recalls_pending, 0);
+    EQ(f->n[FK_DELEG_RECALLS], 4);
     EQ(f->cost_us[FK_DELEG_RECALLS], 0);
     EQ(f->n[FK_DELAY_GRACE], 2);                            /* the DELAYs stay theirs */
     /* A callback is no time spent in calls. */
-    EQ(f->nfs3_calls, 8);
+    EQ(f->nfs3_calls, 9);
     findings_free(f);
 }
 

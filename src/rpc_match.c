@@ -141,6 +141,8 @@ call_lost(void *ctx, const struct pending_call *pc, bool evicted)
     ev.outcome = OP_NO_REPLY;
     ev.stable = ev.committed = STABLE_NONE;
     event_who(&ev, pc);
+    if (pc->pg && pc->pg->unanswered)
+        pc->pg->unanswered(pc, &ev);
     if (evicted)
         anomaly_add(&m->stats->anom, ANOM_XID_EVICTED, 1);
     consumers_emit(m->out, &ev);

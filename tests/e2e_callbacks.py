@@ -13,7 +13,8 @@ against tshark's decoding of the same frames.
     an NFSv4.0 client whose SETCLIENTID announces callback program
     0x40000123, called on a connection the server opens to the client; a
     READ delegation granted by OPEN, recalled by CB_RECALL and given back by
-    DELEGRETURN, an OPEN answered NFS4ERR_DELAY meanwhile.
+    DELEGRETURN, an OPEN answered NFS4ERR_DELAY meanwhile, the 4.0 client's
+    delegation recalled twice, the second CB_RECALL never answered.
     tshark decodes program 0x40000000 only, so it reads a twin of the
     capture where the 4.0 client announced and is called on 0x40000000
     (same frames, same times); a third variant announces another number,
@@ -203,6 +204,8 @@ def build(announced, called, collide=True):
     reply(cb, 1, 0x300, b"")
     call(cb, 0, 0x301, called, 1, 1, cb_compound(0, 1, [cb_op_recall(DELEG40, FH)]))
     reply(cb, 1, 0x301, compound_res(0, [res_status(4)]))
+    # The server recalls it again; the client never answers.
+    call(cb, 0, 0x302, called, 1, 1, cb_compound(0, 1, [cb_op_recall(DELEG40, FH)]))
     return f
 
 
@@ -381,7 +384,7 @@ def main():
     ps.write_pcap(other, build(LEARNED + 1, LEARNED))
     extra = ("-d", "tcp.port==40000,rpc")
     t = tshark_truth(twin, extra)
-    check(t["compound"]["calls"] == 4 and t["null"]["calls"] == 2,
+    check(t["compound"]["calls"] == 5 and t["null"]["calls"] == 2,
           "twin: tshark decodes the callbacks (%d CB_COMPOUND, %d CB_NULL)" %
           (t["compound"]["calls"], t["null"]["calls"]))
     rep = run_json(nfsscope, real)
@@ -409,23 +412,34 @@ def main():
     check(rc["pending"] == len(recall) - len(times),
           "synthetic: recalls not returned %s, tshark %s" % (rc["pending"],
                                                              len(recall) - len(times)))
-    # The finding delegation_recalls: CB_RECALL COMPOUNDs answered, their
-    # delegations returned, OPENs answered NFS4ERR_DELAY while one was
-    # pending (tshark: frames between the first CB_RECALL and its
-    # DELEGRETURN), all from tshark.
+    # The finding delegation_recalls: CB_RECALL COMPOUNDs answered and
+    # never answered, their delegations returned, OPENs answered
+    # NFS4ERR_DELAY while one was pending (tshark: frames between the first
+    # CB_RECALL and its DELEGRETURN), all from tshark.
     fd = {x["kind"]: x for x in rep["findings"]}.get("delegation_recalls")
-    answered = tshark_rows(twin, ["frame.number"],
+    answered = tshark_rows(twin, ["frame.number", "rpc.reqframe", "rpc.repframe"],
                            "nfs.cb.operation == 4 && rpc.msgtyp == 1", extra)
+    unanswered = {r[0] for r in tshark_rows(twin, ["frame.number"],
+                                            "nfs.cb.operation == 4 && rpc.msgtyp == 0", extra)}
+    unanswered -= {r[1] or r[2] for r in answered}  # the call's frame ("Call In")
+    check(len(unanswered) == 1, "tshark: one CB_RECALL never answered")
     t_first = min(recall.values()) if recall else 0
     t_last = max((ret[o] for o in recall if o in ret), default=0)
     delayed = [r for r in tshark_rows(twin, ["frame.time_epoch", "nfs.status"],
                                       "nfs.opcode == 18 && rpc.msgtyp == 1", extra)
                if r[1].split(",")[0] == "10008" and t_first <= float(r[0]) <= t_last]
-    check(fd is not None and fd["count"] == len(answered),
-          "finding delegation_recalls count %s, tshark's answered CB_RECALLs %d" %
-          (fd and fd["count"], len(answered)))
+    check(fd is not None and fd["count"] == len(answered) + len(unanswered),
+          "finding delegation_recalls count %s, tshark's CB_RECALLs %d answered, %d not" %
+          (fd and fd["count"], len(answered), len(unanswered)))
     if fd:
         ev = fd["evidence"]
+        check(ev["cb_recall"] == len(answered) and
+              ev["recalls_unanswered"] == len(unanswered),
+              "finding: CB_RECALLs %s answered, %s not; tshark %d, %d" %
+              (ev["cb_recall"], ev["recalls_unanswered"], len(answered), len(unanswered)))
+        check(fd["top_clients"] and {c["client"] for c in fd["top_clients"]} ==
+              {c for c, _, _, _ in roles_truth(twin, extra).values()},
+              "finding: its clients are the NFS clients (tshark's COMPOUND senders)")
         check(ev["returned"] == len(times) and ev["recall_to_return_max_us"] == max(times),
               "finding: returned %s after %s us, tshark %d, %s" %
               (ev["returned"], ev["recall_to_return_max_us"], len(times), max(times)))
@@ -441,7 +455,7 @@ def main():
     rep = run_json(nfsscope, other)
     n_unk = len(tshark_rows(twin, ["frame.number"],
                             "tcp.srcport == 1023 && rpc.msgtyp == 0", extra))
-    check(n_unk == 2, "unannounced: tshark sees 2 calls on the callback connection")
+    check(n_unk == 3, "unannounced: tshark sees 3 calls on the callback connection")
     check(rep["rpc"]["unknown_program_calls"] == n_unk,
           "unannounced: unknown program calls %s, tshark %s" %
           (rep["rpc"]["unknown_program_calls"], n_unk))

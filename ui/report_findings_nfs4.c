@@ -93,7 +93,7 @@ findings_nfs4_fired(const struct findings *f, enum fkind k)
     case FK_OPEN_CLOSE:
         return f->n[FK_OPEN_CLOSE] != 0;
     case FK_DELEG_RECALLS:
-        return v->recalls || v->deleg_revoked || v->recallable_revoked;
+        return v->recalls || v->recalls_unanswered || v->deleg_revoked || v->recallable_revoked;
     default:
         return false;
     }
@@ -237,7 +237,8 @@ findings_nfs4_summary(const struct stats *s, const struct findings *f, enum fkin
         findings_say(buf, sz,
             "The server recalled %" PRIu64 " delegation%s (CB_RECALL); %" PRIu64 " came back "
             "by DELEGRETURN, %s from recall to return in all (longest %s), %" PRIu64
-            " not in the capture; %" PRIu64 " OPENs were answered NFS4ERR_DELAY while a "
+            " not in the capture; %" PRIu64 " CB_RECALL%s never answered; %" PRIu64
+            " OPENs were answered NFS4ERR_DELAY while a "
             "recall was pending; revoked: %" PRIu64 " NFS4ERR_DELEG_REVOKED, %" PRIu64
             " SEQUENCE replies with SEQ4_STATUS_RECALLABLE_STATE_REVOKED. Another client "
             "opened a file one client held a delegation on: each recall makes the opener wait "
@@ -245,6 +246,7 @@ findings_nfs4_summary(const struct stats *s, const struct findings *f, enum fkin
             "time loses it (revoked).",
             v->recalls, v->recalls == 1 ? "" : "s", v->recall_returned, a, b,
             v->recalls > v->recall_returned ? v->recalls - v->recall_returned : 0,
+            v->recalls_unanswered, v->recalls_unanswered == 1 ? " was" : "s were",
             v->recall_delays, v->deleg_revoked, v->recallable_revoked);
         break;
     default:
@@ -356,6 +358,7 @@ findings_nfs4_evidence(struct json_w *w, const struct stats *s, const struct fin
         json_kv_u64(w, "returned", v->recall_returned);
         json_kv_u64(w, "recall_to_return_us", v->recall_us);
         json_kv_u64(w, "recall_to_return_max_us", v->recall_max_us);
+        json_kv_u64(w, "recalls_unanswered", v->recalls_unanswered);
         json_kv_u64(w, "opens_delayed", v->recall_delays);
         json_kv_u64(w, "deleg_revoked", v->deleg_revoked);
         json_kv_u64(w, "recallable_state_revoked", v->recallable_revoked);
