@@ -392,6 +392,43 @@ def part_tls(path, probe_frames):
           "text capture quality lists the TLS connection")
 
 
+# ---- 5. The view's quality line says what it cannot see into -----------------
+def tui_quality(path, tag):
+    """The view's "quality:" line at the end of a replay of path (tmux)."""
+    import time
+    sock = "nfsscope-gss-%d-%s" % (os.getpid(), tag)
+    base = ["tmux", "-L", sock, "-f", "/dev/null"]
+    subprocess.run(base + ["new-session", "-d", "-s", "t", "-x", "200", "-y", "40",
+                           "env TERM=xterm-256color NO_COLOR=1 %s --tui --speed 0 -r %s; sleep 30"
+                           % (NFSSCOPE, path)], check=True)
+    try:
+        end, screen = time.time() + 30, ""
+        while time.time() < end:
+            screen = subprocess.run(base + ["capture-pane", "-p", "-t", "t"], capture_output=True,
+                                    text=True).stdout
+            if "END OF CAPTURE" in screen:
+                break
+            time.sleep(0.2)
+        check("END OF CAPTURE" in screen, "%s: the view reached the end" % tag)
+        return [l for l in screen.splitlines() if l.startswith("quality:")]
+    finally:
+        subprocess.run(base + ["kill-server"], capture_output=True)
+
+
+def part_tui(p4, pt):
+    if not shutil.which("tmux"):
+        skip_part("tmux not installed: the view's quality line is not checked")
+        return
+    priv = sum(1 for r in tshark(p4, ["rpc.msgtyp", "rpc.authgss.service"])
+               if r["rpc.msgtyp"] == ["0"] and r["rpc.authgss.service"] == ["3"])
+    q = tui_quality(p4, "krb5p")
+    check(priv > 0 and q and ("%d encrypted calls (krb5p)" % priv) in q[0],
+          "view: krb5p calls in the quality line %r, tshark %d" % (q, priv))
+    q = tui_quality(pt, "tls")
+    check(q and "1 TLS connections (" in q[0], "view: the TLS connection in the quality line %r"
+          % q)
+
+
 def main():
     if not shutil.which("tshark"):
         skip_part("tshark not installed: no outside source")
@@ -404,6 +441,7 @@ def main():
     part_nfs4(p4)
     pt = os.path.join(WORK, "rpc-tls.pcap")
     part_tls(pt, tls_capture(pt))
+    part_tui(p4, pt)
     # 4. Cut by the snapshot length: partial, never malformed, never a crash.
     pc = os.path.join(WORK, "krb5-nfs3-cut.pcap")
     nfs3_capture(pc, snaplen=120)

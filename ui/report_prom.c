@@ -608,6 +608,49 @@ findings(FILE *out, const struct findings *f)
     }
 }
 
+/* RPCSEC_GSS calls per program by service (RFC 2203 §5.3.2: privacy
+ * bodies are encrypted, never decoded) and the context control messages;
+ * RPC-over-TLS connections and their bytes (RFC 9289). Labels: the
+ * program's key and fixed names only. */
+static void
+gss_tls(FILE *out, const struct stats *s)
+{
+    static const char *const svc[3] = { "none", "integrity", "privacy" };
+    static const char *const ctl[GSS_CTL__COUNT] = { "init", "continue_init", "destroy" };
+    size_t i;
+    unsigned k;
+
+    family(out, "nfsscope_rpcsec_gss_calls_total", "counter",
+           "RPCSEC_GSS calls per program by service (privacy: encrypted, operations not seen).");
+    for (i = 0; i < s->nprogs; i++) {
+        const struct gss_counts *g = &s->progs[i].gss;
+
+        if (!(g->data[0] | g->data[1] | g->data[2]))
+            continue;
+        for (k = 0; k < 3; k++) {
+            series(out, "nfsscope_rpcsec_gss_calls_total", s->progs[i].pg, UINT32_MAX);
+            fprintf(out, ",service=\"%s\"} %" PRIu64 "\n", svc[k], g->data[k]);
+        }
+    }
+    family(out, "nfsscope_rpcsec_gss_control_total", "counter",
+           "RPCSEC_GSS context control messages per program (not NULL calls).");
+    for (i = 0; i < s->nprogs; i++) {
+        const struct gss_counts *g = &s->progs[i].gss;
+
+        if (!(g->ctl[0] | g->ctl[1] | g->ctl[2]))
+            continue;
+        for (k = 0; k < GSS_CTL__COUNT; k++) {
+            series(out, "nfsscope_rpcsec_gss_control_total", s->progs[i].pg, UINT32_MAX);
+            fprintf(out, ",message=\"%s\"} %" PRIu64 "\n", ctl[k], g->ctl[k]);
+        }
+    }
+    counter(out, "nfsscope_tls_connections_total",
+            "Connections that switched to TLS (RPC-over-TLS): their calls are not seen.",
+            s->tls.connections);
+    counter(out, "nfsscope_tls_bytes_total", "Encrypted bytes those connections carried.",
+            s->tls.bytes);
+}
+
 static void
 evictions(FILE *out, const struct stats *s, const struct findings *f)
 {
@@ -668,6 +711,7 @@ report_prom(FILE *out, const struct stats *s, const struct findings *f, bool inp
     bytes(out, s);
     write_stable(out, s);
     nfs4(out, s);
+    gss_tls(out, s);
     if (f)
         findings(out, f);
     family(out, "nfsscope_anomalies_total", "counter",

@@ -422,11 +422,59 @@ test_reader(void)
     EQ(strict_parse("# TYPE a counter\na 1"), 1);                  /* no final newline */
 }
 
+/* RPCSEC_GSS calls by program and service, the control messages, the TLS
+ * connections and bytes: bounded labels, one series per value; a program
+ * without GSS calls has none. */
+static void
+test_gss_tls(void)
+{
+    struct stats s;
+    struct prog_stats *ps = NULL;
+    char *t;
+    size_t i;
+
+    EQ(stats_init(&s), 0);
+    for (i = 0; i < s.nprogs; i++)
+        if (strcmp(s.progs[i].pg->name, "nfs4") == 0)
+            ps = &s.progs[i];
+    CHECK(ps != NULL);
+    if (!ps)
+        return;
+    ps->gss.data[0] = 1;
+    ps->gss.data[1] = 2;
+    ps->gss.data[2] = 3;
+    ps->gss.ctl[0] = 4;
+    ps->gss.ctl[2] = 5;
+    s.tls.connections = 2;
+    s.tls.bytes = 4096;
+    t = render(&s, true);
+    CHECK(t != NULL);
+    if (t) {
+        EQ(strict_parse(t), 0);
+        EQ(value_of(t, "nfsscope_rpcsec_gss_calls_total{program=\"nfs4\",service=\"none\"}"), 1);
+        EQ(value_of(t, "nfsscope_rpcsec_gss_calls_total{program=\"nfs4\",service=\"integrity\"}"),
+           2);
+        EQ(value_of(t, "nfsscope_rpcsec_gss_calls_total{program=\"nfs4\",service=\"privacy\"}"),
+           3);
+        EQ(value_of(t, "nfsscope_rpcsec_gss_control_total{program=\"nfs4\",message=\"init\"}"), 4);
+        EQ(value_of(t, "nfsscope_rpcsec_gss_control_total{program=\"nfs4\","
+                       "message=\"continue_init\"}"), 0);
+        EQ(value_of(t, "nfsscope_rpcsec_gss_control_total{program=\"nfs4\",message=\"destroy\"}"),
+           5);
+        EQ(value_of(t, "nfsscope_rpcsec_gss_calls_total{program=\"nfs3\",service=\"none\"}"), -1);
+        EQ(value_of(t, "nfsscope_tls_connections_total"), 2);
+        EQ(value_of(t, "nfsscope_tls_bytes_total"), 4096);
+    }
+    free(t);
+    stats_fini(&s);
+}
+
 int
 main(void)
 {
     test_reader();
     test_registry_stats();
     test_escaping();
+    test_gss_tls();
     return t_done();
 }

@@ -310,6 +310,18 @@ draw_header(struct tui_state *t)
             nq += snprintf(line + strlen(line), sizeof line - strlen(line), "%" PRIu64 " %s, ",
                            s->anom.n[a] - (t->have_base ? t->base_anom.n[a] : 0),
                            anomaly_key((enum anomaly)a)) > 0;
+    /* what the capture cannot see into: RPCSEC_GSS privacy (krb5p) bodies,
+     * RPC-over-TLS connections */
+    if (s->rpc.gss.data[2] > (t->have_base ? t->base_rpc.gss.data[2] : 0))
+        nq += snprintf(line + strlen(line), sizeof line - strlen(line),
+                       "%" PRIu64 " encrypted calls (krb5p), ",
+                       s->rpc.gss.data[2] - (t->have_base ? t->base_rpc.gss.data[2] : 0)) > 0;
+    if (s->tls.connections) {
+        tui_fmt_bytes(b1, sizeof b1, s->tls.bytes);
+        nq += snprintf(line + strlen(line), sizeof line - strlen(line),
+                       "%" PRIu64 " TLS connections (%s encrypted), ", s->tls.connections,
+                       b1) > 0;
+    }
     if (nq) {
         line[strlen(line) - 2] = '\0';
         attron(A_BOLD);
