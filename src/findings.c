@@ -1370,12 +1370,13 @@ findings_record(struct findings *f, const struct op_event *ev)
                     (ev->kind == OPK_LOOKUP ||
                      (ev->kind == OPK_OPEN && ev->name.len && ev->status == NFS4ERR_NOENT))))
             return;
-        if (ev->kind == OPK_OPEN)
+        /* Only a missing name is a negative lookup (NFS3ERR_NOENT, RFC 1813
+         * §3.3.3; NFS4ERR_NOENT, RFC 8881 §15.1.4.3: both 2); a LOOKUP
+         * refused for ACCESS, STALE or DELAY probes no missing name. */
+        if ((ev->kind == OPK_OPEN || ev->kind == OPK_LOOKUP) && ev->status == NFS4ERR_NOENT)
             negative_lookup(f, ev, &w);
-        if (ev->kind == OPK_LOOKUP) {
-            negative_lookup(f, ev, &w);
+        if (ev->kind == OPK_LOOKUP)
             child_call(f, ev, &w, false);
-        }
         return;
     }
 

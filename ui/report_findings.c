@@ -405,14 +405,14 @@ collect(const struct stats *s, const struct findings *f, struct item *it, size_t
         if (f->opens_by_name)
             findings_say(x->summary, SUMMARY_MAX,
                 "%" PRIu64 " of %" PRIu64 " LOOKUPs and %" PRIu64 " NFSv4 OPENs by name "
-                "(%.1f %%) failed, for %u name%s in their directories%s; they took %s",
+                "(%.1f %%) found no such name (NOENT), for %u name%s in their directories%s; they took %s",
                 x->count, f->lookups, f->opens_by_name,
                 pct(x->count, f->lookups + f->opens_by_name), f->nneg, f->nneg == 1 ? "" : "s",
                 f->neg_other ? " (and more not kept)" : "", a);
         else
             findings_say(x->summary, SUMMARY_MAX,
-                "%" PRIu64 " of %" PRIu64 " LOOKUPs (%.1f %%) failed, for %u name%s in their "
-                "directories%s; they took %s",
+                "%" PRIu64 " of %" PRIu64 " LOOKUPs (%.1f %%) found no such name (NOENT), for %u "
+                "name%s in their directories%s; they took %s",
                 x->count, f->lookups, pct(x->count, f->lookups), f->nneg,
                 f->nneg == 1 ? "" : "s", f->neg_other ? " (and more not kept)" : "", a);
         if (g && g->n > 1)
