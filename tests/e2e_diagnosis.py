@@ -25,7 +25,8 @@ checked against oracles outside nfsscope:
   flags with a duplicate call (rpc.dup) before their first reply, with the
   extra transmissions and the sum of those calls' rpc.time; the report's
   rpc.retransmissions counts every duplicate call tshark flags;
-- the text report's first 15 lines hold the diagnosis, the top finding first.
+- the text report's first 15 lines hold the diagnosis, the top finding first;
+  its capture line counts the NFS clients and RPC servers tshark sees.
 
 usage: e2e_diagnosis.py NFSSCOPE SAMPLES_DIR [PUBLIC_PCAPS_DIR]
 """
@@ -206,6 +207,28 @@ def check_negative_text(nfsscope, name, path, oracle):
                       f"{sorted(exp.items())}")
 
 
+def check_capture_line(nfsscope, name, path):
+    """The diagnosis' capture line counts the NFS clients and the RPC servers
+    tshark sees calls from and to."""
+    out = subprocess.run(["tshark", "-n", "-r", path, "-Y", "rpc.msgtyp == 0", "-T", "fields",
+                          "-e", "ip.src", "-e", "ipv6.src", "-e", "ip.dst", "-e", "ipv6.dst",
+                          "-e", "rpc.program"], capture_output=True, text=True, check=True).stdout
+    clients, servers = set(), set()
+    for row in out.splitlines():
+        f = row.split("\t")
+        src, dst = f[0] or f[1], f[2] or f[3]
+        servers.add(dst)
+        if "100003" in f[4].split(","):
+            clients.add(src)
+    line = next((l for l in text_head(nfsscope, path) if " calls, " in l and "loss:" in l), "")
+    m = re.search(r"(\d+) clients?, (\d+) servers?,", line)
+    check(m is not None, f"{name}: the capture line {line!r} counts clients and servers")
+    if m:
+        check((int(m.group(1)), int(m.group(2))) == (len(clients), len(servers)),
+              f"{name}: {m.group(0)} != tshark's {len(clients)} NFS clients, "
+              f"{len(servers)} RPC servers")
+
+
 def check_time_split(name, rep, frames):
     """Each call's time once: costs within the total, causes adding up to it,
     the total tshark's."""
@@ -323,6 +346,9 @@ def main():
     check_negative("cms-page", rep, noent_oracle(frames),
                    json.load(open(S("cms-page.expect.json"))))
     check_negative_text(nfsscope, "cms-page", S("cms-page.pcap"), noent_oracle(frames))
+
+    check_capture_line(nfsscope, "multi-client", S("multi-client.pcapng"))
+    check_capture_line(nfsscope, "lossy-cms", S("lossy-cms.pcap"))
 
     # all-ops: tshark sees LOOKUPs refused NFS3ERR_NOTDIR and NAMETOOLONG
     # beside one NOENT; only a missing name is a negative lookup, and one is

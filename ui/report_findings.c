@@ -1427,6 +1427,21 @@ static const char *const advice[FK__COUNT] = {
     [FK_SERIAL_IO] = "one call at a time: nconnect, async/parallel I/O",
 };
 
+/* The RPC servers that were sent calls (the server breakdown's rows), and
+ * whether that table had to forget some. */
+static unsigned
+servers_seen(const struct stats *s, bool *more)
+{
+    const struct bd_table *t = &s->bd[BD_SERVER];
+    unsigned n = 0;
+    size_t i;
+
+    for (i = 0; t->rows && i < t->count; i++)
+        n += t->rows[i].used && t->rows[i].calls;
+    *more = t->evicted > 0;
+    return n;
+}
+
 void
 findings_diagnosis(FILE *out, const struct stats *s, const struct findings *f)
 {
@@ -1437,6 +1452,8 @@ findings_diagnosis(FILE *out, const struct stats *s, const struct findings *f)
     double secs;
     size_t n, i;
     char a[32];
+    unsigned nsrv;
+    bool more;
 
     if (!f || !f->nfs3_calls)
         return;
@@ -1456,9 +1473,11 @@ findings_diagnosis(FILE *out, const struct stats *s, const struct findings *f)
     if (secs > 0)
         fprintf(out, ", %.1f/s, %.2f MB/s", (double)f->nfs3_calls / secs,
                 (double)bytes / secs / 1e6);
-    fprintf(out, ", %u client%s%s, loss: %" PRIu64 " resent, %" PRIu64 " holes\n",
+    nsrv = servers_seen(s, &more);
+    fprintf(out, ", %u client%s%s, %u server%s%s, loss: %" PRIu64 " resent, %" PRIu64 " holes\n",
             f->nclients, f->nclients == 1 ? "" : "s", f->nclients >= FND_TOP_CLIENTS ? "+" : "",
-            s->anom.n[ANOM_TCP_RETRANSMIT], s->anom.n[ANOM_TCP_GAP]);
+            nsrv, nsrv == 1 ? "" : "s", more ? "+" : "", s->anom.n[ANOM_TCP_RETRANSMIT],
+            s->anom.n[ANOM_TCP_GAP]);
     {
         uint64_t sp[FC__COUNT + 1];
 
