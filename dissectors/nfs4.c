@@ -221,6 +221,17 @@ nfs4_msg_call(struct xdr_cur *x, struct pending_call *pc, const struct op_sink *
                 pc->name2_len = (uint8_t)nm.len;
             }
         }
+        if (main_op->op == OP_LINK && main_op->saved_gen < c.ngen) {
+            /* LINK (RFC 8881 §18.9): the saved FH is the file linked, kept
+             * as the second handle (no second name) for the reply's
+             * results that ran with it. */
+            struct bytes src = c.gen[main_op->saved_gen].fh;
+
+            if (src.len && src.len <= (size_t)(PC_NAME_MAX - pc->name_len)) {
+                memcpy(pc->name + pc->name_len, src.p, src.len);
+                pc->fh2_len = (uint8_t)src.len;
+            }
+        }
         pc->kind = nfs4_op(main_op->op) ? nfs4_op(main_op->op)->kind : OPK_OTHER;
     }
     for (i = 0; i < c.ndecoded; i++) {
@@ -285,6 +296,11 @@ nfs4_msg_reply(struct xdr_cur *x, const struct pending_call *pc, struct op_event
     static _Thread_local struct nfs4_reply r;
     const struct nfs4_digest *d = (const struct nfs4_digest *)pc->priv;
     uint64_t seen[2] = { 0, 0 };
+    /* The handles the call kept (its main one; RENAME's target directory):
+     * what a result ran with when no GETFH of the reply returned it. */
+    struct bytes known[2] = { { pc->fh, pc->fh_len },
+                              { pc->name + pc->name_len, pc->fh2_len } };
+    uint64_t known_hash[2] = { nfs4_fh_hash(known[0]), nfs4_fh_hash(known[1]) };
     struct nfs4_op_detail det;
     struct nfs4_tail t;
     enum decode_rc rc;
@@ -309,6 +325,11 @@ nfs4_msg_reply(struct xdr_cur *x, const struct pending_call *pc, struct op_event
     for (i = 0; i < r.ndecoded; i++) {
         const struct nfs4_resop *res = &r.res[i];
         struct bytes fh = res->fh_gen < r.ngen ? r.gen[res->fh_gen].fh : (struct bytes){ 0 };
+        unsigned k;
+
+        for (k = 0; k < 2 && !fh.len && res->fh_gen && res->fh_gen < r.ngen; k++)
+            if (known_hash[k] && r.gen[res->fh_gen].hash == known_hash[k])
+                fh = known[k];
 
         if (!res->has_status)
             continue;

@@ -413,6 +413,8 @@ extern const struct rpc_program nfs4_callback_program;
 
 /* The call's digest, for its pending-call scratch. */
 void nfs4_digest_make(const struct nfs4_call *c, struct nfs4_digest *d);
+/* The digest of a handle's bytes (nfs4_fhgen.hash); 0 for an empty handle. */
+uint64_t nfs4_fh_hash(struct bytes fh);
 /* The op of decoded call op i (0 <= i < d->ndecoded) as on the wire. */
 uint32_t nfs4_digest_op(const struct nfs4_digest *d, uint32_t i);
 

@@ -34,8 +34,8 @@ nfs4_digest_op(const struct nfs4_digest *d, uint32_t i)
     return i < d->ndecoded ? nfs4_op_unpack(d->op[i], d->stop_op) : 0;
 }
 
-static uint64_t
-fh_hash(struct bytes fh)
+uint64_t
+nfs4_fh_hash(struct bytes fh)
 {
     uint64_t h;
 
@@ -282,7 +282,7 @@ compound_call(struct xdr_cur *x, const struct nfs4_tail *tail, struct nfs4_call 
         if (op == OP_PUTFH) {
             struct nfs4_fhgen *g = &c->gen[cur];
             g->fh = a->fh;
-            g->hash = fh_hash(a->fh);
+            g->hash = nfs4_fh_hash(a->fh);
             g->putfh_slot = nputfh < NFS4_DIGEST_FH ? nputfh : 0xff;
             nputfh++;
         }
@@ -402,7 +402,7 @@ nfs4_digest_make(const struct nfs4_call *c, struct nfs4_digest *d)
         if (d->st_op == 0xff)
             digest_state_arg(c, a, i, d);
         if (a->op == OP_PUTFH && d->nputfh < NFS4_DIGEST_FH) {
-            d->putfh_hash[d->nputfh] = fh_hash(a->fh);
+            d->putfh_hash[d->nputfh] = nfs4_fh_hash(a->fh);
             d->putfh_op[d->nputfh++] = (uint8_t)i;
         }
         if (!io && (a->op == OP_READ || a->op == OP_WRITE || a->op == OP_COMMIT ||
@@ -560,7 +560,7 @@ compound_reply(struct xdr_cur *x, const struct nfs4_tail *tail, const struct nfs
         if (op == OP_GETFH && res->status == NFS4_OK && cur) {
             r->gen[cur].fh = res->fh;
             if (!r->gen[cur].hash)
-                r->gen[cur].hash = fh_hash(res->fh);
+                r->gen[cur].hash = nfs4_fh_hash(res->fh);
         }
     }
     return xdr_cur_status(x);

@@ -79,6 +79,10 @@ bd_table_fini(struct bd_table *t)
         bd_procs_fini(t->procs);
     free(t->procs);
     t->procs = NULL;
+    if (t->ops)
+        bd_procs_fini(t->ops);
+    free(t->ops);
+    t->ops = NULL;
 }
 
 static void
@@ -149,6 +153,8 @@ bd_table_row(struct bd_table *t, const uint8_t *key, size_t len)
         row_add(&t->other, r);
         if (t->procs)
             bd_procs_evict(t->procs, s);
+        if (t->ops)
+            bd_procs_evict(t->ops, s);
         hashtab_remove(&t->idx, hash_bytes(r->key, r->key_len, t->seed), s);
         t->evicted++;
     }

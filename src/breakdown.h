@@ -43,6 +43,9 @@ struct bd_table {
     struct hashtab idx;
     uint64_t seed, rng, evicted;
     struct bd_procs *procs; /* per row and procedure (the view's), or NULL */
+    struct bd_procs *ops;   /* file table: per row, the NFSv4 operations that ran with the
+                             * row's handle as current file handle (bd_procs_key of the
+                             * program and operation; calls = results), or NULL */
 };
 
 /* The JSON key / text label of a dimension: "client", "server", ... */

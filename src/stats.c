@@ -9,6 +9,8 @@
 
 #include "xid_table.h"
 
+#define NFS_PROGRAM 100003 /* with operations: NFSv4's COMPOUND (RFC 8881 §16.2) */
+
 static struct proc_stats *
 rows_new(uint32_t n)
 {
@@ -96,6 +98,9 @@ stats_breakdowns_init(struct stats *s, size_t rows, size_t names_cap, uint64_t s
     for (d = 0; d < BD__COUNT; d++)
         if (bd_table_init(&s->bd[d], (enum bd_dim)d, rows, seed + d) != 0)
             return -1;
+    s->bd[BD_FILE].ops = calloc(1, sizeof *s->bd[BD_FILE].ops);
+    if (!s->bd[BD_FILE].ops || bd_procs_init(s->bd[BD_FILE].ops, rows) != 0)
+        return -1;
     s->names = names_new(names_cap, seed ^ 0x6e616d6573ULL);
     if (!s->names || timeline_init(&s->tl, 1) != 0)
         return -1;
@@ -629,6 +634,29 @@ record_op(struct proc_stats *p, const struct op_event *msg, const struct op_item
     }
 }
 
+/* One NFSv4 result in the file table: under the handle that was the
+ * current file handle when it ran (RFC 8881 §16.2.3.1.1: PUTFH, LOOKUP,
+ * OPEN, SAVEFH/RESTOREFH... set it), the "(none)" row when that handle is
+ * not known (its bytes neither in a GETFH result nor the call's kept one). */
+static void
+record_op_file(struct stats *s, const struct op_event *msg, const struct op_item *op)
+{
+    struct bd_table *t = &s->bd[BD_FILE];
+    const struct bd_row *r;
+    size_t i, slot;
+
+    if (!s->bd_on || !t->ops || msg->pg->prog != NFS_PROGRAM ||
+        op->phase != OPI_RESULT)
+        return;
+    for (i = 0; i < s->nprogs && s->progs[i].pg != msg->pg; i++)
+        continue;
+    if (i >= s->nprogs)
+        return;
+    r = bd_table_row(t, op->fh.len ? op->fh.p : (const uint8_t *)"", op->fh.len);
+    slot = (size_t)(r - t->rows);
+    bd_procs_call(t->ops, slot, r->gen, bd_procs_key(i, op->op), 0);
+}
+
 void
 stats_record_op(struct stats *s, const struct op_event *msg, const struct op_item *op)
 {
@@ -639,6 +667,7 @@ stats_record_op(struct stats *s, const struct op_event *msg, const struct op_ite
         msg->outcome != OP_REPLIED)
         return;
     record_op(&ps->ops[op->op], msg, op);
+    record_op_file(s, msg, op);
     if (op->io && op->phase == OPI_RESULT)
         record_op_io(ps, op);
     m = minor_of(ps, msg->minor);

@@ -677,6 +677,37 @@ program(struct json_w *w, const struct stats *s, const struct view_info *vi,
     json_close(w);
 }
 
+/* A file row's "nfs4_ops": per NFSv4 operation, the results that ran with
+ * the row's handle as current file handle ("other": past the row's bound). */
+static void
+file_ops(struct json_w *w, const struct stats *s, const struct bd_row *r)
+{
+    const struct bd_table *t = &s->bd[BD_FILE];
+    const struct bd_proc *e;
+    uint64_t other = 0;
+    uint32_t n, i;
+
+    if (!t->ops)
+        return;
+    e = bd_procs_row(t->ops, r == &t->other ? t->cap : (size_t)(r - t->rows),
+                     r == &t->other ? t->ops->rows[t->cap].gen : r->gen, &n);
+    json_key(w, "nfs4_ops");
+    json_obj(w);
+    for (i = 0; e && i < n; i++) {
+        size_t pi = e[i].key >> 16;
+        uint32_t op = e[i].key & 0xffffu;
+        const struct rpc_program *pg = pi < s->nprogs ? s->progs[pi].pg : NULL;
+
+        if (e[i].key != BD_PROCS_OTHER && pg && op < pg->nops && pg->ops[op].name)
+            json_kv_u64(w, pg->ops[op].name, e[i].calls);
+        else
+            other += e[i].calls;
+    }
+    if (other)
+        json_kv_u64(w, "other", other);
+    json_close(w);
+}
+
 /* One breakdown row: its label (and handle, for files) and its statistics. */
 static void
 bd_row(struct json_w *w, const struct stats *s, enum bd_dim d, const struct bd_row *r,
@@ -709,6 +740,8 @@ bd_row(struct json_w *w, const struct stats *s, enum bd_dim d, const struct bd_r
     json_kv_u64(w, "read_bytes", r->read_bytes);
     json_kv_u64(w, "write_bytes", r->write_bytes);
     stable3(w, "write_stable", r->stable);
+    if (d == BD_FILE)
+        file_ops(w, s, r);
     json_close(w);
 }
 
