@@ -221,10 +221,10 @@ nfs4_msg_call(struct xdr_cur *x, struct pending_call *pc, const struct op_sink *
                 pc->name2_len = (uint8_t)nm.len;
             }
         }
-        if (main_op->op == OP_LINK && main_op->saved_gen < c.ngen) {
-            /* LINK (RFC 8881 §18.9): the saved FH is the file linked, kept
-             * as the second handle (no second name) for the reply's
-             * results that ran with it. */
+        if (!rename && main_op->saved_gen && main_op->saved_gen < c.ngen) {
+            /* LINK (RFC 8881 §18.9), COPY and CLONE (RFC 7862 §15.2, §15.13):
+             * the saved FH is the source, kept as the second handle (no
+             * second name) for the reply's results that ran with it. */
             struct bytes src = c.gen[main_op->saved_gen].fh;
 
             if (src.len && src.len <= (size_t)(PC_NAME_MAX - pc->name_len)) {
