@@ -239,6 +239,13 @@ add_test(NAME e2e_nfs4 COMMAND Python3::Interpreter ${CMAKE_SOURCE_DIR}/tests/e2
          $<TARGET_FILE:nfsscope> ${NFSSCOPE_PCAPS} ${CMAKE_SOURCE_DIR}/samples)
 set_tests_properties(e2e_nfs4 PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
 
+# The file rows' per-operation NFSv4 counts (nfs4_ops) against tshark's
+# per-operation decoding, the current file handle walked op by op.
+add_test(NAME e2e_nfs4_file_ops COMMAND Python3::Interpreter
+         ${CMAKE_SOURCE_DIR}/tests/e2e_nfs4_file_ops.py $<TARGET_FILE:nfsscope>
+         ${CMAKE_BINARY_DIR}/nfs4_file_ops_work ${CMAKE_SOURCE_DIR}/samples ${NFSSCOPE_PCAPS})
+set_tests_properties(e2e_nfs4_file_ops PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
+
 # Names an NFSv4 READDIR teaches (entries with FATTR4_FILEHANDLE), hostile
 # ones escaped, against tshark's decoding of a synthetic listing.
 add_test(NAME e2e_nfs4_readdir COMMAND Python3::Interpreter

@@ -1,0 +1,174 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+"""e2e_nfs4_file_ops.py: the file breakdown's per-operation counts
+(`nfs4_ops`: each NFSv4 result under the current file handle it ran with)
+against tshark's per-operation decoding.
+
+tshark decodes every operation of a COMPOUND (nfs.opcode, the handle of
+PUTFH arguments and GETFH results as nfs.fhandle) but tracks no current
+file handle, so this script walks each call's operations itself (RFC 8881
+§16.2.3.1.1): PUTFH sets the current handle to its argument; PUTROOTFH,
+PUTPUBFH, LOOKUP, LOOKUPP, OPEN by name (CLAIM_NULL, CLAIM_DELEGATE_CUR,
+CLAIM_DELEGATE_PREV: §18.16.3), CREATE and OPENATTR set it to a handle the
+reply's GETFH names, if one does; SECINFO and SECINFO_NO_NAME consume it;
+SAVEFH and RESTOREFH copy it. Each result of the reply counts under the
+handle current before its operation ran, "" when none or unnamed. Every
+file row of nfsscope's JSON (all rows: no eviction at these sizes) must
+carry exactly those counts, the "(none)" row those of "".
+
+  e2e_nfs4_file_ops.py NFSSCOPE WORK_DIR SAMPLES_DIR [PCAPS_DIR]"""
+import bz2
+import collections
+import json
+import os
+import shutil
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from checks import check, finish, skip_part  # noqa: E402
+
+PUTFH, GETFH, SAVEFH, RESTOREFH, OPEN = 22, 10, 32, 31, 18
+# LOOKUP LOOKUPP OPEN CREATE OPENATTR PUTPUBFH PUTROOTFH start a new current
+# handle; SECINFO, SECINFO_NO_NAME leave none (§18.29.3, §18.45.3).
+SETS = {15, 16, 18, 6, 19, 23, 24, 33, 52}
+OPEN_BY_NAME = (0, 2, 3)
+NAMES = {3: 'access', 4: 'close', 5: 'commit', 6: 'create', 7: 'delegpurge', 8: 'delegreturn',
+         9: 'getattr', 10: 'getfh', 11: 'link', 12: 'lock', 13: 'lockt', 14: 'locku', 15: 'lookup',
+         16: 'lookupp', 17: 'nverify', 18: 'open', 19: 'openattr', 20: 'open_confirm',
+         21: 'open_downgrade', 22: 'putfh', 23: 'putpubfh', 24: 'putrootfh', 25: 'read',
+         26: 'readdir', 27: 'readlink', 28: 'remove', 29: 'rename', 30: 'renew', 31: 'restorefh',
+         32: 'savefh', 33: 'secinfo', 34: 'setattr', 35: 'setclientid', 36: 'setclientid_confirm',
+         37: 'verify', 38: 'write', 39: 'release_lockowner', 40: 'backchannel_ctl',
+         41: 'bind_conn_to_session', 42: 'exchange_id', 43: 'create_session',
+         44: 'destroy_session', 45: 'free_stateid', 46: 'get_dir_delegation', 47: 'getdeviceinfo',
+         48: 'getdevicelist', 49: 'layoutcommit', 50: 'layoutget', 51: 'layoutreturn',
+         52: 'secinfo_no_name', 53: 'sequence', 54: 'set_ssv', 55: 'test_stateid',
+         56: 'want_delegation', 57: 'destroy_clientid', 58: 'reclaim_complete',
+         59: 'allocate', 60: 'copy', 61: 'copy_notify', 62: 'deallocate', 63: 'io_advise',
+         64: 'layouterror', 65: 'layoutstats', 66: 'offload_cancel', 67: 'offload_status',
+         68: 'read_plus', 69: 'seek', 70: 'write_same', 71: 'clone', 72: 'getxattr',
+         73: 'setxattr', 74: 'listxattrs', 75: 'removexattr'}
+
+
+def messages(pdml):
+    """(tcp stream, xid, msgtyp, [(opcode, handle hex or None, sets_fh)]) of
+    each NFSv4 COMPOUND message, in capture order (several per packet)."""
+    for _, el in ET.iterparse(pdml):
+        if el.tag != 'packet':
+            continue
+        stream = cur = None
+        for p in el.findall('proto'):
+            name = p.get('name')
+            if name in ('tcp', 'udp'):
+                for f in p.iter('field'):
+                    if f.get('name') in ('tcp.stream', 'udp.stream'):
+                        stream = name + f.get('show')
+            elif name == 'rpc':
+                xid = typ = None
+                for f in p.iter('field'):
+                    if f.get('name') == 'rpc.xid' and xid is None:
+                        xid = f.get('show')
+                    if f.get('name') == 'rpc.msgtyp' and typ is None:
+                        typ = f.get('show')
+                cur = (stream, xid, typ)
+            elif name == 'nfs' and cur:
+                proc = [f.get('show') for f in p.iter('field')
+                        if f.get('name') == 'nfs.procedure_v4']
+                ops = []
+                for f in p.iter('field'):
+                    if f.get('name') != 'nfs.opcode':
+                        continue
+                    fh = claim = None
+                    for c in f.iter('field'):
+                        if c.get('name') == 'nfs.fhandle' and fh is None:
+                            fh = c.get('value')
+                        if c.get('name') == 'nfs.open.claim_type' and claim is None:
+                            claim = int(c.get('show'))
+                    op = int(f.get('show'))
+                    sets = op in SETS and not (op == OPEN and claim is not None and
+                                               claim not in OPEN_BY_NAME)
+                    ops.append((op, fh, sets))
+                if proc == ['1']:
+                    yield cur + (ops,)
+                cur = None
+        el.clear()
+
+
+def truth(pdml):
+    """{handle hex ('' none): Counter(op name: results)} from tshark."""
+    calls = {}
+    counts = collections.defaultdict(collections.Counter)
+    for stream, xid, typ, ops in messages(pdml):
+        if typ == '0':
+            calls[(stream, xid)] = ops
+            continue
+        cops = calls.pop((stream, xid), None)
+        if cops is None:
+            continue
+        gen_fh, cur, saved, ran = {0: None}, 0, 0, []
+        for op, fh, sets in cops:
+            ran.append(cur)
+            if op == PUTFH:
+                cur = len(gen_fh)
+                gen_fh[cur] = fh
+            elif sets:
+                cur = len(gen_fh)
+                gen_fh[cur] = None
+            elif op == SAVEFH:
+                saved = cur
+            elif op == RESTOREFH:
+                cur = saved
+        for i, (op, fh, _) in enumerate(ops[:len(cops)]):
+            if op == GETFH and fh and gen_fh.get(ran[i]) is None:
+                gen_fh[ran[i]] = fh
+        for i, (op, _, _) in enumerate(ops[:len(cops)]):
+            counts[gen_fh.get(ran[i]) or ''][NAMES.get(op, 'op%d' % op)] += 1
+    return counts
+
+
+def compare(nfsscope, pcap, work):
+    base = os.path.basename(pcap)
+    pdml = os.path.join(work, base + '.pdml')
+    with open(pdml, 'w') as out:
+        subprocess.run(['tshark', '-r', pcap, '-T', 'pdml', '-Y', 'nfs'], check=True, stdout=out,
+                       stderr=subprocess.DEVNULL)
+    want = {fh: dict(c) for fh, c in truth(pdml).items()}
+    report = json.loads(subprocess.run([nfsscope, '-r', pcap, '-o', 'json', '--top', '1000000'],
+                                       check=True, capture_output=True).stdout)
+    files = report['breakdowns']['file']
+    check(files['evicted'] == 0 and not files['other']['nfs4_ops'],
+          f'{base}: no file row evicted')
+    got = {r['fh']: r['nfs4_ops'] for r in files['rows'] if r['nfs4_ops']}
+    check(sum(map(len, want.values())) > 0, f'{base}: tshark decodes NFSv4 results')
+    for fh in sorted(set(want) | set(got)):
+        check(got.get(fh, {}) == want.get(fh, {}),
+              f'{base}: file {fh or "(none)"}: tshark {want.get(fh)} nfsscope {got.get(fh)}')
+    print(f'{base}: {len(want)} handles, {sum(sum(c.values()) for c in want.values())} results')
+
+
+def main():
+    nfsscope, work, samples = sys.argv[1:4]
+    pcaps = sys.argv[4] if len(sys.argv) > 4 else ''
+    if not shutil.which('tshark'):
+        print('SKIP: no tshark')
+        return 1 if os.environ.get('CI') else 77
+    os.makedirs(work, exist_ok=True)
+    for s in ('nfs40-ops', 'nfs41-ls', 'nfs41-state', 'nfs42-ops'):
+        compare(nfsscope, os.path.join(samples, s + '.pcap'), work)
+    v41 = os.path.join(pcaps, 'nfstrace-eth-ipv4-tcp-nfsv41.pcap')
+    v40 = os.path.join(pcaps, 'nfstrace-eth-ipv4-tcp-nfsv4.pcap.bz2')
+    if pcaps and os.path.exists(v41) and os.path.exists(v40):
+        compare(nfsscope, v41, work)
+        plain = os.path.join(work, 'nfstrace-eth-ipv4-tcp-nfsv4.pcap')
+        with bz2.open(v40) as src, open(plain, 'wb') as dst:
+            shutil.copyfileobj(src, dst)
+        compare(nfsscope, plain, work)
+    else:
+        skip_part('the public Linux NFSv4.0/4.1 captures', ci_required=True)
+    return finish()
+
+
+if __name__ == '__main__':
+    sys.exit(main())
