@@ -468,8 +468,8 @@ collect(const struct stats *s, const struct findings *f, struct item *it, size_t
         x->summary[0] = '\0';
         findings_fmt_dur(a, sizeof a, x->cost_us);
         findings_say(x->summary, SUMMARY_MAX,
-            "%" PRIu64 " calls took at least %u times the median of their operation on their "
-            "server (and %u ms more): %s beyond those medians",
+            "%" PRIu64 " calls took at least %u times the median, so far, of their operation on "
+            "their server (and %u ms more): %s beyond those medians",
             x->count, SLOW_FACTOR, SLOW_MIN_EXCESS_US / 1000, a);
         if (sv && op && op->outliers) {
             char srv[64];
@@ -480,7 +480,8 @@ collect(const struct stats *s, const struct findings *f, struct item *it, size_t
             findings_fmt_dur(a, sizeof a, histo_small_percentile(&op->lat, 50));
             findings_fmt_dur(b, sizeof b, histo_small_percentile(&op->out_lat, 50));
             findings_say(x->summary, SUMMARY_MAX,
-                "; the most on %s, %s%s: %" PRIu64 " calls of median %s against %s for all",
+                "; the most on %s, %s%s: %" PRIu64 " calls of median %s (by the end of the "
+                "capture the median of all its calls was %s)",
                 srv, worst == SLOW_KIND_STABLE_WRITE ? "stable " : "",
                 op_kind_name(worst == SLOW_KIND_STABLE_WRITE ? OPK_WRITE : worst),
                 op->outliers, b, a);
