@@ -62,6 +62,26 @@ cpd(uint32_t op, unsigned t_ms, const uint8_t *fh)
     return ev;
 }
 
+/* ev names `name` in its directory (LOOKUP, OPEN by name). */
+static struct op_event
+named(struct op_event ev, const char *name)
+{
+    ev.name.p = (const uint8_t *)name;
+    ev.name.len = strlen(name);
+    return ev;
+}
+
+/* OPEN of "f" in D at t_ms, answered with F and no delegation. */
+static struct op_event
+open_f(unsigned t_ms)
+{
+    struct op_event ev = named(cpd(OP_OPEN, t_ms, FH_D), "f");
+
+    ev.obj_fh = B(FH_F);
+    ev.v4.deleg = OPEN_DELEGATE_NONE + 1;
+    return ev;
+}
+
 /* The COMPOUND failed with status at its operation `at` (the main one, or
  * an earlier one: then the main operation has no result). */
 static struct op_event
@@ -132,12 +152,8 @@ test_redundant_getattr(void)
     struct op_event ev;
 
     /* OPEN by name in D: the file F comes back with its attributes, twice */
-    ev = cpd(OP_OPEN, 0, FH_D);
-    ev.name.p = (const uint8_t *)"f";
-    ev.name.len = 1;
-    ev.obj_fh = B(FH_F);
+    ev = open_f(0);
     ev.obj_attr = change(0xa1);
-    ev.v4.deleg = OPEN_DELEGATE_NONE + 1;
     feed(f, ev);
     ev.t_call.tv_nsec += 10000000;
     ev.t_reply.tv_nsec += 10000000;
@@ -185,22 +201,15 @@ test_negative_lookups(void)
     unsigned i;
 
     for (i = 0; i < 3; i++) {
-        ev = failed(cpd(OP_LOOKUP, i * 10, FH_D), 2, true);
-        ev.name.p = (const uint8_t *)"missing.conf";
-        ev.name.len = 12;
+        ev = named(failed(cpd(OP_LOOKUP, i * 10, FH_D), 2, true), "missing.conf");
         feed(f, ev);
     }
-    ev = failed(cpd(OP_OPEN, 100, FH_D), 2, true);
-    ev.name.p = (const uint8_t *)"absent.txt";
-    ev.name.len = 10;
+    ev = named(failed(cpd(OP_OPEN, 100, FH_D), 2, true), "absent.txt");
     feed(f, ev);
-    ev = failed(cpd(OP_LOOKUP, 200, FH_D), 10052, false); /* BADSESSION in SEQUENCE */
-    ev.name.p = (const uint8_t *)"other";
-    ev.name.len = 5;
+    /* BADSESSION in SEQUENCE */
+    ev = named(failed(cpd(OP_LOOKUP, 200, FH_D), 10052, false), "other");
     feed(f, ev);
-    ev = failed(cpd(OP_OPEN, 300, FH_D), 10013, true); /* GRACE: not a lookup */
-    ev.name.p = (const uint8_t *)"x";
-    ev.name.len = 1;
+    ev = named(failed(cpd(OP_OPEN, 300, FH_D), 10013, true), "x"); /* GRACE: not a lookup */
     feed(f, ev);
     EQ(f->n[FK_NEGATIVE_LOOKUPS], 4);
     EQ(f->nneg, 2);
@@ -274,9 +283,7 @@ test_grace(void)
     unsigned i;
 
     for (i = 0; i < 9; i++) {
-        ev = cpd(OP_OPEN, i * 1000, FH_D);
-        ev.name.p = (const uint8_t *)"g";
-        ev.name.len = 1;
+        ev = named(cpd(OP_OPEN, i * 1000, FH_D), "g");
         if (i < 8)
             ev = failed(ev, 10013, true);
         feed(f, ev);
@@ -386,9 +393,7 @@ test_single_claim(void)
     feed(f, failed(cpd(OP_READ, 0, FH_F), 10025, true));           /* BAD_STATEID */
     feed(f, failed(cpd(OP_CREATE_SESSION, 10, NULL), 10008, true)); /* DELAY, recovery */
     feed(f, cpd(OP_CREATE_SESSION, 20, NULL));                      /* recovery */
-    ev = failed(cpd(OP_LOOKUP, 30, FH_D), 10008, true);             /* DELAY, no NOENT */
-    ev.name.p = (const uint8_t *)"n";
-    ev.name.len = 1;
+    ev = named(failed(cpd(OP_LOOKUP, 30, FH_D), 10008, true), "n"); /* DELAY, no NOENT */
     feed(f, ev);
     ev.t_call.tv_nsec += 10000000;
     ev.t_reply.tv_nsec += 10000000;
@@ -420,11 +425,7 @@ test_open_close_claim(void)
     unsigned i;
 
     for (i = 0; i < 4; i++) {
-        ev = cpd(OP_OPEN, i * 100, FH_D);
-        ev.name.p = (const uint8_t *)"f";
-        ev.name.len = 1;
-        ev.obj_fh = B(FH_F);
-        ev.v4.deleg = OPEN_DELEGATE_NONE + 1;
+        ev = open_f(i * 100);
         feed(f, ev);
         feed(f, cpd(OP_CLOSE, i * 100 + 20, FH_F));
     }
@@ -445,10 +446,7 @@ test_open_close(void)
     unsigned i;
 
     for (i = 0; i < 5; i++) {
-        ev = cpd(OP_OPEN, i * 100, FH_D);
-        ev.name.p = (const uint8_t *)"f";
-        ev.name.len = 1;
-        ev.obj_fh = B(FH_F);
+        ev = open_f(i * 100);
         ev.v4.deleg = (uint8_t)(i == 4 ? OPEN_DELEGATE_READ + 1 : OPEN_DELEGATE_NONE_EXT + 1);
         ev.v4.why_none = 2; /* WND4_CONTENTION */
         feed(f, ev);
@@ -478,12 +476,8 @@ test_whatif4(void)
     unsigned i;
 
     for (i = 0; i < 3; i++) {
-        ev = cpd(OP_OPEN, i * 100, FH_D);
-        ev.name.p = (const uint8_t *)"f";
-        ev.name.len = 1;
-        ev.obj_fh = B(FH_F);
+        ev = open_f(i * 100);
         ev.obj_attr = change(0xa1);
-        ev.v4.deleg = OPEN_DELEGATE_NONE + 1;
         feed(f, ev);
         ev = cpd(OP_GETATTR, i * 100 + 10, FH_F);
         ev.attr = change(0xa1);
