@@ -128,6 +128,13 @@ def main():
               f"ls-storm: entries seen per listing {[x['entries_seen'] for x in ls]}")
         check(d.get("getattr_after_readdirplus") == 3000, "ls-storm: GETATTRs after READDIRPLUS")
         check(fo["count"] == 5000, f"ls-storm: fan-out count {fo['count']}")
+        # Its tops name the directory and the one client (the generator's
+        # 1000 LOOKUP + 3000 GETATTR + 1000 ACCESS from 127.0.0.1).
+        tf, tc = fo["top_files"], fo["top_clients"]
+        check(len(tf) == 1 and tf[0]["path"].endswith("/lsdir") and tf[0]["count"] == 5000
+              and tf[0]["cost_us"] == fo["cost_us"], f"ls-storm: fan-out top_files {tf}")
+        check(tc == [{"client": "127.0.0.1", "count": 5000, "cost_us": fo["cost_us"]}],
+              f"ls-storm: fan-out top_clients {tc}")
 
     def whatif(rep):
         w = findings(rep).get("mount_option_whatif")

@@ -594,12 +594,77 @@ json_histo(struct json_w *w, const char *key, const struct histo *h)
     json_close(w);
 }
 
+/* directory_fanout's tops come from its directory table: the directories
+ * with the most per-entry calls, and the clients (a directory's first seen)
+ * summed over the directories they listed. */
+static void
+json_fanout_tops(struct json_w *w, const struct stats *s, const struct findings *f)
+{
+    size_t idx[TOP], n = 0, i, j, nc = 0;
+    uint64_t top[TOP];
+    uint64_t calls[FND_DIRS], cost[FND_DIRS];
+    size_t first[FND_DIRS]; /* per client: the first directory that names it */
+    char buf[1024];
+
+    json_key(w, "top_files");
+    json_arr(w);
+    for (i = 0; i < f->ndirs; i++)
+        if (findings_dir_reported(&f->dirs[i]))
+            top_push(idx, top, &n, i, fanout_calls(&f->dirs[i]));
+    for (i = 0; i < n; i++) {
+        const struct fnd_dir *d = &f->dirs[idx[i]];
+        json_obj(w);
+        path_of(s, d->fh, d->fh_len, buf, sizeof buf);
+        json_kv_str(w, "path", buf);
+        json_kv_u64(w, "count", fanout_calls(d));
+        json_kv_u64(w, "cost_us", d->cost_us);
+        json_close(w);
+    }
+    json_close(w);
+    for (i = 0; i < f->ndirs && i < FND_DIRS; i++) {
+        const struct fnd_dir *d = &f->dirs[i];
+        if (!findings_dir_reported(d))
+            continue;
+        for (j = 0; j < nc; j++) {
+            const struct fnd_dir *c = &f->dirs[first[j]];
+            if (c->af == d->af && !memcmp(c->addr, d->addr, sizeof d->addr))
+                break;
+        }
+        if (j == nc) {
+            first[nc] = i;
+            calls[nc] = cost[nc] = 0;
+            nc++;
+        }
+        calls[j] += fanout_calls(d);
+        cost[j] += d->cost_us;
+    }
+    n = 0;
+    for (j = 0; j < nc; j++)
+        top_push(idx, top, &n, j, calls[j]);
+    json_key(w, "top_clients");
+    json_arr(w);
+    for (i = 0; i < n; i++) {
+        const struct fnd_dir *d = &f->dirs[first[idx[i]]];
+        json_obj(w);
+        addr_str(d->af, d->addr, buf, sizeof buf);
+        json_kv_str(w, "client", buf);
+        json_kv_u64(w, "count", calls[idx[i]]);
+        json_kv_u64(w, "cost_us", cost[idx[i]]);
+        json_close(w);
+    }
+    json_close(w);
+}
+
 static void
 json_tops(struct json_w *w, const struct stats *s, const struct findings *f, enum fkind k)
 {
     size_t idx[TOP], n, i;
     char buf[1024];
 
+    if (k == FK_FANOUT) {
+        json_fanout_tops(w, s, f);
+        return;
+    }
     json_key(w, "top_files");
     json_arr(w);
     n = top_files(f, k, idx);
