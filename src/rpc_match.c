@@ -313,7 +313,11 @@ handle_call(struct rpc_match *m, struct flow *f, unsigned dir, const struct rpc_
     pc->proc = h->proc;
     pc->pg = pg;
     pc->dir = (uint8_t)flow_client_dir(f, dir);
-    if (pg && (pg->flags & PGF_CALLBACK)) /* the client is the callee (e.g. NFSv4 CB_COMPOUND) */
+    /* A callback's client is its callee, whoever opened the connection: the
+     * NFSv4 callback program (CB_COMPOUND), and NLM's GRANTED and *_RES
+     * messages that the lock server sends back (RFC 1813 Appendix II). */
+    if (pg && ((pg->flags & PGF_CALLBACK) ||
+               (rpc_proc(pg, h->proc) && (rpc_proc(pg, h->proc)->flags & OPF_CALLBACK))))
         pc->dir = (uint8_t)(dir ^ 1);
     pc->key = f->key;
     pc->call_len = msg->msg_len;

@@ -115,6 +115,36 @@ def renames(nfsscope, d):
           f"all-ops: the file's row is under its latest name {last['path']}: {rows}")
 
 
+# NLM calls the lock server sends back to the lock client (RFC 1813
+# Appendix II): GRANTED, GRANTED_MSG and TEST/LOCK/CANCEL/UNLOCK_RES.
+NLM_CALLBACKS = {"5", "10", "11", "12", "13", "14"}
+
+
+def callback_roles(nfsscope, d):
+    """On nlm-blocked, per tshark, each RPC call counts for the host that sent
+    it, but an NLM callback counts for the host it was sent to: the client
+    whose lock was granted, whoever opened the connection."""
+    path = os.path.join(d, "nlm-blocked.pcap")
+    try:
+        p = subprocess.run(["tshark", "-r", path, "-Y", "rpc.msgtyp == 0", "-T", "fields",
+                            "-e", "ip.src", "-e", "ip.dst", "-e", "rpc.program",
+                            "-e", "rpc.procedure"], capture_output=True, text=True, timeout=300)
+    except FileNotFoundError:
+        check(False, "tshark is needed for the NLM callback roles")
+        return
+    want, callbacks = {}, 0
+    for line in p.stdout.splitlines():
+        src, dst, prog, proc = line.split("\t")
+        cb = prog == "100021" and proc in NLM_CALLBACKS
+        callbacks += cb
+        key = dst if cb else src
+        want[key] = want.get(key, 0) + 1
+    check(callbacks >= 1, f"nlm-blocked: tshark sees {callbacks} NLM callbacks")
+    rep = report(nfsscope, path, "--top", "1000")
+    got = {r["key"]: r["calls"] for r in rep["breakdowns"]["client"]["rows"]}
+    check(got == want, f"nlm-blocked: calls per client {got}, tshark {want}")
+
+
 def main():
     nfsscope, d = sys.argv[1], sys.argv[2]
     samples = sorted(f for f in os.listdir(d)
@@ -146,6 +176,7 @@ def main():
     check(any("lsdir" in r["key"] for r in files), "ls-storm: the listed directory is named")
 
     renames(nfsscope, d)
+    callback_roles(nfsscope, d)
 
     # 16 rows per table on 1,000+ files: still adds up; "other" holds the rest.
     small = report(nfsscope, storm, "--max-rows", "16", "--top", "100")
