@@ -330,3 +330,9 @@ set_tests_properties(e2e_serial_io PROPERTIES TIMEOUT 300)
 add_test(NAME e2e_callbacks COMMAND Python3::Interpreter ${CMAKE_SOURCE_DIR}/tests/e2e_callbacks.py
          $<TARGET_FILE:nfsscope> ${NFSSCOPE_PCAPS} ${CMAKE_BINARY_DIR}/callbacks_work)
 set_tests_properties(e2e_callbacks PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
+
+# bench/srt-check, bench/run's cross-check against tshark's SRT table, on
+# lossy-cms (duplicate replies by TCP retransmission) and an NFSv4 sample.
+add_test(NAME bench_srt_check COMMAND Python3::Interpreter ${CMAKE_SOURCE_DIR}/tests/bench_srt_check_test.py
+         $<TARGET_FILE:nfsscope> ${CMAKE_SOURCE_DIR} ${CMAKE_BINARY_DIR}/bench_srt_check_work)
+set_tests_properties(bench_srt_check PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
