@@ -309,27 +309,14 @@ def part_nfs4(path):
 
 
 # ---- 3. RPC-over-TLS ------------------------------------------------------
-def handshake(msg_type, body):
-    """RFC 8446 §4: msg_type, uint24 length, body."""
-    return bytes([msg_type]) + len(body).to_bytes(3, "big") + body
-
-
-# RFC 8446 §4.1.2, §4.1.3: legacy_version, random, session id, one cipher
-# suite (TLS_AES_128_GCM_SHA256), null compression; supported_versions TLS 1.3.
-CLIENT_HELLO = (b"\x03\x03" + b"\x42" * 32 + b"\x00" + b"\x00\x02\x13\x01" + b"\x01\x00" +
-                b"\x00\x07" + b"\x00\x2b\x00\x03\x02\x03\x04")
-SERVER_HELLO = (b"\x03\x03" + b"\x24" * 32 + b"\x00" + b"\x13\x01" + b"\x00" +
-                b"\x00\x06" + b"\x00\x2b\x00\x02\x03\x04")
-
-
 def tls_capture(path):
     fr = []
     c = P.TcpConn(fr, cli=("10.0.0.4", 802))
     c.send(0, P.record(P.tls_probe_call(0x77)))
     c.send(1, P.record(P.tls_probe_reply(0x77)))
     probe_frames = len(fr)
-    ch = P.tls_record(22, handshake(1, CLIENT_HELLO), version=0x0301)
-    sh = P.tls_record(22, handshake(2, SERVER_HELLO)) + P.tls_record(20, b"\x01") + \
+    ch = P.tls_record(22, P.TLS_CLIENT_HELLO, version=0x0301)
+    sh = P.tls_record(22, P.TLS_SERVER_HELLO) + P.tls_record(20, b"\x01") + \
         P.tls_record(23, b"\xee" * 1500)  # ServerHello, ChangeCipherSpec, encrypted
     c.send(0, ch)
     c.send(1, sh)  # three records in segments of 1448: one split

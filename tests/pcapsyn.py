@@ -108,6 +108,19 @@ def tls_record(content_type, payload, version=0x0303):
     return struct.pack(">BHH", content_type, version, len(payload)) + payload
 
 
+def tls_handshake(msg_type, body):
+    """RFC 8446 §4: msg_type, uint24 length, body."""
+    return bytes([msg_type]) + len(body).to_bytes(3, "big") + body
+
+
+# RFC 8446 §4.1.2, §4.1.3: legacy_version, random, session id, one cipher
+# suite (TLS_AES_128_GCM_SHA256), null compression; supported_versions TLS 1.3.
+TLS_CLIENT_HELLO = tls_handshake(1, b"\x03\x03" + b"\x42" * 32 + b"\x00" + b"\x00\x02\x13\x01" +
+                                 b"\x01\x00" + b"\x00\x07" + b"\x00\x2b\x00\x03\x02\x03\x04")
+TLS_SERVER_HELLO = tls_handshake(2, b"\x03\x03" + b"\x24" * 32 + b"\x00" + b"\x13\x01" + b"\x00" +
+                                 b"\x00\x06" + b"\x00\x2b\x00\x02\x03\x04")
+
+
 def record(msg, last=True, length=None):
     """TCP record marking (RFC 5531 §11): one fragment."""
     n = len(msg) if length is None else length

@@ -87,9 +87,11 @@ add_test(NAME contrib_names COMMAND Python3::Interpreter ${CMAKE_SOURCE_DIR}/tes
 set_tests_properties(contrib_names PROPERTIES TIMEOUT 300 RESOURCE_LOCK loopback)
 # A real Prometheus (skipped without it) scrapes nfsscope replaying steady
 # traffic made at test time and evaluates the rules; the recorded
-# percentiles, rates and error ratios against nfsscope's JSON report.
+# percentiles, rates and error ratios against nfsscope's JSON report, the
+# Kerberos and TLS counters, rules, alert and dashboard panels against tshark.
 add_test(NAME e2e_prometheus COMMAND Python3::Interpreter ${CMAKE_SOURCE_DIR}/tests/e2e_prometheus.py
          $<TARGET_FILE:nfsscope> ${CMAKE_SOURCE_DIR}/contrib/prometheus/nfsscope-rules.yml
+         ${CMAKE_SOURCE_DIR}/contrib/grafana/nfsscope-dashboard.json
          ${CMAKE_BINARY_DIR}/e2e_prometheus_work)
 set_tests_properties(e2e_prometheus PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 120 RESOURCE_LOCK loopback)
 
