@@ -10,8 +10,9 @@ scrape of nfsscope --metrics or a recording rule of the rules file; every
 label name they select on or aggregate by is a label of a scraped series
 (or a target label Prometheus adds: job, instance). The scrapes: every
 sample replayed with -r (their union covers errors, READ/WRITE bytes,
-stable_how, findings) and, as root, a live capture on lo (kernel drops are
-counted only live).
+stable_how, findings), e2e_prometheus.py's steady capture (RPCSEC_GSS calls
+and context messages, RPC-over-TLS connections) and, as root, a live capture
+on lo (kernel drops are counted only live).
 
    contrib_names_test.py NFSSCOPE SAMPLES_DIR CONTRIB_DIR WORK_DIR
 """
@@ -27,6 +28,7 @@ import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from checks import check, finish  # noqa: E402
+from e2e_prometheus import make_capture  # noqa: E402
 
 TARGET_LABELS = {"job", "instance"}
 KEYWORDS = {"by", "without", "on", "ignoring", "group_left", "group_right", "and", "or",
@@ -190,6 +192,8 @@ def main():
     files = sorted(glob.glob(os.path.join(samples, "*.pcap")) +
                    glob.glob(os.path.join(samples, "*.pcapng")))
     check(len(files) >= 5, "samples found in %s (%d)" % (samples, len(files)))
+    files.append(os.path.join(work, "gss-tls.pcap"))
+    make_capture(files[-1])
     for f in files:
         for name, labels in scrape_run([nfsscope, "-r", f, "--speed", "0", "-o", "json"], work,
                                        os.path.basename(f)).items():

@@ -85,6 +85,10 @@ add_test(NAME contrib_names COMMAND Python3::Interpreter ${CMAKE_SOURCE_DIR}/tes
          $<TARGET_FILE:nfsscope> ${CMAKE_SOURCE_DIR}/samples ${CMAKE_SOURCE_DIR}/contrib
          ${CMAKE_BINARY_DIR}/contrib_names_work)
 set_tests_properties(contrib_names PROPERTIES TIMEOUT 300 RESOURCE_LOCK loopback)
+# The Grafana dashboard's layout: unique ids, ${datasource} everywhere,
+# panels within the grid and not overlapping.
+add_test(NAME contrib_dashboard COMMAND Python3::Interpreter ${CMAKE_SOURCE_DIR}/tests/dashboard_test.py
+         ${CMAKE_SOURCE_DIR}/contrib/grafana/nfsscope-dashboard.json)
 # A real Prometheus (skipped without it) scrapes nfsscope replaying steady
 # traffic made at test time and evaluates the rules; the recorded
 # percentiles, rates and error ratios against nfsscope's JSON report, the
