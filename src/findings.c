@@ -136,9 +136,10 @@ struct fslot {
 
 /* Tables of a group (ftab_group_new) share their memory row by row: slot j
  * of member i is row j's slot i, and so is its value. Their keys are the
- * same hashes (the what-if scenarios' tables), so the members' probes of a
- * key read the same few cache lines instead of a line or two each. Each
- * member still places, finds and evicts exactly as a table of its own. */
+ * same hashes (the what-if scenarios' tables; mod and parent, both keyed by
+ * the handle), so the members' probes of a key read the same few cache
+ * lines instead of a line or two each. Each member still places, finds and
+ * evicts exactly as a table of its own. */
 struct ftab {
     struct fslot *slots; /* slot j at slots[j << shift] */
     uint8_t *val;        /* its value at val + j * vstep */
@@ -175,12 +176,13 @@ rows_alloc(size_t n, size_t size, void **mem)
     return (void *)p;
 }
 
-/* n tables (1 << shift >= n) of cap entries of vsize bytes, in shared rows. */
+/* n tables (1 << shift >= n) of cap entries, member i's values of vsize[i]
+ * bytes, in shared rows. */
 static bool
-ftab_group_new(struct ftab **out, unsigned n, unsigned shift, size_t cap, size_t vsize,
+ftab_group_new(struct ftab **out, unsigned n, unsigned shift, size_t cap, const size_t *vsize,
                uint64_t *evicted)
 {
-    size_t rows = 16, row = (size_t)1 << shift;
+    size_t rows = 16, row = (size_t)1 << shift, vrow = 0, off = 0;
     struct fslot *slots;
     uint8_t *val;
     void *smem, *vmem;
@@ -189,8 +191,10 @@ ftab_group_new(struct ftab **out, unsigned n, unsigned shift, size_t cap, size_t
 
     while (rows < cap && rows < ((size_t)1 << 30))
         rows <<= 1;
+    for (i = 0; i < n; i++)
+        vrow += vsize[i];
     slots = rows_alloc(rows, row * sizeof *slots, &smem);
-    val = rows_alloc(rows, row * vsize, &vmem);
+    val = rows_alloc(rows, vrow, &vmem);
     ok = slots && val;
     for (i = 0; i < n; i++) {
         out[i] = calloc(1, sizeof **out);
@@ -207,9 +211,10 @@ ftab_group_new(struct ftab **out, unsigned n, unsigned shift, size_t cap, size_t
     }
     for (i = 0; i < n; i++) {
         out[i]->slots = slots + i;
-        out[i]->val = val + i * vsize;
-        out[i]->vsize = vsize;
-        out[i]->vstep = row * vsize;
+        out[i]->val = val + off;
+        out[i]->vsize = vsize[i];
+        out[i]->vstep = vrow;
+        off += vsize[i];
         out[i]->shift = shift;
         out[i]->mask = (uint32_t)(rows - 1);
         out[i]->evicted = evicted;
@@ -224,7 +229,7 @@ ftab_new(size_t cap, size_t vsize, uint64_t *evicted)
 {
     struct ftab *t;
 
-    return ftab_group_new(&t, 1, 0, cap, vsize, evicted) ? t : NULL;
+    return ftab_group_new(&t, 1, 0, cap, &vsize, evicted) ? t : NULL;
 }
 
 static void
@@ -377,7 +382,7 @@ struct lstv { /* a client's listings of one directory */
 };
 
 struct mval { /* what-if model entry (one table per scenario) */
-    int64_t t;           /* ATTR: refreshed; ACC: answered; DENT/LIST: learned */
+    _Alignas(64) int64_t t;           /* ATTR: refreshed; ACC: answered; DENT/LIST: learned */
     uint64_t digest;     /* ATTR: current; ACC/DENT/LIST: the object's when learned */
     uint64_t read_digest, read_end;
     int64_t pending;     /* ATTR: call time of an undecided close-to-open GETATTR */
@@ -397,6 +402,10 @@ struct findings *
 findings_new(size_t cap, unsigned window_s, uint64_t seed)
 {
     struct findings *f = calloc(1, sizeof *f);
+    size_t mvs[SC__COUNT];
+    static const size_t pmvs[2] = { sizeof(struct parentv), sizeof(struct modv) };
+    struct ftab *pm[2];
+    unsigned i;
     bool ok;
 
     if (!f)
@@ -412,9 +421,11 @@ findings_new(size_t cap, unsigned window_s, uint64_t seed)
     histo_init(&f->lat_clean);
     f->files = calloc(FND_TOP_FILES, sizeof *f->files);
     f->attr = ftab_new(cap, sizeof(struct held), &f->evicted);
-    f->mod = ftab_new(cap, sizeof(struct modv), &f->evicted);
     f->acc = ftab_new(cap, sizeof(struct accv), &f->evicted);
-    f->parent = ftab_new(cap, sizeof(struct parentv), &f->evicted);
+    if (ftab_group_new(pm, 2, 1, cap, pmvs, &f->evicted)) {
+        f->parent = pm[0];
+        f->mod = pm[1];
+    }
     f->conn = ftab_new(4096, sizeof(struct connv), &f->evicted);
     f->server = ftab_new(1024, sizeof(struct serverv), &f->evicted);
     f->lst = ftab_new(4096, sizeof(struct lstv), &f->evicted);
@@ -426,7 +437,9 @@ findings_new(size_t cap, unsigned window_s, uint64_t seed)
          f->lst && f->filex && f->slow && f->small &&
          f->serial;
     /* one row of 8 slots per index: the 7 scenarios' */
-    ok = ok && ftab_group_new(f->model, SC__COUNT, 3, cap, sizeof(struct mval), &f->evicted);
+    for (i = 0; i < SC__COUNT; i++)
+        mvs[i] = sizeof(struct mval);
+    ok = ok && ftab_group_new(f->model, SC__COUNT, 3, cap, mvs, &f->evicted);
     if (!ok) {
         findings_free(f);
         return NULL;
