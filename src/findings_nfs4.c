@@ -504,6 +504,20 @@ recall_slot(struct findings *f, uint64_t sid, bool create)
     return r;
 }
 
+/* A recall called at t_recall (ns) was pending at the replies of the OPENs
+ * answered NFS4ERR_DELAY since, before its CB_RECALL's answer made it
+ * known: those openers waited for it too. */
+static void
+recall_claim_delays(struct fnd_v4 *v, int64_t t_recall)
+{
+    for (unsigned i = 0; i < FND_V4_DELAYS; i++) {
+        if (v->delay_t[i] && v->delay_t[i] >= t_recall) {
+            v->recall_delays++;
+            v->delay_t[i] = 0;
+        }
+    }
+}
+
 /* A CB_RECALL (RFC 8881 §20.2, RFC 7530 §16.2.2) the client answered: an
  * instance; its delegation's recall starts at the call. One never
  * answered is an instance too, counted apart and not followed to a
@@ -525,8 +539,10 @@ findings_nfs4_callback(struct findings *f, const struct op_event *ev)
     }
     f->v4.recalls++;
     r = recall_slot(f, ev->v4.deleg_sid, true);
-    if (!r->t_recall) /* the first recall of the delegation */
+    if (!r->t_recall) { /* the first recall of the delegation */
         r->t_recall = ns_of(&ev->t_call);
+        recall_claim_delays(&f->v4, r->t_recall);
+    }
 }
 
 /* A COMPOUND's share: the DELEGRETURN of a recalled delegation (the time
@@ -547,9 +563,12 @@ recalls(struct findings *f, const struct op_event *ev)
         v->deleg_revoked++;
         findings_credit(f, FK_DELEG_RECALLS, ev, 1, 0);
     }
-    if (ev->status == ERR_DELAY && v->recalls_pending &&
-        nfs4_op_unpack((uint8_t)ev->main_ops, 0) == OP_OPEN)
-        v->recall_delays++;
+    if (ev->status == ERR_DELAY && nfs4_op_unpack((uint8_t)ev->main_ops, 0) == OP_OPEN) {
+        if (v->recalls_pending)
+            v->recall_delays++;
+        else /* a recall not answered yet may claim it */
+            v->delay_t[v->delay_next++ & (FND_V4_DELAYS - 1)] = ns_of(&ev->t_reply);
+    }
     r = ev->v4.deleg_sid ? recall_slot(f, ev->v4.deleg_sid, false) : NULL;
     if (r) { /* a DELEGRETURN of a recalled delegation */
         uint64_t us = us_between(r->t_recall, ns_of(&ev->t_call));

@@ -29,6 +29,7 @@ struct op_event;
 #define FND_V4_WHY 8       /* why_no_delegation4 values counted (RFC 8881 §18.16.3) */
 #define FND_V4_DELEG 7     /* open_delegation_type4 values counted, 0..6 */
 #define FND_V4_RECALLS 256 /* delegations being recalled, followed to their DELEGRETURN */
+#define FND_V4_DELAYS 16   /* OPENs answered NFS4ERR_DELAY with no recall known yet (a power of 2) */
 #define FND_V4_SESSIONS 64 /* sessions whose CREATE_SESSION limits are kept */
 
 #define FND_V4_HOLDER 48   /* bytes of a conflicting lock's owner kept */
@@ -113,6 +114,11 @@ struct fnd_v4 {
     uint64_t recallable_revoked;   /* SEQUENCE replies: SEQ4_STATUS_RECALLABLE_STATE_REVOKED */
     uint32_t recalls_pending;      /* in recall_t now */
     struct fnd_v4_recall recall_t[FND_V4_RECALLS];
+    /* The reply times (ns; 0: none) of the latest OPENs answered NFS4ERR_DELAY
+     * while no recall was known: a recall is known at its CB_RECALL's answer,
+     * and pending from its call, which may precede such a reply. */
+    int64_t delay_t[FND_V4_DELAYS];
+    uint32_t delay_next;           /* the next slot of delay_t */
     uint64_t undecoded;            /* COMPOUND replies whose results were not decoded
                                     * (RPCSEC_GSS privacy, cut short): unseen by all this */
     struct fnd_v4_wait waits[FND_V4_WAITS];

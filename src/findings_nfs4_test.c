@@ -645,10 +645,24 @@ test_recalls(void)
     EQ(f->v4.recall_returned, 1);
     EQ(f->v4.recalls_pending, 0);
     EQ(f->n[FK_DELEG_RECALLS], 4);
+    /* The server answers an OPEN NFS4ERR_DELAY after its CB_RECALL's call
+     * but before the client answers the recall: the opener waited for that
+     * recall; one answered before the recall's call did not. */
+    feed(f, failed(cpd(OP_OPEN, 1795, FH_D), 10008, true)); /* reply 1796: before */
+    ev = failed(cpd(OP_OPEN, 1800, FH_D), 10008, true);     /* reply 1801 */
+    feed(f, ev);
+    ev = cb_recall(1799, 0x55);                             /* called 1799, answered 1800 */
+    ev.t_reply.tv_nsec += 2000000;                          /* answered 1802 */
+    feed(f, ev);
+    EQ(f->v4.recall_delays, 2);
+    feed(f, delegreturn(1900, 0x55));
+    EQ(f->v4.recall_returned, 2);
+    EQ(f->v4.recall_us, 1000000 + 101000);
+    EQ(f->n[FK_DELEG_RECALLS], 5);
     EQ(f->cost_us[FK_DELEG_RECALLS], 0);
-    EQ(f->n[FK_DELAY_GRACE], 2);                            /* the DELAYs stay theirs */
+    EQ(f->n[FK_DELAY_GRACE], 4);                            /* the DELAYs stay theirs */
     /* A callback is no time spent in calls. */
-    EQ(f->nfs3_calls, 9);
+    EQ(f->nfs3_calls, 12);
     findings_free(f);
 }
 
