@@ -29,7 +29,14 @@ time of the recalled delegation. A callback's client, in the breakdowns
 address that sends the fore channel's COMPOUNDs, as tshark shows them), its
 server the NFS server, whichever end opened the connection.
 
-  e2e_callbacks.py NFSSCOPE PCAPS_DIR WORKDIR
+The real sample samples/nfs41-deleg.pcap (pynfs's NFSv4.1 server, which
+grants delegations; see samples/README.md) is checked against tshark and
+against the generating client's record (nfs41-deleg.expect.json): callback
+calls, replies and operations, delegations granted by type, DELEGRETURNs,
+the recall to DELEGRETURN time to the microsecond of tshark's frame times,
+the OPENs answered NFS4ERR_DELAY, and the finding delegation_recalls.
+
+  e2e_callbacks.py NFSSCOPE PCAPS_DIR WORKDIR SAMPLES_DIR
 Exit 77 (skip) when tshark or the public captures are absent."""
 import csv
 import io
@@ -47,6 +54,8 @@ import pcapsyn as ps  # noqa: E402
 CB_PROG = 0x40000000
 LEARNED = 0x40000123
 OP_NAMES = {3: "cb_getattr", 4: "cb_recall", 11: "cb_sequence", 13: "cb_notify_lock"}
+DELEG_TYPES = {0: "OPEN_DELEGATE_NONE", 1: "OPEN_DELEGATE_READ", 2: "OPEN_DELEGATE_WRITE",
+               3: "OPEN_DELEGATE_NONE_EXT"}
 
 
 # ---- XDR (RFC 4506) -------------------------------------------------------
@@ -308,6 +317,56 @@ def recall_truth(pcap, extra):
     return recall, ret, [round((ret[o] - recall[o]) * 1e6) for o in recall if o in ret]
 
 
+def finding_truth(pcap, extra=()):
+    """What the finding delegation_recalls should say, from tshark:
+    CB_RECALL COMPOUNDs answered and never answered, the recall to
+    DELEGRETURN times, the OPENs answered NFS4ERR_DELAY while a recall was
+    pending (replies between the first CB_RECALL's call and the last
+    DELEGRETURN's call)."""
+    recall, ret, times = recall_truth(pcap, extra)
+    answered = tshark_rows(pcap, ["frame.number", "rpc.reqframe", "rpc.repframe"],
+                           "nfs.cb.operation == 4 && rpc.msgtyp == 1", extra)
+    unanswered = {r[0] for r in tshark_rows(pcap, ["frame.number"],
+                                            "nfs.cb.operation == 4 && rpc.msgtyp == 0", extra)}
+    unanswered -= {r[1] or r[2] for r in answered}  # the call's frame ("Call In")
+    t_first = min(recall.values()) if recall else 0
+    t_last = max((ret[o] for o in recall if o in ret), default=0)
+    delayed = [r for r in tshark_rows(pcap, ["frame.time_epoch", "nfs.status"],
+                                      "nfs.opcode == 18 && rpc.msgtyp == 1", extra)
+               if r[1].split(",")[0] == "10008" and t_first <= float(r[0]) <= t_last]
+    return {"answered": answered, "unanswered": unanswered, "times": times,
+            "delayed": delayed}
+
+
+def check_finding(label, rep, t, roles):
+    """The finding delegation_recalls against finding_truth t; its clients
+    are the NFS clients of tshark's roles."""
+    fd = {x["kind"]: x for x in rep["findings"]}.get("delegation_recalls")
+    answered, unanswered, times = t["answered"], t["unanswered"], t["times"]
+    check(fd is not None and fd["count"] == len(answered) + len(unanswered),
+          "%s: finding delegation_recalls count %s, tshark's CB_RECALLs %d answered, %d not" %
+          (label, fd and fd["count"], len(answered), len(unanswered)))
+    if not fd:
+        return
+    ev = fd["evidence"]
+    check(ev["cb_recall"] == len(answered) and ev["recalls_unanswered"] == len(unanswered),
+          "%s: finding: CB_RECALLs %s answered, %s not; tshark %d, %d" %
+          (label, ev["cb_recall"], ev["recalls_unanswered"], len(answered), len(unanswered)))
+    check(fd["top_clients"] and {c["client"] for c in fd["top_clients"]} ==
+          {c for c, _, _, _ in roles.values()},
+          "%s: finding: its clients are the NFS clients (tshark's COMPOUND senders)" % label)
+    check(ev["returned"] == len(times) and ev["recall_to_return_max_us"] == max(times) and
+          ev["recall_to_return_us"] == sum(times),
+          "%s: finding: returned %s after %s us (longest %s), tshark %d, %s (%s)" %
+          (label, ev["returned"], ev["recall_to_return_us"], ev["recall_to_return_max_us"],
+           len(times), sum(times), max(times)))
+    check(ev["opens_delayed"] == len(t["delayed"]),
+          "%s: finding: OPENs delayed %s, tshark %d" % (label, ev["opens_delayed"],
+                                                        len(t["delayed"])))
+    check(ev["deleg_revoked"] == 0 and ev["recallable_state_revoked"] == 0,
+          "%s: finding: nothing revoked" % label)
+
+
 def roles_truth(pcap, extra):
     """Per call frame, the NFS client and server it concerns and their
     ports, from tshark: a COMPOUND's sender and receiver, a callback's
@@ -354,8 +413,78 @@ def check_roles(nfsscope, pcap, roles, work):
               (r["call_frame"], got, roles.get(r["call_frame"])))
 
 
+def check_sample(nfsscope, samples):
+    """nfs41-deleg: a read delegation recalled between two clients, against
+    tshark and the client's record."""
+    path = os.path.join(samples, "nfs41-deleg.pcap")
+    with open(os.path.join(samples, "nfs41-deleg.expect.json")) as fh:
+        exp = json.load(fh)
+    label = "nfs41-deleg"
+    rep = run_json(nfsscope, path)
+    cb = rep["nfs4"]["callbacks"]
+    compare(label, cb, tshark_truth(path))
+    # the client's record of the callbacks it answered
+    ecb = exp["nfs4_cb"]
+    for proc, name in (("null", "CB_NULL"), ("compound", "CB_COMPOUND")):
+        e = ecb["by_proc"].get(name, {"calls": 0, "replies": 0})
+        check((cb[proc]["calls"], cb[proc]["replies"]) == (e["calls"], e["replies"]),
+              "%s: %s calls/replies %s/%s, client's record %s/%s" %
+              (label, name, cb[proc]["calls"], cb[proc]["replies"], e["calls"], e["replies"]))
+    check({k.upper(): v["count"] for k, v in cb["ops"].items()} == ecb["ops"],
+          "%s: callback operations %s, client's record %s" % (label, sorted(cb["ops"]),
+                                                             ecb["ops"]))
+    # delegations by type: the OPEN results' delegation type (tshark)
+    dtypes = {}
+    for (dt,) in tshark_rows(path, ["nfs.open.delegation_type"],
+                             "nfs.open.delegation_type && rpc.msgtyp == 1"):
+        name = DELEG_TYPES[int(dt)]
+        dtypes[name] = dtypes.get(name, 0) + 1
+    dl = rep["nfs4"]["delegations"]
+    got = {k: v for k, v in dl["by_type"].items() if v}
+    check(got == dtypes == exp["nfs4"]["delegations_granted"],
+          "%s: delegations by type %s, tshark %s, client's record %s" %
+          (label, got, dtypes, exp["nfs4"]["delegations_granted"]))
+    granted = dtypes.get("OPEN_DELEGATE_READ", 0) + dtypes.get("OPEN_DELEGATE_WRITE", 0)
+    check(dl["granted"] == granted == 1,
+          "%s: delegations granted %s, tshark %d" % (label, dl["granted"], granted))
+    n_ret = len(tshark_rows(path, ["frame.number"], "nfs.opcode == 8 && rpc.msgtyp == 0"))
+    e_ret = exp["nfs4"]["ops"]["DELEGRETURN"]["count"]
+    check(dl["delegreturn"]["calls"] == dl["delegreturn"]["returned"] == n_ret == e_ret,
+          "%s: DELEGRETURN %s (returned %s), tshark %d, client's record %d" %
+          (label, dl["delegreturn"]["calls"], dl["delegreturn"]["returned"], n_ret, e_ret))
+    # the recall and its DELEGRETURN, to the microsecond of tshark's frame times
+    recall, _, times = recall_truth(path, ())
+    check(len(recall) == len(times) == 1, "%s: tshark sees one delegation recalled and "
+          "returned (%d, %d)" % (label, len(recall), len(times)))
+    rc = cb["recalls"]
+    check(rc["cb_recall"] == len(recall) and rc["returned"] == len(times) and
+          rc["pending"] == 0 and rc["latency_us"]["count"] == len(times),
+          "%s: recalls %s" % (label, rc))
+    if times:
+        check(rc["latency_us"]["min"] == rc["latency_us"]["max"] == times[0],
+              "%s: recall to DELEGRETURN %s us, tshark %s us" %
+              (label, rc["latency_us"]["max"], times[0]))
+    # OPENs answered NFS4ERR_DELAY, all of them: the OPEN's status
+    n_delay = len([r for r in tshark_rows(path, ["nfs.status"],
+                                          "nfs.opcode == 18 && rpc.msgtyp == 1")
+                   if r[0].split(",")[0] == "10008"])
+    e_delay = exp["nfs4"]["ops"]["OPEN"]["status"].get("NFS4ERR_DELAY", 0)
+    got = rep["nfs4"]["ops"]["open"]["status"].get("NFS4ERR_DELAY", 0)
+    check(got == n_delay == e_delay == 2,
+          "%s: OPENs answered NFS4ERR_DELAY %s, tshark %d, client's record %d" %
+          (label, got, n_delay, e_delay))
+    # the finding: the server answers the first OPEN and sends its CB_RECALL
+    # from two threads, so which reaches the wire first depends on the run;
+    # an OPEN answered after the CB_RECALL's call (and before the client
+    # answered it) waited for the recall too
+    ft = finding_truth(path)
+    check(len(ft["delayed"]) >= 1, "%s: tshark: %d NFS4ERR_DELAY OPEN replies during the "
+          "recall" % (label, len(ft["delayed"])))
+    check_finding(label, rep, ft, roles_truth(path, ()))
+
+
 def main():
-    nfsscope, pcaps, work = sys.argv[1:4]
+    nfsscope, pcaps, work, samples = sys.argv[1:5]
     if not shutil.which("tshark"):
         skip_part("tshark not installed")
         return finish()
@@ -373,6 +502,8 @@ def main():
         compare(name, rep["nfs4"]["callbacks"], t)
         check(rep["rpc"]["unknown_program_calls"] == 0,
               "%s: no calls to unknown programs left" % name)
+
+    check_sample(nfsscope, samples)
 
     # Synthetic: nfsscope on the capture with the learned program number,
     # tshark on its twin with 0x40000000.
@@ -412,41 +543,9 @@ def main():
     check(rc["pending"] == len(recall) - len(times),
           "synthetic: recalls not returned %s, tshark %s" % (rc["pending"],
                                                              len(recall) - len(times)))
-    # The finding delegation_recalls: CB_RECALL COMPOUNDs answered and
-    # never answered, their delegations returned, OPENs answered
-    # NFS4ERR_DELAY while one was pending (tshark: frames between the first
-    # CB_RECALL and its DELEGRETURN), all from tshark.
-    fd = {x["kind"]: x for x in rep["findings"]}.get("delegation_recalls")
-    answered = tshark_rows(twin, ["frame.number", "rpc.reqframe", "rpc.repframe"],
-                           "nfs.cb.operation == 4 && rpc.msgtyp == 1", extra)
-    unanswered = {r[0] for r in tshark_rows(twin, ["frame.number"],
-                                            "nfs.cb.operation == 4 && rpc.msgtyp == 0", extra)}
-    unanswered -= {r[1] or r[2] for r in answered}  # the call's frame ("Call In")
-    check(len(unanswered) == 1, "tshark: one CB_RECALL never answered")
-    t_first = min(recall.values()) if recall else 0
-    t_last = max((ret[o] for o in recall if o in ret), default=0)
-    delayed = [r for r in tshark_rows(twin, ["frame.time_epoch", "nfs.status"],
-                                      "nfs.opcode == 18 && rpc.msgtyp == 1", extra)
-               if r[1].split(",")[0] == "10008" and t_first <= float(r[0]) <= t_last]
-    check(fd is not None and fd["count"] == len(answered) + len(unanswered),
-          "finding delegation_recalls count %s, tshark's CB_RECALLs %d answered, %d not" %
-          (fd and fd["count"], len(answered), len(unanswered)))
-    if fd:
-        ev = fd["evidence"]
-        check(ev["cb_recall"] == len(answered) and
-              ev["recalls_unanswered"] == len(unanswered),
-              "finding: CB_RECALLs %s answered, %s not; tshark %d, %d" %
-              (ev["cb_recall"], ev["recalls_unanswered"], len(answered), len(unanswered)))
-        check(fd["top_clients"] and {c["client"] for c in fd["top_clients"]} ==
-              {c for c, _, _, _ in roles_truth(twin, extra).values()},
-              "finding: its clients are the NFS clients (tshark's COMPOUND senders)")
-        check(ev["returned"] == len(times) and ev["recall_to_return_max_us"] == max(times),
-              "finding: returned %s after %s us, tshark %d, %s" %
-              (ev["returned"], ev["recall_to_return_max_us"], len(times), max(times)))
-        check(ev["opens_delayed"] == len(delayed),
-              "finding: OPENs delayed %s, tshark %d" % (ev["opens_delayed"], len(delayed)))
-        check(ev["deleg_revoked"] == 0 and ev["recallable_state_revoked"] == 0,
-              "finding: nothing revoked")
+    check(len(finding_truth(twin, extra)["unanswered"]) == 1,
+          "tshark: one CB_RECALL never answered")
+    check_finding("synthetic", rep, finding_truth(twin, extra), roles_truth(twin, extra))
     check_roles(nfsscope, real, roles_truth(twin, extra), work)
     # Negative: a number nobody announced is not taken for callbacks. tshark
     # decodes no call to an unknown program on a connection it did not see

@@ -331,10 +331,12 @@ add_test(NAME e2e_serial_io COMMAND Python3::Interpreter ${CMAKE_SOURCE_DIR}/tes
 set_tests_properties(e2e_serial_io PROPERTIES TIMEOUT 300)
 
 # NFSv4 callbacks (nfs4.callbacks) against tshark: the public captures' back
-# channel CB_NULLs and a synthetic capture with both kinds of callback
-# channel, a learned callback program and a recalled delegation.
+# channel CB_NULLs, the real sample nfs41-deleg (a recalled delegation, also
+# against its client's record) and a synthetic capture with both kinds of
+# callback channel, a learned callback program and a recalled delegation.
 add_test(NAME e2e_callbacks COMMAND Python3::Interpreter ${CMAKE_SOURCE_DIR}/tests/e2e_callbacks.py
-         $<TARGET_FILE:nfsscope> ${NFSSCOPE_PCAPS} ${CMAKE_BINARY_DIR}/callbacks_work)
+         $<TARGET_FILE:nfsscope> ${NFSSCOPE_PCAPS} ${CMAKE_BINARY_DIR}/callbacks_work
+         ${CMAKE_SOURCE_DIR}/samples)
 set_tests_properties(e2e_callbacks PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
 
 # bench/srt-check, bench/run's cross-check against tshark's SRT table, on
