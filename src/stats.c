@@ -936,3 +936,49 @@ stats_row_label(const struct stats *s, enum bd_dim d, const struct bd_row *r, ch
     }
     return buf;
 }
+
+size_t
+stats_file_ops(const struct stats *s, const struct bd_row *r,
+               struct file_op out[BD_PROCS_PER_ROW])
+{
+    const struct bd_table *t = &s->bd[BD_FILE];
+    const struct bd_proc *e;
+    bool other_row;
+    uint64_t rest = 0;
+    uint32_t n, i;
+    size_t k = 0, m;
+
+    if (!t->ops)
+        return 0;
+    other_row = r == &t->other;
+    e = bd_procs_row(t->ops, other_row ? t->cap : (size_t)(r - t->rows),
+                     other_row ? t->ops->rows[t->cap].gen : r->gen, &n);
+    for (i = 0; e && i < n; i++) {
+        size_t pi = e[i].key >> 16;
+        uint32_t op = e[i].key & 0xffffu;
+        const struct rpc_program *pg = pi < s->nprogs ? s->progs[pi].pg : NULL;
+        struct file_op f;
+
+        if (e[i].key == BD_PROCS_OTHER || !pg || op >= pg->nops || !pg->ops[op].name) {
+            rest += e[i].calls;
+            continue;
+        }
+        f.name = pg->ops[op].name;
+        f.op = op;
+        f.results = e[i].calls;
+        /* insertion: at most BD_PROCS_PER_ROW entries */
+        for (m = k; m > 0 && (out[m - 1].results < f.results ||
+                              (out[m - 1].results == f.results && out[m - 1].op > f.op));
+             m--)
+            out[m] = out[m - 1];
+        out[m] = f;
+        k++;
+    }
+    if (rest) {
+        out[k].name = NULL;
+        out[k].op = 0;
+        out[k].results = rest;
+        k++;
+    }
+    return k;
+}

@@ -390,6 +390,21 @@ void stats_retrans(struct stats *s, const struct rpc_program *pg, uint32_t proc)
 const char *stats_row_label(const struct stats *s, enum bd_dim d, const struct bd_row *r,
                             char *buf, size_t bufsz);
 
+/* One NFSv4 operation of a file row (stats_file_ops). */
+struct file_op {
+    const char *name; /* the operation's name; NULL: the rest of the row's */
+    uint32_t op;
+    uint64_t results;
+};
+
+/* The NFSv4 operations that ran with file row r (a row of the file table,
+ * or its "other" row) as current file handle: each named operation with its
+ * results, most first (ties in operation order), then the rest (operations
+ * past the row's room, unnamed ones) as one entry named NULL. Returns how
+ * many entries (at most BD_PROCS_PER_ROW); 0 when the table keeps none. */
+size_t stats_file_ops(const struct stats *s, const struct bd_row *r,
+                      struct file_op out[BD_PROCS_PER_ROW]);
+
 /* Percentiles etc. of one procedure (convenience for views). */
 uint64_t stats_latency_us(const struct timespec *a, const struct timespec *b);
 

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* stats_test.c: what a finished operation teaches the names cache
  * (stats_record_by); program numbers learned from the calls that announce
- * them (stats_learn_program). */
+ * them (stats_learn_program); a file row's NFSv4 operations
+ * (stats_file_ops). */
 #include "stats.h"
 
 #include <string.h>
@@ -40,6 +41,58 @@ test_learned(void)
     stats_fini(&s);
 }
 
+/* A file row's NFSv4 operations (stats_file_ops): most first, ties in
+ * operation order, the row's overflow and unnamed operations last as one
+ * entry named NULL; the "other" row's after an eviction. */
+static void
+test_file_ops(void)
+{
+    struct stats s;
+    struct file_op ops[BD_PROCS_PER_ROW];
+    struct bd_table *t;
+    const struct bd_row *r;
+    size_t i, v4 = 0, n;
+    uint32_t op;
+
+    EQ(stats_init(&s), 0);
+    EQ(stats_breakdowns_init(&s, 1, 64, 7), 0);
+    t = &s.bd[BD_FILE];
+    for (i = 0; i < s.nprogs; i++)
+        if (s.progs[i].pg->nops && s.progs[i].pg->prog == 100003)
+            v4 = i;
+    CHECK(s.progs[v4].pg->nops > 60);
+    r = bd_table_row(t, (const uint8_t *)"FH", 2);
+    EQ(stats_file_ops(&s, r, ops), 0);
+    bd_procs_call(t->ops, 0, r->gen, bd_procs_key(v4, 25), 0); /* read */
+    for (i = 0; i < 3; i++)
+        bd_procs_call(t->ops, 0, r->gen, bd_procs_key(v4, 22), 0); /* putfh */
+    bd_procs_call(t->ops, 0, r->gen, bd_procs_key(v4, 9), 0); /* getattr */
+    bd_procs_call(t->ops, 0, r->gen, bd_procs_key(v4, 0xffff), 0); /* no name */
+    n = stats_file_ops(&s, r, ops);
+    EQ(n, 4);
+    STREQ(ops[0].name, "putfh");
+    EQ(ops[0].results, 3);
+    STREQ(ops[1].name, "getattr"); /* a tie with read: operation order */
+    STREQ(ops[2].name, "read");
+    CHECK(ops[3].name == NULL);
+    EQ(ops[3].results, 1);
+    /* 23 entries of its own (renew .. secinfo_no_name fill the 19 left),
+     * then the overflow entry: 22 named, the rest 1 + 11 */
+    for (op = 30; op < 60; op++)
+        bd_procs_call(t->ops, 0, r->gen, bd_procs_key(v4, op), 0);
+    n = stats_file_ops(&s, r, ops);
+    EQ(n, 23);
+    CHECK(ops[n - 1].name == NULL);
+    EQ(ops[n - 1].results, 12);
+    /* a second handle takes the only slot: the first one's go to "other" */
+    r = bd_table_row(t, (const uint8_t *)"FH2", 3);
+    EQ(stats_file_ops(&s, r, ops), 0);
+    n = stats_file_ops(&s, &t->other, ops);
+    EQ(n, 23);
+    STREQ(ops[0].name, "putfh");
+    stats_fini(&s);
+}
+
 static struct bytes
 B(const char *s)
 {
@@ -57,6 +110,7 @@ main(void)
     char path[256];
 
     test_learned();
+    test_file_ops();
     EQ(stats_init(&s), 0);
     EQ(stats_breakdowns_init(&s, 16, 64, 7), 0);
     memset(&key, 0, sizeof key);

@@ -14,13 +14,18 @@ reply's GETFH names, if one does; SECINFO and SECINFO_NO_NAME consume it;
 SAVEFH and RESTOREFH copy it. Each result of the reply counts under the
 handle current before its operation ran, "" when none or unnamed. Every
 file row of nfsscope's JSON (all rows: no eviction at these sizes) must
-carry exactly those counts, the "(none)" row those of "".
+carry exactly those counts, the "(none)" row those of "". So must the CSV
+report's file_nfs4_op rows under each file row and the text report's
+"nfs4 ops:" line under it (--by file; the rows in the JSON's order).
 
   e2e_nfs4_file_ops.py NFSSCOPE WORK_DIR SAMPLES_DIR [PCAPS_DIR]"""
 import bz2
 import collections
+import csv
+import io
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -145,7 +150,71 @@ def compare(nfsscope, pcap, work):
     for fh in sorted(set(want) | set(got)):
         check(got.get(fh, {}) == want.get(fh, {}),
               f'{base}: file {fh or "(none)"}: tshark {want.get(fh)} nfsscope {got.get(fh)}')
+    rows = files['rows']
+    csv_ops(nfsscope, pcap, base, [want.get(r['fh'], {}) for r in rows], [r['key'] for r in rows])
+    text_ops(nfsscope, pcap, base, [want.get(r['fh'], {}) for r in rows])
     print(f'{base}: {len(want)} handles, {sum(sum(c.values()) for c in want.values())} results')
+
+
+def most_first(ops):
+    """Results descending (ties in any order), "other" last."""
+    n = [c for name, c in ops if name != 'other']
+    return n == sorted(n, reverse=True) and all(name != 'other' for name, _ in ops[:-1])
+
+
+def csv_ops(nfsscope, pcap, base, want, keys):
+    """-o csv --by file: after each file row, its file_nfs4_op rows (replies:
+    the operation's results) equal tshark's counts for the JSON row at the
+    same place (the same order and --top: the JSON only names the handle)."""
+    out = subprocess.run([nfsscope, '-r', pcap, '-o', 'csv', '--by', 'file', '--top', '1000000'],
+                         check=True, capture_output=True, text=True).stdout
+    table = list(csv.reader(io.StringIO(out, newline=''), strict=True))
+    head = table[0]
+    check(head[-1] == 'operation' and all(len(r) == len(head) for r in table),
+          f'{base}: csv --by file: an operation column, every row as wide as the header')
+    col = {name: i for i, name in enumerate(head)}
+    got, key, ops = [], None, []
+    for r in table[1:] + [['file', '(end)'] + [''] * (len(head) - 2)]:
+        if r[col['dimension']] == 'file_nfs4_op':
+            check(r[col['key']] == key and r[col['calls']] == '' and r[col['errors']] == '',
+                  f'{base}: csv: {r[:2]} follows its file row {key}')
+            ops.append((r[col['operation']], int(r[col['replies']])))
+            continue
+        if key is not None:
+            got.append((key, ops))
+        key, ops = r[col['key']], []
+    check(got and got[-1][0] == '(other)' and not got[-1][1], f'{base}: csv: (other) has none')
+    got = got[:-1]
+    check(len(got) == len(want), f'{base}: csv: {len(got)} file rows, the JSON {len(want)}')
+    for i, ((k, ops), w) in enumerate(zip(got, want)):
+        if keys[i].isascii() and keys[i].isprintable() and keys[i][:1] not in '=+-@':
+            check(k == keys[i], f'{base}: csv row {i}: key {k!r}, the JSON {keys[i]!r}')
+        check(dict(ops) == w and len(ops) == len(w) and most_first(ops),
+              f'{base}: csv row {i} {k}: tshark {w} nfsscope {ops}')
+
+
+def text_ops(nfsscope, pcap, base, want):
+    """The text report's --by file table: the "nfs4 ops:" line under each
+    row (wrapped) lists tshark's counts for the JSON row at the same place."""
+    out = subprocess.run([nfsscope, '-r', pcap, '--by', 'file', '--top', '1000000'], check=True,
+                         capture_output=True, text=True).stdout
+    lines = out.split('\n')
+    start = next(i for i, line in enumerate(lines) if re.match(r'top \d+ of \d+ by \w+: file$', line))
+    got = []
+    for line in lines[start + 2:]:
+        if not line:
+            break
+        if line.startswith('  nfs4 ops: '):
+            got[-1] += line[len('  nfs4 ops: '):]
+        elif line.startswith(' ' * 12):
+            got[-1] += ' ' + line.strip()
+        else:
+            got.append('')
+    check(len(got) == len(want), f'{base}: text: {len(got)} file rows, the JSON {len(want)}')
+    for i, (g, w) in enumerate(zip(got, want)):
+        ops = [(m.group(1), int(m.group(2))) for m in re.finditer(r'(\w+) (\d+)(?:,|$)', g)]
+        check(dict(ops) == w and len(ops) == len(w) and most_first(ops),
+              f'{base}: text row {i}: tshark {w} nfsscope {g!r}')
 
 
 def main():

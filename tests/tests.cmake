@@ -245,7 +245,8 @@ add_test(NAME e2e_nfs4 COMMAND Python3::Interpreter ${CMAKE_SOURCE_DIR}/tests/e2
          $<TARGET_FILE:nfsscope> ${NFSSCOPE_PCAPS} ${CMAKE_SOURCE_DIR}/samples)
 set_tests_properties(e2e_nfs4 PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
 
-# The file rows' per-operation NFSv4 counts (nfs4_ops) against tshark's
+# The file rows' per-operation NFSv4 counts (JSON nfs4_ops, CSV file_nfs4_op
+# rows, the text report's "nfs4 ops:" lines) against tshark's
 # per-operation decoding, the current file handle walked op by op.
 add_test(NAME e2e_nfs4_file_ops COMMAND Python3::Interpreter
          ${CMAKE_SOURCE_DIR}/tests/e2e_nfs4_file_ops.py $<TARGET_FILE:nfsscope>

@@ -9,7 +9,9 @@
  * CRLF as RFC 4180 §2 says; fields are quoted by csv_field() (names from the
  * wire that would start a spreadsheet formula get a leading apostrophe).
  * Latency fields are empty when the procedure has no timed replies; the mean
- * has one decimal (written with integer arithmetic: locale-independent). */
+ * has one decimal (written with integer arithmetic: locale-independent).
+ * With --by, the breakdown table instead; each file row is followed by its
+ * NFSv4 operations (the JSON row's nfs4_ops). */
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -49,20 +51,29 @@ num(FILE *out, uint64_t v)
 
 static const char bd_header[] = "dimension,key,calls,replies,errors,unanswered,read_bytes,"
                                 "write_bytes,lat_count,lat_min_us,lat_mean_us,lat_p50_us,"
-                                "lat_p90_us,lat_p99_us,lat_max_us,lat_total_us";
+                                "lat_p90_us,lat_p99_us,lat_max_us,lat_total_us,operation";
 
-/* A breakdown row: the key made terminal-safe (control bytes and invalid
- * UTF-8 as \xNN: the key may be a file name from the wire), then quoted. */
+/* A breakdown row's first two cells: the dimension, and the key made
+ * terminal-safe (control bytes and invalid UTF-8 as \xNN: the key may be a
+ * file name from the wire), then quoted. */
 static void
-bd_row(FILE *out, const char *dim, const char *key, const struct bd_row *r)
+key_cells(FILE *out, const char *dim, const char *key)
 {
-    const struct histo_small *h = &r->latency;
     char esc[KEY_ESC_MAX];
 
     term_escape(esc, sizeof esc, (const uint8_t *)key, strlen(key));
     field(out, dim, false);
     fputc(',', out);
     field(out, esc, true);
+}
+
+/* A breakdown row (its operation cell empty). */
+static void
+bd_row(FILE *out, const char *dim, const char *key, const struct bd_row *r)
+{
+    const struct histo_small *h = &r->latency;
+
+    key_cells(out, dim, key);
     num(out, r->calls);
     num(out, r->replies);
     num(out, r->errors);
@@ -83,7 +94,26 @@ bd_row(FILE *out, const char *dim, const char *key, const struct bd_row *r)
         fputs(",,,,,,", out); /* min, mean, p50, p90, p99, max */
     }
     num(out, h->sum);
-    fputs("\r\n", out);
+    fputs(",\r\n", out);
+}
+
+/* After a file row: a row per NFSv4 operation that ran with its handle as
+ * current file handle (dimension file_nfs4_op, the file's key, replies =
+ * the operation's results, the other counts empty), most first, "other"
+ * last: the JSON row's nfs4_ops. */
+static void
+file_op_rows(FILE *out, const struct stats *s, const char *key, const struct bd_row *r)
+{
+    struct file_op ops[BD_PROCS_PER_ROW];
+    size_t n = stats_file_ops(s, r, ops), i;
+
+    for (i = 0; i < n; i++) {
+        key_cells(out, "file_nfs4_op", key);
+        fputc(',', out); /* calls */
+        num(out, ops[i].results);
+        fputs(",,,,,,,,,,,,", out); /* errors .. lat_total_us */
+        fprintf(out, ",%s\r\n", ops[i].name ? ops[i].name : "other");
+    }
 }
 
 /* With --by: the top-N rows of each breakdown asked for, then its "other"
@@ -107,10 +137,15 @@ csv_breakdowns(FILE *out, const struct stats *s, const struct view_info *vi)
         if (!(vi->by_mask & (1u << d)))
             continue;
         n = bd_table_top(t, (enum bd_order)vi->order, rows, top);
-        for (i = 0; i < n; i++)
-            bd_row(out, dim, stats_row_label(s, (enum bd_dim)d, rows[i], label, sizeof label),
-                   rows[i]);
+        for (i = 0; i < n; i++) {
+            stats_row_label(s, (enum bd_dim)d, rows[i], label, sizeof label);
+            bd_row(out, dim, label, rows[i]);
+            if (d == BD_FILE)
+                file_op_rows(out, s, label, rows[i]);
+        }
         bd_row(out, dim, "(other)", &t->other);
+        if (d == BD_FILE)
+            file_op_rows(out, s, "(other)", &t->other);
     }
     free(rows);
     return 0;

@@ -682,29 +682,15 @@ program(struct json_w *w, const struct stats *s, const struct view_info *vi,
 static void
 file_ops(struct json_w *w, const struct stats *s, const struct bd_row *r)
 {
-    const struct bd_table *t = &s->bd[BD_FILE];
-    const struct bd_proc *e;
-    uint64_t other = 0;
-    uint32_t n, i;
+    struct file_op ops[BD_PROCS_PER_ROW];
+    size_t n = stats_file_ops(s, r, ops), i;
 
-    if (!t->ops)
+    if (!s->bd[BD_FILE].ops)
         return;
-    e = bd_procs_row(t->ops, r == &t->other ? t->cap : (size_t)(r - t->rows),
-                     r == &t->other ? t->ops->rows[t->cap].gen : r->gen, &n);
     json_key(w, "nfs4_ops");
     json_obj(w);
-    for (i = 0; e && i < n; i++) {
-        size_t pi = e[i].key >> 16;
-        uint32_t op = e[i].key & 0xffffu;
-        const struct rpc_program *pg = pi < s->nprogs ? s->progs[pi].pg : NULL;
-
-        if (e[i].key != BD_PROCS_OTHER && pg && op < pg->nops && pg->ops[op].name)
-            json_kv_u64(w, pg->ops[op].name, e[i].calls);
-        else
-            other += e[i].calls;
-    }
-    if (other)
-        json_kv_u64(w, "other", other);
+    for (i = 0; i < n; i++)
+        json_kv_u64(w, ops[i].name ? ops[i].name : "other", ops[i].results);
     json_close(w);
 }
 

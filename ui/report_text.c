@@ -935,6 +935,37 @@ bd_line(FILE *out, const char *label, const struct bd_row *r, uint64_t total_cal
             pct, r->errors, p50, p99, tot, rd, wr);
 }
 
+/* Under a file row: the NFSv4 operations that ran with its handle as
+ * current file handle, with their results, most first, wrapped at 100
+ * columns. Returns how many operations. */
+static size_t
+file_ops_line(FILE *out, const struct stats *s, const struct bd_row *r)
+{
+    struct file_op ops[BD_PROCS_PER_ROW];
+    size_t n = stats_file_ops(s, r, ops), i;
+    int col = 0;
+
+    for (i = 0; i < n; i++) {
+        char item[64];
+        int len = snprintf(item, sizeof item, " %s %" PRIu64 "%s",
+                           ops[i].name ? ops[i].name : "other", ops[i].results,
+                           i + 1 < n ? "," : "");
+
+        if (i == 0) {
+            fputs("  nfs4 ops:", out);
+            col = 11;
+        } else if (col + len > 100) {
+            fputs("\n           ", out);
+            col = 11;
+        }
+        fputs(item, out);
+        col += len;
+    }
+    if (n)
+        fputc('\n', out);
+    return n;
+}
+
 /* Top-N tables for the dimensions asked for with --by. */
 static void
 breakdowns(FILE *out, const struct stats *s, const struct view_info *vi)
@@ -960,12 +991,18 @@ breakdowns(FILE *out, const struct stats *s, const struct view_info *vi)
                 bd_dim_name((enum bd_dim)d));
         fprintf(out, "%-40s %10s %6s %8s %8s %8s %9s %10s %10s\n", bd_dim_name((enum bd_dim)d),
                 "calls", "%", "errors", "p50", "p99", "time", "read", "written");
-        for (i = 0; i < n; i++)
+        for (i = 0; i < n; i++) {
             bd_line(out, stats_row_label(s, (enum bd_dim)d, rows[i], label, sizeof label),
                     rows[i], s->rpc.calls);
-        if (t->other.calls || t->other.replies || t->other.unanswered) {
+            if (d == BD_FILE)
+                file_ops_line(out, s, rows[i]);
+        }
+        if (t->other.calls || t->other.replies || t->other.unanswered ||
+            (d == BD_FILE && t->evicted)) { /* its operations, if any */
             snprintf(label, sizeof label, "(other: %" PRIu64 " evicted)", t->evicted);
             bd_line(out, label, &t->other, s->rpc.calls);
+            if (d == BD_FILE)
+                file_ops_line(out, s, &t->other);
         }
     }
     free(rows);
