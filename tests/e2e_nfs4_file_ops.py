@@ -133,13 +133,19 @@ def truth(pdml):
     return counts
 
 
-def compare(nfsscope, pcap, work):
-    base = os.path.basename(pcap)
-    pdml = os.path.join(work, base + '.pdml')
+def tshark_truth(pcap, work):
+    """{handle hex ('' none): {op name: results}} of pcap, by tshark (its
+    PDML kept in work)."""
+    pdml = os.path.join(work, os.path.basename(pcap) + '.pdml')
     with open(pdml, 'w') as out:
         subprocess.run(['tshark', '-r', pcap, '-T', 'pdml', '-Y', 'nfs'], check=True, stdout=out,
                        stderr=subprocess.DEVNULL)
-    want = {fh: dict(c) for fh, c in truth(pdml).items()}
+    return {fh: dict(c) for fh, c in truth(pdml).items()}
+
+
+def compare(nfsscope, pcap, work):
+    base = os.path.basename(pcap)
+    want = tshark_truth(pcap, work)
     report = json.loads(subprocess.run([nfsscope, '-r', pcap, '-o', 'json', '--top', '1000000'],
                                        check=True, capture_output=True).stdout)
     files = report['breakdowns']['file']

@@ -11,7 +11,10 @@ replay has ended (against `nfsscope -r ... -o json` of the same file), the
 latency sparkline's p99 (against the JSON timeline), sort, filter, hide-zero,
 panels, reset, help, resize, quit; the NFSv4 kinds and operations panels
 equal tshark's truth of samples/nfs41-state (nfs.main_opcode, per operation
-count, results, not evaluated, errors); the terminal is back (no alternate screen,
+count, results, not evaluated, errors); at 80x24 the table for an NFSv4 file
+(Enter on the files panel, by its top row or a filter) lists the results of
+each operation run with it as current file handle as tshark's decoding walked
+by e2e_nfs4_file_ops.py, and r takes them to zero; the terminal is back (no alternate screen,
 cursor visible) and the final report is on stdout after quit, after SIGTERM
 and after a fatal signal; a file name with an escape sequence in it is shown
 escaped.
@@ -45,6 +48,8 @@ import signal
 import subprocess
 import sys
 import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 FAILS = []
 
@@ -334,6 +339,65 @@ def narrow_80x24(nfsscope, mc, work):
     finally:
         t.kill()
 
+
+
+def op_rows(screen):
+    """NFSv4 operation rows of a file's table: {"lookup": results}."""
+    return {m.group(1): int(m.group(2)) for m in
+            re.finditer(r"^op (\w+|\(other\))\s+(\d+)\s+-\s+-\s", screen, re.M)}
+
+
+def v4_file_ops(nfsscope, samples, work):
+    """At 80x24, Enter on an NFSv4 file (the top row of nfs41-ls; the rows a
+    filter keeps on nfs40-ops): the table lists, after the procedures, the
+    results of each NFSv4 operation that ran with the file as current file
+    handle, as tshark's per-operation decoding walked by
+    e2e_nfs4_file_ops.py; r takes them to zero (hidden)."""
+    if not shutil.which("tshark"):
+        print("FAIL tshark (scripts/install-deps) is needed for the NFSv4 file drill-down")
+        FAILS.append("tshark missing")
+        return
+    from e2e_nfs4_file_ops import tshark_truth
+    for name, filt in (("nfs41-ls", None), ("nfs40-ops", "data40")):
+        pcap = os.path.join(samples, name + ".pcap")
+        want_by_fh = tshark_truth(pcap, work)
+        rows = truth_of(nfsscope, pcap)["breakdowns"]["file"]["rows"]
+        # the JSON names each row's handle (the join key); the counts are tshark's
+        keys = [r["key"] for r in rows if filt and filt in r["key"]] or [rows[0]["key"]]
+        want = {}
+        for r in rows:
+            if r["key"] in keys:
+                for op, c in want_by_fh.get(r["fh"], {}).items():
+                    want[op] = want.get(op, 0) + c
+        t = Tmux("v4f-" + name, 80, 24, shell("%s --tui --speed 0 -r %s" % (nfsscope, pcap),
+                                              work, "v4f-" + name))
+        try:
+            t.wait_for(lambda s: "END OF CAPTURE" in s)
+            t.keys("4")
+            t.wait_for(lambda s: re.search(r"calls\s.*file", s) is not None, 20)
+            if filt:
+                t.keys("/")
+                t.keys(filt, literal=True)
+                t.keys("Enter")
+                t.wait_for(lambda s: 'filter: "%s"' % filt in s, 20)
+            t.keys("Enter")
+            s = t.wait_for(lambda s: s.count("\nprocedure ") and op_rows(s), 20)
+            got = op_rows(s)
+            check(got == want and len(want) >= 5,
+                  "80x24 %s: Enter on %s: its NFSv4 operations %s == tshark's %s"
+                  % (name, keys, got, want))
+            lines = [l for l in s.splitlines() if l.startswith("op ")]
+            check(all(len(l) <= 80 for l in s.splitlines()) and lines and
+                  [int(l.split()[2]) for l in lines] == sorted(got.values(), reverse=True),
+                  "80x24 %s: operation rows fit, most first" % name)
+            t.keys("r")
+            s = t.wait_for(lambda s: "counters reset" in s and not op_rows(s), 20)
+            check(got and "counters reset" in s and not op_rows(s),
+                  "%s: r takes the file's operations to zero (hidden)" % name)
+            t.keys("q")
+            wait_file(os.path.join(work, "v4f-%s.rc" % name))
+        finally:
+            t.kill()
 
 
 def main():
@@ -667,6 +731,9 @@ def main():
         wait_file(os.path.join(work, "v4.rc"))
     finally:
         t.kill()
+
+    # --- NFSv4: a file's operations (Enter on the files panel) against tshark ----
+    v4_file_ops(nfsscope, samples, work)
 
     # --- 80x24: columns that fit, paths, colour, the histogram ---------------------
     narrow_80x24(nfsscope, os.path.join(samples, "multi-client.pcapng"), work)

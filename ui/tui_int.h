@@ -114,6 +114,7 @@ struct tui_bdbase {
     uint64_t *calls, *errors, *bytes, *lat_sum; /* cap + 1 entries each */
     struct histo_small *lat;                    /* cap + 1 */
     struct bd_procs_row *procs;                 /* cap + 1, when per-procedure counts are on */
+    struct bd_procs_row *ops;                   /* cap + 1: the file table's NFSv4 operations */
     size_t cap;
 };
 

@@ -31,6 +31,7 @@ struct oprow {
     char name[48];
     uint64_t calls, rate, errors, bytes, p50, p90, p99, max;
     bool have_lat, have_max;
+    bool op; /* an NFSv4 operation of the file shown (results only) */
 };
 
 /* ------------------------------------------- the table for one client/server/file */
@@ -64,21 +65,57 @@ base_entry(const struct bd_procs_row *b, uint32_t key)
     return NULL;
 }
 
-/* Sum the per-procedure counts of the scope's rows into acc[] (nflat + 1
- * entries: [nflat] holds what rows counted beyond their room), baselines
- * taken off. lat_max is 0 where not known since the reset (a maximum cannot
- * be subtracted): acc_max_known[k] says so. Returns the rows that matched. */
+/* Where an entry of a row's per-procedure counts goes in acc[]: its flat
+ * (program, procedure) index, [nflat] for what the row counted beyond its
+ * room; SIZE_MAX: nowhere. */
 static size_t
-scope_sum(struct tui_state *t, struct bd_proc *acc, bool *max_known)
+proc_slot(const struct tui_state *t, uint32_t key)
+{
+    uint32_t pi = key >> 16, pr = key & 0xffffu;
+
+    if (key == BD_PROCS_OTHER)
+        return t->nflat;
+    if (pi < t->s->nprogs && pr < t->s->progs[pi].pg->nprocs)
+        return t->proc_off[pi] + pr;
+    return SIZE_MAX;
+}
+
+static const struct prog_stats *nfs4_stats(const struct tui_state *t);
+
+/* Where an entry of a file row's NFSv4 operations goes: its operation
+ * number, [nops] for the rest (beyond the row's room, unnamed), as the
+ * reports' "other". */
+static size_t
+op_slot(const struct tui_state *t, uint32_t key)
+{
+    const struct prog_stats *ps = nfs4_stats(t);
+    uint32_t pi = key >> 16, op = key & 0xffffu;
+
+    if (!ps)
+        return SIZE_MAX;
+    if (key != BD_PROCS_OTHER && &t->s->progs[pi] == ps && op < ps->pg->nops &&
+        ps->pg->ops[op].name)
+        return op;
+    return ps->pg->nops;
+}
+
+/* Sum the scope's rows' entries of bp (per-procedure counts, or a file's
+ * NFSv4 operations) into acc[] (nacc entries, placed by slot()), baselines
+ * (bases, cap + 1 rows, or NULL) taken off. lat_max is 0 where not known
+ * since the reset (a maximum cannot be subtracted): max_known[k] says so.
+ * Returns the rows that matched. */
+static size_t
+scope_sum(struct tui_state *t, const struct bd_procs *bp, const struct bd_procs_row *bases,
+          size_t (*slot_of)(const struct tui_state *, uint32_t), size_t nacc,
+          struct bd_proc *acc, bool *max_known)
 {
     const struct bd_table *bt = &t->s->bd[t->scope_dim];
-    const struct tui_bdbase *b = &t->bdbase[t->scope_dim];
     size_t k, f, matched = 0;
 
-    memset(acc, 0, (t->nflat + 1) * sizeof *acc);
-    for (f = 0; f <= t->nflat; f++)
+    memset(acc, 0, nacc * sizeof *acc);
+    for (f = 0; f < nacc; f++)
         max_known[f] = true;
-    if (!bt->procs)
+    if (!bp)
         return 0;
     for (k = 0; k <= bt->count; k++) {
         bool other = k == bt->count;
@@ -93,19 +130,15 @@ scope_sum(struct tui_state *t, struct bd_proc *acc, bool *max_known)
         if (!scope_has(t, bt, r, other))
             continue;
         matched++;
-        e = bd_procs_row(bt->procs, slot, gen, &n);
-        if (t->have_base && b->procs && b->procs[slot].gen == gen)
-            base = &b->procs[slot];
+        e = bd_procs_row(bp, slot, gen, &n);
+        if (t->have_base && bases && bases[slot].gen == gen)
+            base = &bases[slot];
         for (i = 0; e && i < n; i++) {
             const struct bd_proc *be = base_entry(base, e[i].key);
-            uint32_t pi = e[i].key >> 16, pr = e[i].key & 0xffffu;
             struct bd_proc *a;
 
-            if (e[i].key == BD_PROCS_OTHER)
-                f = t->nflat;
-            else if (pi < t->s->nprogs && pr < t->s->progs[pi].pg->nprocs)
-                f = t->proc_off[pi] + pr;
-            else
+            f = slot_of(t, e[i].key);
+            if (f >= nacc)
                 continue;
             a = &acc[f];
             a->calls += e[i].calls - (be ? be->calls : 0);
@@ -261,8 +294,55 @@ ops_sort_shown(const struct tui_state *t, int col)
     return procedures_sort_name(t, col) ? col : OC_CALLS;
 }
 
+/* The NFSv4 operation rows a file's table may have: one per operation and
+ * one for the rest; 0 unless the table is for files and they are kept. */
+static size_t
+scope_op_rows(const struct tui_state *t)
+{
+    const struct prog_stats *ps = nfs4_stats(t);
+
+    if (!t->scope_on || t->scope_dim != BD_FILE || !t->s->bd[BD_FILE].ops || !ps)
+        return 0;
+    return ps->pg->nops + 1;
+}
+
+/* For a file: after its procedures, a row per NFSv4 operation that ran with
+ * its handle as the current file handle (results only: no errors or
+ * latency are kept per file and operation), as the reports' nfs4_ops. */
+static size_t
+scope_op_fill(struct tui_state *t, struct oprow *rows, size_t cap)
+{
+    const struct prog_stats *ps = nfs4_stats(t);
+    size_t nacc = scope_op_rows(t), n = 0, k;
+    struct bd_proc *acc = nacc ? malloc(nacc * sizeof *acc) : NULL;
+    bool *max_known = nacc ? malloc(nacc * sizeof *max_known) : NULL;
+
+    if (acc && max_known) {
+        scope_sum(t, t->s->bd[BD_FILE].ops, t->bdbase[BD_FILE].ops, op_slot, nacc, acc,
+                  max_known);
+        for (k = 0; k < nacc && n < cap; k++) {
+            struct oprow *o = &rows[n];
+
+            if (!acc[k].calls)
+                continue;
+            memset(o, 0, sizeof *o);
+            o->op = true;
+            snprintf(o->name, sizeof o->name, "op %s",
+                     k + 1 < nacc ? ps->pg->ops[k].name : "(other)");
+            o->calls = acc[k].calls;
+            if (!tui_contains(o->name, t->filter[t->panel]))
+                continue;
+            n++;
+        }
+    }
+    free(acc);
+    free(max_known);
+    return n;
+}
+
 /* The rows shown: every NFS v3 procedure (nfsstat shows zeros too) and the
- * procedures of other programs that had calls; then the filter. */
+ * procedures of other programs that had calls; for a file its NFSv4
+ * operations after them; then the filter. */
 static size_t
 ops_rows(struct tui_state *t, struct oprow *rows, size_t cap, uint64_t *total)
 {
@@ -270,7 +350,7 @@ ops_rows(struct tui_state *t, struct oprow *rows, size_t cap, uint64_t *total)
     struct histo *tmp = malloc(sizeof *tmp);
     struct bd_proc *acc = NULL;
     bool *max_known = NULL;
-    size_t i, n = 0;
+    size_t i, n = 0, nops;
     uint32_t p;
 
     *total = 0;
@@ -285,7 +365,8 @@ ops_rows(struct tui_state *t, struct oprow *rows, size_t cap, uint64_t *total)
         return 0;
     }
     if (t->scope_on)
-        scope_sum(t, acc, max_known);
+        scope_sum(t, s->bd[t->scope_dim].procs, t->bdbase[t->scope_dim].procs, proc_slot,
+                  t->nflat + 1, acc, max_known);
     for (i = 0; i <= s->nprogs; i++) {
         const struct prog_stats *ps = i < s->nprogs ? &s->progs[i] : NULL;
         bool main_prog = ps && (ps->pg->flags & PGF_PRIMARY);
@@ -317,10 +398,12 @@ ops_rows(struct tui_state *t, struct oprow *rows, size_t cap, uint64_t *total)
     free(tmp);
     free(acc);
     free(max_known);
+    nops = scope_op_fill(t, rows + n, cap - n);
     ops_sort_col = ops_sort_shown(t, t->sort_col[t->panel]);
     ops_sort_asc = t->sort_asc[t->panel];
-    qsort(rows, n, sizeof *rows, oprow_cmp);
-    return n;
+    qsort(rows, n, sizeof *rows, oprow_cmp); /* procedures, then operations */
+    qsort(rows + n, nops, sizeof *rows, oprow_cmp);
+    return n + nops;
 }
 
 /* The top row's latency histogram (H): the buckets grouped by powers of 4
@@ -415,7 +498,7 @@ draw_ops(struct tui_state *t, int y0, int height, bool draw)
 {
     struct oprow *rows;
     uint64_t total;
-    size_t n, i, cap = t->nflat + 1;
+    size_t n, i, cap = t->nflat + 1 + scope_op_rows(t);
     char line[256], l50[16], l90[16], l99[16], lmax[16], by[16], rate[24];
     bool wide = COLS >= OPS_WIDE;
     int y;
@@ -453,7 +536,18 @@ draw_ops(struct tui_state *t, int y0, int height, bool draw)
     attroff(A_REVERSE | tui_color(TC_HEAD));
     for (i = (size_t)t->scroll[t->panel], y = y0 + 1; i < n && y < y0 + height; i++, y++) {
         const struct oprow *o = &rows[i];
-        double share = total ? 100.0 * (double)o->calls / (double)total : 0.0;
+        char share[16], err[24];
+
+        /* an operation's results are no calls: no share, no errors kept */
+        if (o->op)
+            snprintf(share, sizeof share, "-");
+        else
+            snprintf(share, sizeof share, "%.1f%%",
+                     total ? 100.0 * (double)o->calls / (double)total : 0.0);
+        if (o->op)
+            snprintf(err, sizeof err, "-");
+        else
+            snprintf(err, sizeof err, "%" PRIu64, o->errors);
 
         tui_fmt_lat(l50, sizeof l50, o->p50, o->have_lat);
         tui_fmt_lat(l90, sizeof l90, o->p90, o->have_lat);
@@ -471,12 +565,11 @@ draw_ops(struct tui_state *t, int y0, int height, bool draw)
             snprintf(rate, sizeof rate, "%" PRIu64, o->rate);
         if (wide)
             snprintf(line, sizeof line,
-                     "%-22s %10" PRIu64 " %5.1f%% %8s %8" PRIu64 " %8s %8s %8s %8s %9s", o->name,
-                     o->calls, share, rate, o->errors, l50, l90, l99, lmax, by);
+                     "%-22s %10" PRIu64 " %6s %8s %8s %8s %8s %8s %8s %9s", o->name, o->calls,
+                     share, rate, err, l50, l90, l99, lmax, by);
         else
-            snprintf(line, sizeof line, "%-18.18s %8" PRIu64 " %5.1f%% %6" PRIu64
-                     " %8s %8s %8s %8s", o->name, o->calls, share, o->errors, l50, l90, l99,
-                     lmax);
+            snprintf(line, sizeof line, "%-18.18s %8" PRIu64 " %6s %6s %8s %8s %8s %8s",
+                     o->name, o->calls, share, err, l50, l90, l99, lmax);
         if (o->errors)
             attron(A_BOLD | tui_color(TC_ERROR));
         tui_put_clip(y, 0, line, COLS);
@@ -645,9 +738,13 @@ scope_to(struct tui_state *t, const struct tui_panel *p)
     t->scope_on = true;
     t->panel = procedures_index();
     t->scroll[t->panel] = 0;
-    snprintf(t->status, sizeof t->status,
-             "procedures of this %s only (\\ shows all again); latency: mean and max",
-             bd_dim_name(d));
+    if (d == BD_FILE && scope_op_rows(t) && nfs4_stats(t)->calls)
+        snprintf(t->status, sizeof t->status,
+                 "procedures, then NFSv4 operations (op: results) of this file (\\ shows all)");
+    else
+        snprintf(t->status, sizeof t->status,
+                 "procedures of this %s only (\\ shows all again); latency: mean and max",
+                 bd_dim_name(d));
 }
 
 static int
@@ -1090,8 +1187,10 @@ static const struct tui_panel procedures_panel = {
             " second, errors (status not OK or RPC-level), latency p50/p90/p99/max, bytes"
             " (READ returned, WRITE sent). For one client, server or file (Enter) the"
             " counts are kept per row and procedure without a histogram: latency is the"
-            " mean (in the p50 column) and the max. The latency sparkline is the p99 of"
-            " each second's replies.",
+            " mean (in the p50 column) and the max; for a file, its procedures are"
+            " followed by the NFSv4 operations that ran with it as current file handle"
+            " (op ...: their results; no share, errors or latency per file). The latency"
+            " sparkline is the p99 of each second's replies.",
 };
 
 static const struct tui_panel clients_panel = {

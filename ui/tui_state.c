@@ -5,8 +5,9 @@
  *
  * A reset takes a baseline of every counter the view shows (procedures,
  * capture and RPC totals, anomalies, breakdown rows with their latency
- * histograms and per-procedure counts), starts a findings engine of its own
- * (fed as the pipeline's view findings, pipeline.h) and clears the sparklines. The analysis
+ * histograms, per-procedure counts and files' NFSv4 operations), starts a
+ * findings engine of its own (fed as the pipeline's view findings,
+ * pipeline.h) and clears the sparklines. The analysis
  * itself (the final report, the pending-call table) is not touched: calls in
  * flight at the reset are still matched, their replies and latencies count
  * after it. Memory: the baselines are allocated at the first reset, bounded
@@ -21,7 +22,7 @@
 static const enum bd_dim base_dims[] = { BD_CLIENT, BD_SERVER, BD_FILE };
 
 static int
-bdbase_alloc(struct tui_bdbase *b, size_t cap, bool procs)
+bdbase_alloc(struct tui_bdbase *b, size_t cap, bool procs, bool ops)
 {
     size_t n = cap + 1;
 
@@ -34,8 +35,10 @@ bdbase_alloc(struct tui_bdbase *b, size_t cap, bool procs)
     b->lat = calloc(n, sizeof *b->lat);
     if (procs)
         b->procs = calloc(n, sizeof *b->procs);
+    if (ops)
+        b->ops = calloc(n, sizeof *b->ops);
     return b->gen && b->calls && b->errors && b->bytes && b->lat_sum && b->lat &&
-                   (!procs || b->procs)
+                   (!procs || b->procs) && (!ops || b->ops)
                ? 0
                : -1;
 }
@@ -50,6 +53,7 @@ bdbase_free(struct tui_bdbase *b)
     free(b->lat_sum);
     free(b->lat);
     free(b->procs);
+    free(b->ops);
     memset(b, 0, sizeof *b);
 }
 
@@ -189,6 +193,8 @@ bd_baseline(struct tui_bdbase *b, const struct bd_table *bt)
     }
     if (b->procs && bt->procs)
         memcpy(b->procs, bt->procs->rows, (b->cap + 1) * sizeof *b->procs);
+    if (b->ops && bt->ops)
+        memcpy(b->ops, bt->ops->rows, (b->cap + 1) * sizeof *b->ops);
 }
 
 void
@@ -216,7 +222,7 @@ tui_reset(struct tui_state *t, time_t now)
             const struct bd_table *bt = &s->bd[base_dims[d]];
             struct tui_bdbase *b = &t->bdbase[base_dims[d]];
 
-            if (!b->gen && bdbase_alloc(b, bt->cap, bt->procs != NULL) != 0) {
+            if (!b->gen && bdbase_alloc(b, bt->cap, bt->procs != NULL, bt->ops != NULL) != 0) {
                 bdbase_free(b);
                 continue;
             }
