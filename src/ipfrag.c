@@ -65,6 +65,7 @@ struct slot {
 struct ipfrag {
     struct slot *slots;
     uint32_t cap;
+    uint32_t fresh; /* slots [fresh, cap) were never used: off the free list, untouched */
     uint32_t *heads;
     uint32_t hmask;
     uint32_t free_head;
@@ -234,11 +235,9 @@ ipfrag_new(size_t max_datagrams, unsigned timeout_s, struct anomalies *an)
     }
     for (uint32_t i = 0; i < nh; i++)
         fr->heads[i] = NIL;
+    /* No free list to build: slots are taken from `fresh` first, so calloc's
+     * pages (2 KiB of bitmaps per slot) are touched only as slots are used. */
     fr->free_head = NIL;
-    for (uint32_t i = fr->cap; i-- > 0;) {
-        fr->slots[i].hnext = fr->free_head;
-        fr->free_head = i;
-    }
     fr->oldest = fr->newest = NIL;
     fr->timeout_s = timeout_s;
     fr->an = an;
@@ -251,7 +250,7 @@ ipfrag_free(struct ipfrag *fr)
     if (!fr)
         return;
     if (fr->slots)
-        for (uint32_t i = 0; i < fr->cap; i++)
+        for (uint32_t i = 0; i < fr->fresh; i++)
             free(fr->slots[i].buf);
     if (fr->spare)
         for (uint32_t i = 0; i < fr->nspare; i++)
@@ -400,7 +399,10 @@ slot_alloc(struct ipfrag *fr, const struct ipfrag_frag *f, uint32_t b, const str
     uint32_t i;
     struct slot *s;
 
-    if (fr->free_head == NIL) {
+    if (fr->free_head == NIL && fr->fresh < fr->cap) {
+        fr->slots[fr->fresh].hnext = NIL;
+        fr->free_head = fr->fresh++;
+    } else if (fr->free_head == NIL) {
         struct slot *o = &fr->slots[fr->oldest];
 
         give_up(fr, fr->oldest,
