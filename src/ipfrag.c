@@ -4,10 +4,12 @@
  * A fixed slab of `cap` slots, each one datagram in progress keyed by
  * (af, src, dst, id, proto), found through a chained hash index of slot ids and
  * linked on an age list in creation order (oldest first: expiry and eviction
- * both take the head). A datagram in progress holds a 65,535-byte buffer from
- * a shared stack of buffers, allocated when first needed and reused, so the
- * memory held is that of the most datagrams ever in progress at once (plus
- * one), and steady state does no malloc.
+ * both take the head). A datagram in progress holds a 65,535-byte buffer, with
+ * its coverage bitmaps, from a shared stack of buffers, allocated when first
+ * needed and reused, so the memory held is that of the most datagrams ever in
+ * progress at once (plus one), and steady state does no malloc. A slot
+ * itself is small (about 200 bytes): finished ones, kept a while, hold no
+ * buffer.
  *
  * Coverage is tracked per 8-byte block (fragment offsets are multiples of 8,
  * and so are the lengths of all but the last fragment) in two bitmaps:
@@ -16,7 +18,8 @@
  * whole if `have` does too, otherwise (snaplen cut some fragments) as its
  * first bytes with first_frag_only. Its buffer goes back to the stack at the
  * next call (the caller reads the datagram until then). A finished slot stays
- * as DONE, without a buffer, for DONE_KEEP_S seconds so that late duplicates
+ * as DONE, without a buffer (its coverage is [0, total) whole), for
+ * DONE_KEEP_S seconds so that late duplicates
  * (network duplication is immediate) are absorbed instead of starting a
  * datagram that could only expire; a fragment outside the finished one's
  * coverage, or later, recycles the slot: at 32 KiB NFS writes a busy client
@@ -39,6 +42,14 @@
 
 enum slot_state { SLOT_FREE = 0, SLOT_BUSY, SLOT_DONE };
 
+/* A datagram in progress: its bytes and which of them we have. */
+struct dgram {
+    uint32_t nwords; /* words of claimed/have that may be non-zero (zeroed back at buf_put) */
+    uint64_t claimed[IPFRAG_BLOCKS / 64]; /* bit b: block b (8 bytes) */
+    uint64_t have[IPFRAG_BLOCKS / 64];
+    uint8_t data[IPFRAG_MAX_LEN];
+};
+
 struct slot {
     uint8_t state; /* enum slot_state */
     uint8_t af, proto;
@@ -51,15 +62,12 @@ struct slot {
     uint32_t max_end;   /* highest end claimed by any fragment */
     uint32_t first_cap; /* captured bytes of the offset-0 fragment */
     uint32_t nclaimed, nhave;
-    uint32_t nwords;       /* words of claimed/have that may be non-zero */
     uint32_t bucket;       /* index bucket of the key */
     uint32_t hnext;        /* hash chain, or free list when FREE */
     uint32_t older, newer; /* age list */
-    uint8_t *buf;          /* IPFRAG_MAX_LEN bytes from the shared stack while BUSY */
+    struct dgram *dg;      /* from the shared stack while BUSY */
     uint8_t done_head[64]; /* DONE: the datagram's first bytes (transport header, RPC xid) */
     uint32_t done_head_len;
-    uint64_t claimed[IPFRAG_BLOCKS / 64]; /* bit b: block b (8 bytes) */
-    uint64_t have[IPFRAG_BLOCKS / 64];
 };
 
 struct ipfrag {
@@ -75,27 +83,40 @@ struct ipfrag {
     struct anomalies *an;
     ipfrag_lost_fn *lost_cb;
     void *lost_ctx;
-    uint8_t **spare; /* stack of free buffers */
+    struct dgram **spare; /* stack of free buffers, bitmaps zeroed */
     uint32_t nspare;
-    uint8_t *done_buf; /* the last finished datagram's buffer, freed at the next call */
+    struct dgram *done_buf; /* the last finished datagram's buffer, freed at the next call */
     struct ipfrag_frag last; /* the latest fragment added (-w: src/wpcap.h) */
     bool last_valid;
 };
 
-static uint8_t *
+static struct dgram *
 buf_get(struct ipfrag *fr)
 {
+    struct dgram *d;
+
     if (fr->nspare)
         return fr->spare[--fr->nspare];
-    return malloc(IPFRAG_MAX_LEN);
+    d = malloc(sizeof *d); /* the data is written before it is read: not zeroed */
+    if (d) {
+        d->nwords = 0;
+        memset(d->claimed, 0, sizeof d->claimed);
+        memset(d->have, 0, sizeof d->have);
+    }
+    return d;
 }
 
-/* The stack holds at most cap + 1 buffers: one per slot and the finished one. */
+/* The stack holds at most cap + 1 buffers: one per slot and the finished one.
+ * Only the bitmap words the datagram used are zeroed again. */
 static void
-buf_put(struct ipfrag *fr, uint8_t *b)
+buf_put(struct ipfrag *fr, struct dgram *d)
 {
-    if (b)
-        fr->spare[fr->nspare++] = b;
+    if (!d)
+        return;
+    memset(d->claimed, 0, d->nwords * sizeof d->claimed[0]);
+    memset(d->have, 0, d->nwords * sizeof d->have[0]);
+    d->nwords = 0;
+    fr->spare[fr->nspare++] = d;
 }
 
 /* The caller is done with the datagram returned last time. */
@@ -191,17 +212,6 @@ bits_any(const uint64_t *bm, uint32_t lo, uint32_t hi)
     return got != 0;
 }
 
-/* Are all bits of [lo, hi) set? */
-static bool
-bits_all(const uint64_t *bm, uint32_t lo, uint32_t hi)
-{
-    if (lo >= hi)
-        return true;
-    for (uint32_t w = lo >> 6, wl = (hi - 1) >> 6; w <= wl; w++)
-        if (~bm[w] & range_mask(w, lo, hi))
-            return false;
-    return true;
-}
 
 static bool
 ts_expired(const struct timespec *t_first, unsigned timeout_s, const struct timespec *now)
@@ -251,7 +261,7 @@ ipfrag_free(struct ipfrag *fr)
         return;
     if (fr->slots)
         for (uint32_t i = 0; i < fr->fresh; i++)
-            free(fr->slots[i].buf);
+            free(fr->slots[i].dg);
     if (fr->spare)
         for (uint32_t i = 0; i < fr->nspare; i++)
             free(fr->spare[i]);
@@ -317,8 +327,8 @@ slot_release(struct ipfrag *fr, uint32_t i)
         fr->newest = s->older;
     if (s->state == SLOT_BUSY)
         fr->busy--;
-    buf_put(fr, s->buf);
-    s->buf = NULL;
+    buf_put(fr, s->dg);
+    s->dg = NULL;
     s->state = SLOT_FREE;
     s->hnext = fr->free_head;
     fr->free_head = i;
@@ -328,11 +338,12 @@ slot_release(struct ipfrag *fr, uint32_t i)
 static uint32_t
 prefix_len(const struct slot *s)
 {
+    const uint64_t *have = s->dg->have;
     uint32_t b = 0, w = 0, n;
 
-    while (w < IPFRAG_BLOCKS / 64 && s->have[w] == ~(uint64_t)0)
+    while (w < IPFRAG_BLOCKS / 64 && have[w] == ~(uint64_t)0)
         w++;
-    b = w < IPFRAG_BLOCKS / 64 ? w * 64 + (uint32_t)__builtin_ctzll(~s->have[w]) : IPFRAG_BLOCKS;
+    b = w < IPFRAG_BLOCKS / 64 ? w * 64 + (uint32_t)__builtin_ctzll(~have[w]) : IPFRAG_BLOCKS;
     n = b * 8;
     if (n < s->first_cap)
         n = s->first_cap;
@@ -346,7 +357,7 @@ static enum decode_rc
 slot_decode(const struct slot *s, uint32_t len, uint32_t wirelen, bool partial,
             struct anomalies *an, struct l4_seg *out)
 {
-    struct bytes b = { s->buf, len };
+    struct bytes b = { s->dg->data, len };
     enum decode_rc rc;
 
     memset(out, 0, sizeof *out);
@@ -372,7 +383,7 @@ give_up(struct ipfrag *fr, uint32_t i, enum anomaly why)
     struct slot *s = &fr->slots[i];
     struct l4_seg seg;
     struct timespec t_last = s->t_last;
-    uint8_t *buf = NULL;
+    struct dgram *buf = NULL;
 
     if (s->state == SLOT_BUSY) {
         anomaly_add(fr->an, why, 1);
@@ -380,8 +391,8 @@ give_up(struct ipfrag *fr, uint32_t i, enum anomaly why)
             uint32_t n = prefix_len(s);
 
             if (slot_decode(s, n, s->have_last ? s->total : n, true, NULL, &seg) == DECODE_OK) {
-                buf = s->buf;
-                s->buf = NULL;
+                buf = s->dg;
+                s->dg = NULL;
             }
         }
     }
@@ -411,8 +422,8 @@ slot_alloc(struct ipfrag *fr, const struct ipfrag_frag *f, uint32_t b, const str
     }
     i = fr->free_head;
     s = &fr->slots[i];
-    s->buf = buf_get(fr);
-    if (!s->buf)
+    s->dg = buf_get(fr);
+    if (!s->dg)
         return NIL;
     fr->free_head = s->hnext;
 
@@ -426,10 +437,6 @@ slot_alloc(struct ipfrag *fr, const struct ipfrag_frag *f, uint32_t b, const str
     s->t_first = s->t_last = *ts;
     s->total = s->max_end = s->first_cap = 0;
     s->nclaimed = s->nhave = 0;
-    /* Only the words an earlier datagram used (slots start zeroed). */
-    memset(s->claimed, 0, s->nwords * sizeof s->claimed[0]);
-    memset(s->have, 0, s->nwords * sizeof s->have[0]);
-    s->nwords = 0;
 
     s->bucket = b;
     s->hnext = fr->heads[b];
@@ -451,11 +458,12 @@ static bool
 overlap_consistent(const struct slot *s, const struct ipfrag_frag *f, uint32_t cap)
 {
     uint32_t end = f->offset + cap, lo = f->offset / 8, hi = (end + 7) / 8;
+    const struct dgram *d = s->dg;
 
-    if (!bits_any(s->have, lo, hi))
+    if (!bits_any(d->have, lo, hi))
         return true; /* nothing held there yet: the usual case */
     for (uint32_t w = lo >> 6, wl = (hi - 1) >> 6; w <= wl; w++) {
-        uint64_t m = s->have[w] & range_mask(w, lo, hi);
+        uint64_t m = d->have[w] & range_mask(w, lo, hi);
 
         while (m) {
             uint32_t b = (uint32_t)__builtin_ctzll(m), n;
@@ -470,7 +478,7 @@ overlap_consistent(const struct slot *s, const struct ipfrag_frag *f, uint32_t c
                 blo = f->offset;
             if (bhi > end)
                 bhi = end;
-            if (memcmp(s->buf + blo, f->data.p + (blo - f->offset), bhi - blo) != 0)
+            if (memcmp(d->data + blo, f->data.p + (blo - f->offset), bhi - blo) != 0)
                 return false;
         }
     }
@@ -521,8 +529,8 @@ ipfrag_add(struct ipfrag *fr, const struct ipfrag_frag *f, const struct timespec
         s = &fr->slots[i];
         uint32_t k = cap < s->done_head_len ? cap : s->done_head_len;
 
-        if (bits_all(s->claimed, f->offset / 8, nblk) && (!s->have_last || end <= s->total) &&
-            ts->tv_sec - s->t_last.tv_sec <= (time_t)DONE_KEEP_S &&
+        /* A finished datagram claimed [0, total) whole: within it is a duplicate. */
+        if (end <= s->total && ts->tv_sec - s->t_last.tv_sec <= (time_t)DONE_KEEP_S &&
             (f->offset != 0 || memcmp(s->done_head, f->data.p, k) == 0))
             return DECODE_PENDING; /* late duplicate of a finished datagram */
         slot_release(fr, i);       /* same key, new datagram */
@@ -546,14 +554,14 @@ ipfrag_add(struct ipfrag *fr, const struct ipfrag_frag *f, const struct timespec
         return bad(fr, i);
 
     if (cap)
-        memcpy(s->buf + f->offset, f->data.p, cap);
-    s->nclaimed += bits_set(s->claimed, f->offset / 8, nblk);
-    if ((nblk + 63) / 64 > s->nwords) /* `have` stays within `claimed` */
-        s->nwords = (nblk + 63) / 64;
+        memcpy(s->dg->data + f->offset, f->data.p, cap);
+    s->nclaimed += bits_set(s->dg->claimed, f->offset / 8, nblk);
+    if ((nblk + 63) / 64 > s->dg->nwords) /* `have` stays within `claimed` */
+        s->dg->nwords = (nblk + 63) / 64;
     /* Only whole captured blocks count as held (the final block may be short). */
     hb_end = cap == f->data_wirelen ? nblk : (f->offset + cap) / 8;
     if (hb_end > f->offset / 8)
-        s->nhave += bits_set(s->have, f->offset / 8, hb_end);
+        s->nhave += bits_set(s->dg->have, f->offset / 8, hb_end);
     if (f->offset == 0) {
         s->have_first = true;
         if (cap > s->first_cap)
@@ -579,9 +587,9 @@ ipfrag_add(struct ipfrag *fr, const struct ipfrag_frag *f, const struct timespec
             rc = slot_decode(s, prefix_len(s), s->total, true, fr->an, out);
         n = prefix_len(s);
         s->done_head_len = n < sizeof s->done_head ? n : (uint32_t)sizeof s->done_head;
-        memcpy(s->done_head, s->buf, s->done_head_len);
-        fr->done_buf = s->buf; /* out points into it until the next call */
-        s->buf = NULL;
+        memcpy(s->done_head, s->dg->data, s->done_head_len);
+        fr->done_buf = s->dg; /* out points into it until the next call */
+        s->dg = NULL;
         return rc;
     }
     return DECODE_PENDING;
@@ -619,7 +627,7 @@ ipfrag_flush(struct ipfrag *fr)
 static bool
 slot_has_xid(const struct slot *s, uint32_t xid)
 {
-    const uint8_t *p = s->buf;
+    const uint8_t *p = s->dg ? s->dg->data : NULL;
 
     return s->have_first && p && s->first_cap >= 12 &&
            ((uint32_t)p[8] << 24 | (uint32_t)p[9] << 16 | (uint32_t)p[10] << 8 | p[11]) == xid;
