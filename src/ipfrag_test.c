@@ -835,6 +835,35 @@ test_lost_callback_reenters(void)
     ipfrag_free(fr);
 }
 
+/* Buffers are reused: one given up with some blocks held, or finished, must
+ * not lend its coverage to the next datagram that takes it (a table of one
+ * slot reuses the same buffer every time). */
+static void
+test_buffer_reuse(void)
+{
+    struct ipfrag *fr = fresh(1);
+    struct l4_seg s;
+
+    make_udp(dg, 3000);
+    /* The middle alone, then given up when the next datagram needs the slot. */
+    EQ(feed4(fr, 17, 30, dg, 1480, 1480, 1, 1, 0, &s), DECODE_PENDING);
+    EQ(feed4(fr, 17, 31, dg, 0, 1480, 1, 1, 0, &s), DECODE_PENDING);
+    EQ(an.n[ANOM_IPFRAG_EVICTED], 1);
+    /* Its last fragment does not finish it: the middle it would borrow is not its own. */
+    EQ(feed4(fr, 17, 31, dg, 2960, 48, 0, 1, 0, &s), DECODE_PENDING);
+    EQ(ipfrag_pending(fr), 1);
+    EQ(feed4(fr, 17, 31, dg, 1480, 1480, 1, 1, 0, &s), DECODE_OK);
+    CHECK(payload_is_pattern(&s, 3000));
+    /* After a finished datagram the same holds: id 32 needs all three. */
+    EQ(feed4(fr, 17, 32, dg, 0, 1480, 1, 5, 0, &s), DECODE_PENDING);
+    EQ(feed4(fr, 17, 32, dg, 2960, 48, 0, 5, 0, &s), DECODE_PENDING);
+    EQ(ipfrag_pending(fr), 1);
+    EQ(feed4(fr, 17, 32, dg, 1480, 1480, 1, 5, 0, &s), DECODE_OK);
+    CHECK(payload_is_pattern(&s, 3000));
+    EQ(an.n[ANOM_IPFRAG_BAD], 0);
+    ipfrag_free(fr);
+}
+
 int
 main(void)
 {
@@ -853,5 +882,6 @@ main(void)
     test_random();
     test_lost_callback_reenters();
     test_give_up_only_that_call();
+    test_buffer_reuse();
     return t_done();
 }
