@@ -14,7 +14,8 @@ equal tshark's truth of samples/nfs41-state (nfs.main_opcode, per operation
 count, results, not evaluated, errors); at 80x24 the table for an NFSv4 file
 (Enter on the files panel, by its top row or a filter) lists the results of
 each operation run with it as current file handle as tshark's decoding walked
-by e2e_nfs4_file_ops.py, and r takes them to zero; the terminal is back (no alternate screen,
+by e2e_nfs4_file_ops.py, the tab line (its other tabs as digits) still
+names the sort and the file, and r takes them to zero; the terminal is back (no alternate screen,
 cursor visible) and the final report is on stdout after quit, after SIGTERM
 and after a fatal signal; a file name with an escape sequence in it is shown
 escaped.
@@ -386,6 +387,11 @@ def v4_file_ops(nfsscope, samples, work):
             check(got == want and len(want) >= 5,
                   "80x24 %s: Enter on %s: its NFSv4 operations %s == tshark's %s"
                   % (name, keys, got, want))
+            where = ('file: "%s"' % filt) if filt else ("file: " + keys[0])
+            tabs = [l for l in s.splitlines() if l.startswith("1 procedures")]
+            check(tabs and "sort: calls (desc)  " + where in tabs[0],
+                  "80x24 %s: the tab line still says the sort and %s (%s)"
+                  % (name, where, tabs[:1]))
             lines = [l for l in s.splitlines() if l.startswith("op ")]
             check(all(len(l) <= 80 for l in s.splitlines()) and lines and
                   [int(l.split()[2]) for l in lines] == sorted(got.values(), reverse=True),

@@ -359,21 +359,57 @@ draw_header(struct tui_state *t)
 
 /* ---------------------------------------------------------------- tabs */
 
-/* One tab per panel, then how the panel is sorted and filtered. */
+/* Whether panel i has a tab now (an optional one only with rows, or current). */
+static bool
+tab_shown(struct tui_state *t, size_t i)
+{
+    return !tui_panels[i]->optional || i == t->panel || tui_panels[i]->rows(t, tui_panels[i]) != 0;
+}
+
+/* One tab per panel, then how the panel is sorted and filtered. When that
+ * would not fit, the other tabs show their digits only, so that the sort,
+ * filter and scope (which file the table is for) stay on the screen. */
 static void
 draw_tabs(struct tui_state *t, int y)
 {
     const struct tui_panel *p = tui_panels[t->panel];
-    char b[TUI_FILTER_MAX * 4 + 64];
-    size_t i;
+    char b[TUI_FILTER_MAX * 4 + 64], sort[64] = "", filt[TUI_FILTER_MAX * 4 + 16] = "";
+    char scope[sizeof t->scope_text + 32] = "";
+    size_t i, want = 0;
+    bool compact;
     int x = 0;
 
+    if (p->sort_cols) {
+        int col = t->sort_col[t->panel];
+        const char *name = p->sort_name ? p->sort_name(t, col) : p->sort_cols[col];
+
+        if (!name) /* not shown now: the table sorts by calls */
+            name = p->sort_name(t, 1);
+        snprintf(sort, sizeof sort, " sort: %s %s", name ? name : p->sort_cols[col],
+                 t->sort_asc[t->panel] ? "(asc)" : "(desc)");
+        if (t->filter[t->panel][0]) {
+            char e[TUI_FILTER_MAX * 4];
+            snprintf(filt, sizeof filt, "  filter: \"%s\"",
+                     tui_esc(e, sizeof e, t->filter[t->panel]));
+        }
+        if (p->scoped && t->scope_on)
+            snprintf(scope, sizeof scope, "  %s: %s", bd_dim_name(t->scope_dim), t->scope_text);
+    }
+    for (i = 0; i < tui_panel_count; i++)
+        if (tab_shown(t, i))
+            want += (size_t)snprintf(b, sizeof b, COLS < 100 ? "%zu %s" : " %zu %s ", i + 1,
+                                     tui_panels[i]->name) + 1;
+    compact = want + strlen(sort) + strlen(filt) + strlen(scope) > (size_t)COLS;
     move(y, 0);
     for (i = 0; i < tui_panel_count && x < COLS; i++) {
-        if (tui_panels[i]->optional && i != t->panel && tui_panels[i]->rows(t, tui_panels[i]) == 0)
+        if (!tab_shown(t, i))
             continue;
         /* narrow: no padding, so that the sort and filter fit beside the tabs */
-        snprintf(b, sizeof b, COLS < 100 ? "%zu %s" : " %zu %s ", i + 1, tui_panels[i]->name);
+        if (compact && i != t->panel)
+            snprintf(b, sizeof b, "%zu", i + 1);
+        else
+            snprintf(b, sizeof b, COLS < 100 ? "%zu %s" : " %zu %s ", i + 1,
+                     tui_panels[i]->name);
         if (i == t->panel)
             attron(A_REVERSE);
         tui_put_clip(y, x, b, COLS - x);
@@ -382,31 +418,16 @@ draw_tabs(struct tui_state *t, int y)
         x += (int)strlen(b) + 1;
     }
     if (p->sort_cols && x < COLS) {
-        int col = t->sort_col[t->panel];
-        const char *name = p->sort_name ? p->sort_name(t, col) : p->sort_cols[col];
-
-        if (!name) /* not shown now: the table sorts by calls */
-            name = p->sort_name(t, 1);
-        snprintf(b, sizeof b, " sort: %s %s", name ? name : p->sort_cols[col],
-                 t->sort_asc[t->panel] ? "(asc)" : "(desc)");
-        tui_put_clip(y, x, b, COLS - x);
-        x += (int)strlen(b); /* not getcurx(): at the last column the cursor is on the next line */
-        if (t->filter[t->panel][0]) {
-            char e[TUI_FILTER_MAX * 4];
-            snprintf(b, sizeof b, "  filter: \"%s\"",
-                     tui_esc(e, sizeof e, t->filter[t->panel]));
-            attron(A_BOLD);
-            tui_put_clip(y, x, b, COLS - x);
-            attroff(A_BOLD);
-            x += (int)strlen(b);
-        }
-        if (p->scoped && t->scope_on) {
-            snprintf(b, sizeof b, "  %s: %s", bd_dim_name(t->scope_dim), t->scope_text);
-            attron(A_BOLD);
-            tui_put_clip(y, x, b, COLS - x);
-            attroff(A_BOLD);
-            x += (int)strlen(b);
-        }
+        tui_put_clip(y, x, sort, COLS - x);
+        x += (int)strlen(sort); /* not getcurx(): at the last column the cursor is on the next line */
+        attron(A_BOLD);
+        if (filt[0] && x < COLS)
+            tui_put_clip(y, x, filt, COLS - x);
+        x += (int)strlen(filt);
+        if (scope[0] && x < COLS)
+            tui_put_clip(y, x, scope, COLS - x);
+        x += (int)strlen(scope);
+        attroff(A_BOLD);
         if (t->hide_zero && x < COLS)
             tui_put_clip(y, x, "  zero rows hidden", COLS - x);
     }
