@@ -10,12 +10,16 @@ carrying an escape sequence and a newline, then a GETATTR and a READ on each
 entry's handle. tshark's decoding of the READDIR reply (nfs.name,
 nfs.fhandle per entry) is the oracle: the file breakdown's rows of those
 handles must be named "/" + the entry's name, and the text report must
-carry no control byte of the names. Then the public NFSv4.1 capture of a
+carry no control byte of the names, nor the CSV report's rows of the
+hostile file (its file_nfs4_op rows with the results tshark gives its
+handle). Then the public NFSv4.1 capture of a
 Linux client listing its directories: every READDIR entry tshark decodes
 with its handle names that handle's file row "PARENT/" + the entry's name
 (but the names a RENAME moved).
 
   e2e_nfs4_readdir.py NFSSCOPE WORK_DIR [PCAPS_DIR]"""
+import csv
+import io
 import json
 import os
 import shutil
@@ -104,6 +108,27 @@ def public(nfsscope, path):
               f'{fh[-8:]}: {rows[fh]!r} ends with "/{name}"')
 
 
+def csv_escaped(nfsscope, path, work):
+    """The CSV report's rows of the hostile file (--by file): its row and its
+    file_nfs4_op rows carry the same escaped key, no control byte, and the
+    operations' results tshark's decoding gives its handle
+    (e2e_nfs4_file_ops.py walks the current file handle)."""
+    from e2e_nfs4_file_ops import tshark_truth
+    want = tshark_truth(path, work).get(FH_B.hex(), {})
+    out = subprocess.run([nfsscope, '-r', path, '-o', 'csv', '--by', 'file'],
+                         capture_output=True, check=True, text=True).stdout
+    table = list(csv.reader(io.StringIO(out, newline=''), strict=True))
+    col = {name: i for i, name in enumerate(table[0])}
+    evil = [r for r in table[1:] if 'evil' in r[col['key']]]
+    check(evil and evil[0][col['dimension']] == 'file' and
+          all(r[col['key']] == evil[0][col['key']] for r in evil) and
+          not any(c < ' ' for r in evil for c in r[col['key']]),
+          f'csv: the hostile file\'s rows share one escaped key: {[r[:2] for r in evil]}')
+    ops = {r[col['operation']]: int(r[col['replies']]) for r in evil
+           if r[col['dimension']] == 'file_nfs4_op'}
+    check(want and ops == want, f'csv: the hostile file\'s operations {ops}, tshark\'s {want}')
+
+
 def main():
     nfsscope, work = sys.argv[1:3]
     pcaps = sys.argv[3] if len(sys.argv) > 3 else None
@@ -133,6 +158,7 @@ def main():
                           check=True).stdout
     check(b'\x1b' not in text and b'/a.txt' in text and b'/evil' in text and
           b'\nline' not in text, 'the text report: both named, no escape byte, no line break')
+    csv_escaped(nfsscope, path, work)
     cap = os.path.join(pcaps or '', 'nfstrace-eth-ipv4-tcp-nfsv41.pcap')
     if pcaps and os.path.exists(cap):
         public(nfsscope, cap)
