@@ -6,8 +6,10 @@ against tshark's decoding of the same frames.
   - the public captures with callback traffic (CB_NULL on the NFSv4.1 back
     channel): nfstrace-eth-ipv4-tcp-nfsv41.pcap and
     suricata-verify-nfs4-01-input.pcap;
-  - a synthetic capture (no real one can be made here: ganesha VFS never
-    grants delegations) with both kinds of callback: an NFSv4.1 client whose
+  - a synthetic capture (the real sample below has only the 4.1 back
+    channel: neither ganesha's VFS FSAL nor pynfs's NFSv4.0 server grants a
+    delegation, so no server here calls a 4.0 client back) with both kinds
+    of callback: an NFSv4.1 client whose
     server sends CB_COMPOUNDs (CB_SEQUENCE, CB_RECALL, CB_NOTIFY_LOCK) on the
     client's own connection, with XIDs that collide with the client's, and
     an NFSv4.0 client whose SETCLIENTID announces callback program

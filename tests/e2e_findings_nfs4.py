@@ -45,8 +45,8 @@ import tempfile
 import pcapsyn as P
 from checks import check, finish, skip_part
 
-SAMPLES = ["nfs40-ops", "nfs41-grace", "nfs41-ls", "nfs41-rep-too-big", "nfs41-session",
-           "nfs41-state", "nfs42-ops"]
+SAMPLES = ["nfs40-ops", "nfs41-deleg", "nfs41-grace", "nfs41-ls", "nfs41-rep-too-big",
+           "nfs41-session", "nfs41-state", "nfs42-ops"]
 STALE = {"NFS4ERR_BAD_STATEID", "NFS4ERR_OLD_STATEID", "NFS4ERR_STALE_STATEID",
          "NFS4ERR_STALE_CLIENTID", "NFS4ERR_EXPIRED", "NFS4ERR_BADSESSION",
          "NFS4ERR_DEADSESSION", "NFS4ERR_BAD_SEQID", "NFS4ERR_ADMIN_REVOKED",

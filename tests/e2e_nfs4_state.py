@@ -35,7 +35,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from checks import check, finish, skip_part  # noqa: E402  (tests/checks.py)
 
 SAMPLES = ('nfs40-ops', 'nfs41-session', 'nfs41-state', 'nfs41-grace', 'nfs41-ls',
-           'nfs41-rep-too-big', 'nfs42-ops')
+           'nfs41-rep-too-big', 'nfs42-ops', 'nfs41-deleg')
 # Every public NFSv4 capture with a truth. In the lossy mixed capture
 # nfsscope decodes COMPOUNDs that tshark loses (tests/e2e_nfs4.py), so
 # there its SEQUENCE count is at least tshark's; everything else is exact.
