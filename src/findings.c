@@ -127,8 +127,8 @@ findings_time_split(const struct findings *f, uint64_t us[FC__COUNT + 1])
  * both operations touch at most FTAB_PROBE slots. */
 #define FTAB_PROBE 8
 
-/* A slot's key and stamp side by side (a probe window is two or three
- * cache lines, a hit one), the values in an array of their own. */
+/* A slot's key and stamp side by side; its value follows in the slot's row
+ * when it fits (ftab_group_new), so a hit reads one cache line. */
 struct fslot {
     uint64_t key; /* 0 = empty */
     int64_t stamp;
@@ -144,7 +144,7 @@ struct ftab {
     struct fslot *slots; /* slot j at slots[j << shift] */
     uint8_t *val;        /* its value at val + j * vstep */
     size_t vsize, vstep;
-    unsigned shift;      /* log2 of the slots per row: 0 for a table alone */
+    unsigned shift;      /* log2 of the slots (16 bytes) per row */
     uint32_t mask;
     uint64_t *evicted;
     void *slot_mem, *val_mem; /* the allocations (the group's first member) */
@@ -177,12 +177,15 @@ rows_alloc(size_t n, size_t size, void **mem)
 }
 
 /* n tables (1 << shift >= n) of cap entries, member i's values of vsize[i]
- * bytes, in shared rows. */
+ * bytes, in shared rows of 1 << shift slots. The values are in the slots'
+ * row, after the n slots, when they fit there (a hit then reads one cache
+ * line, not a slot's and a value's), else in rows of their own. */
 static bool
 ftab_group_new(struct ftab **out, unsigned n, unsigned shift, size_t cap, const size_t *vsize,
                uint64_t *evicted)
 {
     size_t rows = 16, row = (size_t)1 << shift, vrow = 0, off = 0;
+    bool inrow;
     struct fslot *slots;
     uint8_t *val;
     void *smem, *vmem;
@@ -193,8 +196,15 @@ ftab_group_new(struct ftab **out, unsigned n, unsigned shift, size_t cap, const 
         rows <<= 1;
     for (i = 0; i < n; i++)
         vrow += vsize[i];
+    inrow = n * sizeof *slots + vrow <= row * sizeof *slots;
     slots = rows_alloc(rows, row * sizeof *slots, &smem);
-    val = rows_alloc(rows, vrow, &vmem);
+    vmem = NULL;
+    if (inrow) {
+        val = (uint8_t *)(slots + n);
+        vrow = row * sizeof *slots;
+    } else {
+        val = rows_alloc(rows, vrow, &vmem);
+    }
     ok = slots && val;
     for (i = 0; i < n; i++) {
         out[i] = calloc(1, sizeof **out);
@@ -224,12 +234,16 @@ ftab_group_new(struct ftab **out, unsigned n, unsigned shift, size_t cap, const 
     return true;
 }
 
+/* A table alone: its slot and value in a row of 32 or 64 bytes. */
 static struct ftab *
 ftab_new(size_t cap, size_t vsize, uint64_t *evicted)
 {
     struct ftab *t;
+    unsigned shift = 0;
 
-    return ftab_group_new(&t, 1, 0, cap, &vsize, evicted) ? t : NULL;
+    while (((size_t)1 << shift) * sizeof(struct fslot) < sizeof(struct fslot) + vsize)
+        shift++;
+    return ftab_group_new(&t, 1, shift, cap, &vsize, evicted) ? t : NULL;
 }
 
 static void
@@ -422,7 +436,7 @@ findings_new(size_t cap, unsigned window_s, uint64_t seed)
     f->files = calloc(FND_TOP_FILES, sizeof *f->files);
     f->attr = ftab_new(cap, sizeof(struct held), &f->evicted);
     f->acc = ftab_new(cap, sizeof(struct accv), &f->evicted);
-    if (ftab_group_new(pm, 2, 1, cap, pmvs, &f->evicted)) {
+    if (ftab_group_new(pm, 2, 3, cap, pmvs, &f->evicted)) { /* 2 slots, 88 bytes: 128 */
         f->parent = pm[0];
         f->mod = pm[1];
     }
