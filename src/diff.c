@@ -247,6 +247,33 @@ or0(double v)
     return isnan(v) ? 0 : v;
 }
 
+/* READ or WRITE bytes of NFSv3 and NFSv4 together; NAN when neither has any. */
+static double
+io_bytes(const struct side *s, const char *what)
+{
+    char k3[32], k4[32];
+    double v3, v4;
+
+    snprintf(k3, sizeof k3, "nfs3.%s.bytes", what);
+    snprintf(k4, sizeof k4, "nfs4.%s.bytes", what);
+    v3 = num(s, k3);
+    v4 = num(s, k4);
+    return isnan(v3) && isnan(v4) ? NAN : or0(v3) + or0(v4);
+}
+
+/* Bytes per READ (WRITE): NFSv3 calls and NFSv4 operations together. */
+static double
+per_op(const struct side *s, const char *what)
+{
+    char k3[32], k4[32];
+    double n;
+
+    snprintf(k3, sizeof k3, "nfs3.ops.%s.calls", what);
+    snprintf(k4, sizeof k4, "nfs4.ops.%s.count", what);
+    n = or0(num(s, k3)) + or0(num(s, k4));
+    return n > 0 ? or0(io_bytes(s, what)) / n : NAN;
+}
+
 static void
 workload_of(const struct side *s, struct workload *w)
 {
@@ -272,20 +299,15 @@ workload_of(const struct side *s, struct workload *w)
     if (isnan(w->nfs_time_us)) /* findings off: the procedures' means x counts */
         w->nfs_time_us = time + or0(num(s, "nfs4.compound.latency_us.mean")) *
                                     or0(num(s, "nfs4.compound.latency_us.count"));
-    bytes = or0(num(s, "nfs3.read.bytes")) + or0(num(s, "nfs3.write.bytes")) +
-            or0(num(s, "nfs4.read.bytes")) + or0(num(s, "nfs4.write.bytes"));
+    bytes = or0(io_bytes(s, "read")) + or0(io_bytes(s, "write"));
     if (w->duration_s > 0) {
         w->ops_s = calls / w->duration_s;
         w->mb_s = bytes / w->duration_s / 1e6;
     } else {
         w->ops_s = w->mb_s = NAN;
     }
-    w->read_bpc = or0(num(s, "nfs3.ops.read.calls")) > 0
-                      ? or0(num(s, "nfs3.read.bytes")) / num(s, "nfs3.ops.read.calls")
-                      : NAN;
-    w->write_bpc = or0(num(s, "nfs3.ops.write.calls")) > 0
-                       ? or0(num(s, "nfs3.write.bytes")) / num(s, "nfs3.ops.write.calls")
-                       : NAN;
+    w->read_bpc = per_op(s, "read");
+    w->write_bpc = per_op(s, "write");
 }
 
 /* The change from a to b in percent; NAN when either is missing or a is 0. */
@@ -459,6 +481,22 @@ nfs4_text(FILE *out, const struct side *a, const struct side *b)
         snprintf(lat, sizeof lat, "nfs4.kinds.%.95s.latency_us", names[i]);
         nfs4_text_row(out, names[i], num(a, key), num(b, key), a, b, lat);
     }
+    for (i = 0; i < 2; i++) {
+        const char *what = i ? "committed" : "stable";
+        size_t h;
+
+        fprintf(out, "\nNFS v4.x WRITE %s\n",
+                i ? "committed (server's answer)" : "stable_how4 (client's request)");
+        for (h = 0; h < 3; h++) {
+            char x[32], y[32], c[48];
+
+            snprintf(key, sizeof key, "nfs4.write.%s.%s4", what, stable_names[h]);
+            fmt_num(x, sizeof x, num(a, key));
+            fmt_num(y, sizeof y, num(b, key));
+            fmt_change(c, sizeof c, num(a, key), num(b, key));
+            fprintf(out, "  %-20s %12s %12s  %s\n", key + strlen(key) - strlen(stable_names[h]) - 1, x, y, c);
+        }
+    }
     fputs("\nNFS v4.x operations: count in calls, then errors (A -> B)\n", out);
     n = members(a, b, "nfs4.ops", names, NFS4_NAMES);
     for (i = 0; i < n; i++) {
@@ -509,6 +547,18 @@ nfs4_json(struct json_w *w, const struct side *a, const struct side *b)
     }
     nfs4_json_lat(w, a, b, "nfs4.compound.latency_us");
     json_close(w);
+    for (k = 0; k < 2; k++) {
+        json_key(w, k ? "write_committed" : "write_stable");
+        json_obj(w);
+        for (i = 0; i < 3; i++) {
+            char name[16];
+
+            snprintf(name, sizeof name, "%s4", stable_names[i]);
+            snprintf(key, sizeof key, "nfs4.write.%s.%s", k ? "committed" : "stable", name);
+            pair(w, name, num(a, key), num(b, key));
+        }
+        json_close(w);
+    }
     json_key(w, "minor_versions");
     json_obj(w);
     n = members(a, b, "nfs4.minor_versions", names, NFS4_NAMES);
@@ -643,11 +693,13 @@ text(FILE *out, const struct side *a, const struct side *b)
         static const char *const tot[][2] = {
             { "rpc.calls", "rpc calls" }, { "rpc.replies", "rpc replies" },
             { "rpc.retransmissions", "retransmissions" },
-            { "rpc.unanswered_calls", "unanswered calls" }, { "nfs3.write.bytes", "write bytes" },
-            { "nfs3.read.bytes", "read bytes" },
+            { "rpc.unanswered_calls", "unanswered calls" }, { "write", "write bytes" },
+            { "read", "read bytes" },
         };
         for (i = 0; i < sizeof tot / sizeof tot[0]; i++) {
-            double va = num(a, tot[i][0]), vb = num(b, tot[i][0]);
+            bool io = !strchr(tot[i][0], '.'); /* NFSv3 and NFSv4 bytes */
+            double va = io ? io_bytes(a, tot[i][0]) : num(a, tot[i][0]);
+            double vb = io ? io_bytes(b, tot[i][0]) : num(b, tot[i][0]);
             fmt_num(x, sizeof x, va);
             fmt_num(y, sizeof y, vb);
             fmt_change(c, sizeof c, va, vb);

@@ -18,6 +18,9 @@ cms-page:
   stable ones on the same server ("B is faster");
 - a side with fewer replies than a percentile needs is warned about
   (cms-page: 1 FSINFO, bulk-io: commit).
+On nfs41-state against nfs42-ops (NFSv4): bytes per READ and per WRITE, the
+read and write byte totals and WRITE stable_how4 / committed, from tshark's
+decoding of every READ and WRITE operation (nfs4_io_oracle, nfs.opcode).
 """
 import json
 import os
@@ -26,6 +29,7 @@ import subprocess
 import sys
 
 from checks import check, finish
+import nfs4_io_oracle
 
 
 def capinfos_duration(path):
@@ -89,8 +93,54 @@ def compare(nfsscope, samples, na, nb):
     return d
 
 
+def v4_truth(pcap):
+    """tshark: READ/WRITE operations in calls, their bytes and stable_how4."""
+    out = subprocess.run(["tshark", "-n", "-r", pcap, "-d", "tcp.port==2049,rpc", "-Y",
+                          "rpc.msgtyp == 0 && nfs.procedure_v4 == 1", "-T", "fields", "-e",
+                          "nfs.opcode", "-E", "occurrence=a", "-E", "aggregator=,"],
+                         capture_output=True, check=True, text=True).stdout
+    ops = [int(x) for x in out.replace("\n", ",").split(",") if x]
+    io = nfs4_io_oracle.tshark_io(pcap)
+    reads, writes = ops.count(nfs4_io_oracle.OP_READ), ops.count(nfs4_io_oracle.OP_WRITE)
+    rb, wb = sum(io["read_sizes"]), sum(io["write_sizes"])
+    return {"read_bytes_per_call": rb / reads if reads else None,
+            "write_bytes_per_call": wb / writes if writes else None,
+            "read": rb, "write": wb, "stable": io["stable"], "committed": io["committed"]}
+
+
+def compare_v4(nfsscope, samples, na, nb):
+    pa, pb = os.path.join(samples, na + ".pcap"), os.path.join(samples, nb + ".pcap")
+    ta, tb = v4_truth(pa), v4_truth(pb)
+    p = subprocess.run([nfsscope, "diff", "-o", "json", pa, pb], capture_output=True,
+                       timeout=600)
+    check(p.returncode == 0, f"diff {na} {nb}: exit {p.returncode} {p.stderr!r}")
+    d = json.loads(p.stdout)
+    for key in ("read_bytes_per_call", "write_bytes_per_call"):
+        got, want = d["workload"][key], [ta[key], tb[key]]
+        check(all(close(g, w, rel=1e-9) for g, w in zip(got, want)),
+              f"{na}/{nb} {key}: {got} != tshark {want}")
+    check(any(t["read"] for t in (ta, tb)) and any(t["write"] for t in (ta, tb)),
+          f"{na}/{nb}: the pair has NFSv4 reads and writes")
+    for what in ("stable", "committed"):
+        got = d["nfs4"]["write_" + what]
+        want = {h: [ta[what][h], tb[what][h]] for h in nfs4_io_oracle.STABLE4}
+        check(got == want, f"{na}/{nb} nfs4 write_{what}: {got} != tshark {want}")
+    p = subprocess.run([nfsscope, "diff", pa, pb], capture_output=True, timeout=600, text=True)
+    rows = {l.split()[0] + " " + l.split()[1]: l.split()[2:4] for l in p.stdout.splitlines()
+            if l.startswith(("write bytes", "read bytes"))}
+    for what in ("read", "write"):
+        check(rows.get(what + " bytes") == [str(ta[what]), str(tb[what])],
+              f"{na}/{nb} text {what} bytes {rows.get(what + ' bytes')} != tshark "
+              f"{[ta[what], tb[what]]}")
+    part = p.stdout.split("NFS v4.x WRITE stable_how4")[-1].split("NFS v4.x WRITE committed")[0]
+    for h in nfs4_io_oracle.STABLE4:
+        check(any(l.split()[:3] == [h, str(ta["stable"][h]), str(tb["stable"][h])]
+                  for l in part.splitlines()), f"{na}/{nb} text stable_how4 {h}")
+
+
 def main():
     nfsscope, samples = sys.argv[1], sys.argv[2]
+    compare_v4(nfsscope, samples, "nfs41-state", "nfs42-ops")
     d = compare(nfsscope, samples, "stable-writes", "unstable-writes")
     check(d["verdict"].startswith("B is faster"), f"stable -> unstable verdict: {d['verdict']}")
     d = compare(nfsscope, samples, "bulk-io", "cms-page")
