@@ -176,7 +176,7 @@ nfs4_msg_call(struct xdr_cur *x, struct pending_call *pc, const struct op_sink *
     struct nfs4_op_detail det;
     struct nfs4_tail t;
     enum decode_rc rc;
-    uint32_t i;
+    uint32_t i, lost;
 
     if (pc->proc != NFSPROC4_COMPOUND)
         return DECODE_OK;
@@ -234,6 +234,10 @@ nfs4_msg_call(struct xdr_cur *x, struct pending_call *pc, const struct op_sink *
         }
         pc->kind = nfs4_op(main_op->op) ? nfs4_op(main_op->op)->kind : OPK_OTHER;
     }
+    /* After the names: the handle list goes after them in pc->name[]. */
+    lost = nfs4_putfh_keep(&c, d, pc);
+    if (sub)
+        anomaly_add(sub->anom, ANOM_NFS4_FH_NOT_KEPT, lost);
     for (i = 0; i < c.ndecoded; i++) {
         const struct nfs4_argop *a = &c.op[i];
 
@@ -296,11 +300,6 @@ nfs4_msg_reply(struct xdr_cur *x, const struct pending_call *pc, struct op_event
     static _Thread_local struct nfs4_reply r;
     const struct nfs4_digest *d = (const struct nfs4_digest *)pc->priv;
     uint64_t seen[2] = { 0, 0 };
-    /* The handles the call kept (its main one; RENAME's target directory):
-     * what a result ran with when no GETFH of the reply returned it. */
-    struct bytes known[2] = { { pc->fh, pc->fh_len },
-                              { pc->name + pc->name_len, pc->fh2_len } };
-    uint64_t known_hash[2] = { nfs4_fh_hash(known[0]), nfs4_fh_hash(known[1]) };
     struct nfs4_op_detail det;
     struct nfs4_tail t;
     enum decode_rc rc;
@@ -311,6 +310,8 @@ nfs4_msg_reply(struct xdr_cur *x, const struct pending_call *pc, struct op_event
     rc = d->cb ? nfs4_cb_compound_reply(x, d, &r) : nfs4_compound_reply(x, tail_of(sub, &t), d, &r);
     if (sub)
         anomaly_add(sub->anom, ANOM_NFS4_OPS_BEYOND_BOUND, r.res_beyond);
+    if (!d->cb)
+        nfs4_putfh_restore(d, pc, &r);
     memset(&det, 0, sizeof det);
     det.minorversion = d->minorversion;
     det.call = d;
@@ -325,11 +326,6 @@ nfs4_msg_reply(struct xdr_cur *x, const struct pending_call *pc, struct op_event
     for (i = 0; i < r.ndecoded; i++) {
         const struct nfs4_resop *res = &r.res[i];
         struct bytes fh = res->fh_gen < r.ngen ? r.gen[res->fh_gen].fh : (struct bytes){ 0 };
-        unsigned k;
-
-        for (k = 0; k < 2 && !fh.len && res->fh_gen && res->fh_gen < r.ngen; k++)
-            if (known_hash[k] && r.gen[res->fh_gen].hash == known_hash[k])
-                fh = known[k];
 
         if (!res->has_status)
             continue;

@@ -36,7 +36,6 @@
 #define NFS4_SESSIONID_SIZE 16
 #define NFS4_VERIFIER_SIZE 8
 #define NFS4_OPS_MAX 64     /* operations decoded per COMPOUND; the rest are counted */
-#define NFS4_DIGEST_FH 4    /* PUTFH handles of a call digested for its reply */
 #define NFS4_KIND_MAX 4     /* distinct main operations kept per COMPOUND */
 #define NFS4_DIGEST_BYTES 256
 
@@ -254,9 +253,8 @@ struct nfs4_resop {
  * OPEN by name, CREATE, OPENATTR, SECINFO*); SAVEFH/RESTOREFH copy one.
  * Generation 0: no current FH yet. */
 struct nfs4_fhgen {
-    struct bytes fh;      /* call: the PUTFH argument; reply: a GETFH result of this generation */
-    uint64_t hash;        /* hash of the handle's bytes; 0 when unknown */
-    uint8_t putfh_slot;   /* which of the call's PUTFH handles (0..NFS4_DIGEST_FH-1), or 0xff */
+    struct bytes fh;      /* call: the PUTFH argument; reply: the one the call kept
+                           * (nfs4_putfh_restore), else a GETFH result of this generation */
     uint8_t set_by;       /* op index that started it, or 0xff */
 };
 
@@ -292,11 +290,12 @@ struct nfs4_call {
 struct nfs4_digest {
     uint32_t minorversion;
     uint32_t nops, ops_beyond, stop_op;
-    uint8_t ndecoded, stop, cb, nputfh;
+    uint8_t ndecoded, stop, cb;
+    uint8_t fh_pool;        /* bytes of pending_call.name[] after the names holding the
+                             * call's other PUTFH handles (nfs4_putfh_keep) */
     struct nfs4_kind kind;
     uint64_t newgen;        /* bit i: op i started a new current-FH generation */
-    uint64_t putfh_hash[NFS4_DIGEST_FH];
-    uint8_t putfh_op[NFS4_DIGEST_FH]; /* op index of each digested PUTFH */
+    uint64_t putfh_own;     /* bit i: op i is a PUTFH of the pending call's handle (fh[]) */
     uint64_t offset;        /* first READ/WRITE/COMMIT/READ_PLUS/COPY: offset; READDIR: cookie */
     uint32_t count;         /* its count (WRITE: data length) */
     uint8_t stable;         /* first WRITE/WRITE_SAME stable_how4, 0xff: none */
@@ -413,8 +412,18 @@ extern const struct rpc_program nfs4_callback_program;
 
 /* The call's digest, for its pending-call scratch. */
 void nfs4_digest_make(const struct nfs4_call *c, struct nfs4_digest *d);
-/* The digest of a handle's bytes (nfs4_fhgen.hash); 0 for an empty handle. */
-uint64_t nfs4_fh_hash(struct bytes fh);
+/* The handles of the call's PUTFH operations, kept for its reply in the
+ * pending call (after nfs4_digest_make and after pc's handle and names are
+ * set): a PUTFH of pc->fh is a bit of d->putfh_own; every other distinct
+ * handle is copied once into pc->name[] after the names (d->fh_pool bytes),
+ * as far as its 255 bytes go. Returns the PUTFHs whose handle found no room
+ * (their results will count under no handle). */
+uint32_t nfs4_putfh_keep(const struct nfs4_call *c, struct nfs4_digest *d,
+                         struct pending_call *pc);
+/* Give each generation of the reply that a PUTFH of the call started the
+ * handle nfs4_putfh_keep kept for it (borrowed from pc). */
+void nfs4_putfh_restore(const struct nfs4_digest *d, const struct pending_call *pc,
+                        struct nfs4_reply *r);
 /* The op of decoded call op i (0 <= i < d->ndecoded) as on the wire. */
 uint32_t nfs4_digest_op(const struct nfs4_digest *d, uint32_t i);
 

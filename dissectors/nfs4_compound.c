@@ -5,12 +5,9 @@
  * the COMPOUND's kind, and the digest a reply needs from its call. */
 #include <string.h>
 
-#include "hashtab.h"
 #include "nfs4.h"
 #include "nfs4_ops.h"
 #include "nfs4_xdr.h"
-
-#define FH_SEED 0x6e66733466682121ULL /* "nfs4fh!!" */
 
 uint8_t
 nfs4_op_pack(uint32_t op)
@@ -32,17 +29,6 @@ uint32_t
 nfs4_digest_op(const struct nfs4_digest *d, uint32_t i)
 {
     return i < d->ndecoded ? nfs4_op_unpack(d->op[i], d->stop_op) : 0;
-}
-
-uint64_t
-nfs4_fh_hash(struct bytes fh)
-{
-    uint64_t h;
-
-    if (!fh.len)
-        return 0;
-    h = hash_bytes(fh.p, fh.len, FH_SEED);
-    return h ? h : 1;
 }
 
 /* Does op a set a new current FH (RFC 8881 §16.2.3.1.1)? OPEN does when it
@@ -77,7 +63,6 @@ fh_step(uint32_t op, bool newgen, uint8_t *cur, uint8_t *saved, uint8_t *ngen,
     if (newgen) {
         struct nfs4_fhgen *g = &gen[*ngen];
         memset(g, 0, sizeof *g);
-        g->putfh_slot = 0xff;
         g->set_by = set_by;
         *cur = (*ngen)++;
         return;
@@ -102,7 +87,6 @@ static void
 gens_init(struct nfs4_fhgen *gen, uint8_t *ngen)
 {
     memset(&gen[0], 0, sizeof gen[0]);
-    gen[0].putfh_slot = 0xff;
     gen[0].set_by = 0xff;
     *ngen = 1;
 }
@@ -224,7 +208,7 @@ call_init(struct nfs4_call *c, bool cb)
 static enum decode_rc
 compound_call(struct xdr_cur *x, const struct nfs4_tail *tail, struct nfs4_call *c, bool cb)
 {
-    uint8_t cur = 0, saved = 0, nputfh = 0;
+    uint8_t cur = 0, saved = 0;
     uint32_t i;
 
     call_init(c, cb);
@@ -279,13 +263,8 @@ compound_call(struct xdr_cur *x, const struct nfs4_tail *tail, struct nfs4_call 
         if (starts_gen(a))
             c->newgen |= (uint64_t)1 << i;
         fh_step(op, starts_gen(a), &cur, &saved, &c->ngen, c->gen, (uint8_t)i);
-        if (op == OP_PUTFH) {
-            struct nfs4_fhgen *g = &c->gen[cur];
-            g->fh = a->fh;
-            g->hash = nfs4_fh_hash(a->fh);
-            g->putfh_slot = nputfh < NFS4_DIGEST_FH ? nputfh : 0xff;
-            nputfh++;
-        }
+        if (op == OP_PUTFH)
+            c->gen[cur].fh = a->fh;
     }
     kind_of(c);
     return xdr_cur_status(x);
@@ -401,10 +380,6 @@ nfs4_digest_make(const struct nfs4_call *c, struct nfs4_digest *d)
         }
         if (d->st_op == 0xff)
             digest_state_arg(c, a, i, d);
-        if (a->op == OP_PUTFH && d->nputfh < NFS4_DIGEST_FH) {
-            d->putfh_hash[d->nputfh] = nfs4_fh_hash(a->fh);
-            d->putfh_op[d->nputfh++] = (uint8_t)i;
-        }
         if (!io && (a->op == OP_READ || a->op == OP_WRITE || a->op == OP_COMMIT ||
                     a->op == OP_READ_PLUS || a->op == OP_COPY || a->op == OP_WRITE_SAME ||
                     a->op == OP_READDIR)) {
@@ -546,22 +521,9 @@ compound_reply(struct xdr_cur *x, const struct nfs4_tail *tail, const struct nfs
         }
         if (cb)
             continue;
-        if (reply_starts_gen(d, i, op)) {
-            uint8_t k;
-            fh_step(op, true, &cur, &saved, &r->ngen, r->gen, (uint8_t)i);
-            for (k = 0; d && k < d->nputfh; k++)
-                if (d->putfh_op[k] == i) {
-                    r->gen[cur].hash = d->putfh_hash[k];
-                    r->gen[cur].putfh_slot = k;
-                }
-        } else {
-            fh_step(op, false, &cur, &saved, &r->ngen, r->gen, (uint8_t)i);
-        }
-        if (op == OP_GETFH && res->status == NFS4_OK && cur) {
+        fh_step(op, reply_starts_gen(d, i, op), &cur, &saved, &r->ngen, r->gen, (uint8_t)i);
+        if (op == OP_GETFH && res->status == NFS4_OK && cur)
             r->gen[cur].fh = res->fh;
-            if (!r->gen[cur].hash)
-                r->gen[cur].hash = nfs4_fh_hash(res->fh);
-        }
     }
     return xdr_cur_status(x);
 }

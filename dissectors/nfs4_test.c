@@ -368,7 +368,7 @@ test_fields(void)
     EQ(dig.stable, DATA_SYNC4);
     EQ(dig.offset, 8192);
     EQ(dig.count, 12);
-    EQ(dig.nputfh, 1);
+    EQ(dig.putfh_own, 0); /* no pending call yet: nfs4_putfh_keep sets it */
     /* its reply */
     reply_head(&e, 0, "", 4);
     e32(&e, OP_SEQUENCE);
@@ -404,8 +404,7 @@ test_fields(void)
     CHECK(!reply.ops_mismatch);
     /* the WRITE and GETATTR acted on the PUTFH handle */
     EQ(reply.res[2].fh_gen, reply.res[3].fh_gen);
-    CHECK(reply.gen[reply.res[2].fh_gen].hash == dig.putfh_hash[0] && dig.putfh_hash[0] != 0);
-    EQ(reply.gen[reply.res[2].fh_gen].putfh_slot, 0);
+    EQ(reply.gen[reply.res[2].fh_gen].set_by, 1); /* the PUTFH's */
     EQ(call.gen[call.op[2].fh_gen].fh.len, 28);
 
     /* OPEN: claim, share, owner; reply: write delegation */
@@ -595,9 +594,8 @@ test_fh_tracking(void)
     CHECK(reply.res[3].fh_gen != reply.res[2].fh_gen); /* GETFH: in the generation LOOKUP started */
     EQ(reply.gen[reply.res[3].fh_gen].set_by, 2);
     CHECK(reply.gen[reply.res[3].fh_gen].fh.len == 24);
-    EQ(reply.gen[reply.res[6].fh_gen].putfh_slot, 0); /* GETATTR: the restored dir */
+    EQ(reply.gen[reply.res[6].fh_gen].set_by, 0); /* GETATTR: the restored dir, PUTFH's */
     EQ(reply.res[5].saved_gen, reply.res[6].fh_gen);
-    CHECK(reply.gen[reply.res[6].fh_gen].hash == dig.putfh_hash[0]);
 
     /* PUTROOTFH GETFH GETATTR: kind is both tier-3 ops, as tshark's
      * "PUTROOTFH+GETATTR". */
@@ -1075,6 +1073,208 @@ test_beyond_bound(void)
     }
 }
 
+/* The handles a COMPOUND's PUTFHs set, kept from its call for its reply
+ * (nfs4_putfh.c), through the program's call and reply: each result is
+ * emitted with the handle current when it ran. An op of the list below is
+ * its number, and for PUTFH the handle's fill byte and length (a LOOKUP:
+ * its name's length); every result is NFS4_OK. */
+struct kop {
+    uint32_t op;
+    uint8_t fill, len;
+};
+
+#define KOPS_MAX 24
+static struct {
+    unsigned n;
+    uint8_t fill[KOPS_MAX], len[KOPS_MAX]; /* each result's handle: fill byte, length (0: none) */
+} seen_fh;
+
+static void
+keep_emit(void *ctx, const struct op_item *it)
+{
+    size_t k;
+
+    (void)ctx;
+    if (it->phase != OPI_RESULT || it->index >= KOPS_MAX)
+        return;
+    for (k = 1; k < it->fh.len; k++)
+        CHECK(it->fh.p[k] == it->fh.p[0]); /* one fill byte: the handle whole */
+    seen_fh.fill[it->index] = it->fh.len ? it->fh.p[0] : 0;
+    seen_fh.len[it->index] = (uint8_t)it->fh.len;
+    seen_fh.n++;
+}
+
+/* Run ops through call and reply; *lost: the nfs4_fh_not_kept anomalies. */
+static void
+keep_run(const struct kop *ops, unsigned n, struct pending_call *pc, uint64_t *lost)
+{
+    static struct enc e;
+    static char name[256];
+    struct anomalies anom;
+    struct op_sink sub = { keep_emit, NULL, NULL, &anom };
+    struct op_event ev;
+    struct xdr_cur x;
+    unsigned i;
+
+    memset(&anom, 0, sizeof anom);
+    memset(&seen_fh, 0, sizeof seen_fh);
+    memset(pc, 0, sizeof *pc);
+    pc->proc = NFSPROC4_COMPOUND;
+    pc->stable = STABLE_NONE;
+    call_head(&e, "keep", 1, n);
+    for (i = 0; i < n; i++) {
+        e32(&e, ops[i].op);
+        if (ops[i].op == OP_PUTFH)
+            efh(&e, ops[i].fill, ops[i].len);
+        else if (ops[i].op == OP_LOOKUP) {
+            memset(name, 'n', ops[i].len);
+            name[ops[i].len] = 0;
+            estr(&e, name);
+        } else if (ops[i].op != OP_SAVEFH && ops[i].op != OP_RESTOREFH)
+            enc_args(&e, ops[i].op);
+    }
+    xdr_cur_init(&x, (struct bytes){ exact_copy(&call_buf, e.b, e.n), e.n });
+    EQ(nfs4_program.call(&x, pc, &sub), DECODE_OK);
+    *lost = anom.n[ANOM_NFS4_FH_NOT_KEPT];
+    free(call_buf); /* the call's bytes are gone when its reply comes */
+    call_buf = NULL;
+    reply_head(&e, 0, "keep", n);
+    for (i = 0; i < n; i++) {
+        e32(&e, ops[i].op);
+        e32(&e, 0);
+        enc_resok(&e, ops[i].op);
+    }
+    memset(&ev, 0, sizeof ev);
+    ev.stable = ev.committed = STABLE_NONE;
+    xdr_cur_init(&x, (struct bytes){ exact_copy(&reply_buf, e.b, e.n), e.n });
+    EQ(nfs4_program.reply(&x, pc, &ev, &sub), DECODE_OK);
+    EQ(seen_fh.n, n);
+    EQ(anom.n[ANOM_NFS4_FH_NOT_KEPT], *lost); /* the reply loses nothing more */
+}
+
+/* Each result's handle: want[i] is the fill byte of the handle op i ran
+ * with (0: none), of length len[want] (the fills' lengths). */
+static void
+keep_expect(const uint8_t *want, unsigned n, const uint8_t *len_of_fill)
+{
+    unsigned i;
+
+    for (i = 0; i < n; i++) {
+        EQ(seen_fh.fill[i], want[i]);
+        EQ(seen_fh.len[i], want[i] ? len_of_fill[want[i]] : 0);
+    }
+}
+
+static void
+test_putfh_keep(void)
+{
+    static struct pending_call pc;
+    static uint8_t len[256];
+    uint64_t lost;
+    unsigned i;
+
+    for (i = 0; i < 256; i++)
+        len[i] = (uint8_t)(16 + (i & 7) * 4);
+    {   /* six distinct handles, SEQUENCE first; READ on the last (the call's own) */
+        static const struct kop ops[] = {
+            { OP_SEQUENCE, 0, 0 }, { OP_PUTFH, 0xa1, 20 }, { OP_GETATTR, 0, 0 },
+            { OP_PUTFH, 0xa2, 24 }, { OP_GETATTR, 0, 0 }, { OP_PUTFH, 0xa3, 28 },
+            { OP_GETATTR, 0, 0 }, { OP_PUTFH, 0xa4, 32 }, { OP_GETATTR, 0, 0 },
+            { OP_PUTFH, 0xa5, 36 }, { OP_GETATTR, 0, 0 }, { OP_PUTFH, 0xa6, 40 },
+            { OP_READ, 0, 0 },
+        };
+        static const uint8_t want[] = { 0, 0, 0xa1, 0xa1, 0xa2, 0xa2, 0xa3, 0xa3, 0xa4, 0xa4,
+                                        0xa5, 0xa5, 0xa6 };
+        keep_run(ops, 13, &pc, &lost);
+        keep_expect(want, 13, len);
+        EQ(lost, 0);
+        EQ(dig.putfh_own, 0); /* (dig is the decode tests'; the program's is pc.priv) */
+        EQ(((struct nfs4_digest *)pc.priv)->putfh_own, 1u << 11);
+        EQ(((struct nfs4_digest *)pc.priv)->fh_pool, 5 * 3 + 20 + 24 + 28 + 32 + 36);
+    }
+    {   /* SAVEFH/RESTOREFH among them; a handle named twice is kept once */
+        static const struct kop ops[] = {
+            { OP_PUTFH, 0xb1, 20 }, { OP_SAVEFH, 0, 0 }, { OP_PUTFH, 0xb2, 24 },
+            { OP_GETATTR, 0, 0 }, { OP_RESTOREFH, 0, 0 }, { OP_GETATTR, 0, 0 },
+            { OP_PUTFH, 0xb2, 24 }, { OP_SAVEFH, 0, 0 }, { OP_PUTFH, 0xb3, 28 },
+            { OP_WRITE, 0, 0 }, { OP_RESTOREFH, 0, 0 }, { OP_GETATTR, 0, 0 },
+        };
+        static const uint8_t want[] = { 0, 0xb1, 0xb1, 0xb2, 0xb2, 0xb1, 0xb1, 0xb2, 0xb2,
+                                        0xb3, 0xb3, 0xb2 };
+        keep_run(ops, 12, &pc, &lost);
+        keep_expect(want, 12, len);
+        EQ(lost, 0);
+        /* WRITE ran with a saved handle (b2): kept as the second handle,
+         * both PUTFHs of b2 point at it */
+        EQ(pc.fh2_len, 24);
+        EQ(((struct nfs4_digest *)pc.priv)->fh_pool, 3 + 20 + 3 + 3);
+    }
+    {   /* a handle named again points at its first copy */
+        static const struct kop ops[] = {
+            { OP_PUTFH, 0xa1, 20 }, { OP_GETATTR, 0, 0 }, { OP_PUTFH, 0xa2, 24 },
+            { OP_GETATTR, 0, 0 }, { OP_PUTFH, 0xa1, 20 }, { OP_GETATTR, 0, 0 },
+            { OP_PUTFH, 0xa3, 28 }, { OP_READ, 0, 0 },
+        };
+        static const uint8_t want[] = { 0, 0xa1, 0xa1, 0xa2, 0xa2, 0xa1, 0xa1, 0xa3 };
+        keep_run(ops, 8, &pc, &lost);
+        keep_expect(want, 8, len);
+        EQ(((struct nfs4_digest *)pc.priv)->fh_pool, 3 + 20 + 3 + 24 + 3);
+    }
+    {   /* RENAME: the saved source directory is the call's own handle, the
+         * target directory its second one: nothing more to copy */
+        static const struct kop ops[] = {
+            { OP_PUTFH, 0xc1, 20 }, { OP_SAVEFH, 0, 0 }, { OP_PUTFH, 0xc2, 24 },
+            { OP_RENAME, 0, 0 }, { OP_GETATTR, 0, 0 }, { OP_RESTOREFH, 0, 0 },
+            { OP_GETATTR, 0, 0 },
+        };
+        static const uint8_t want[] = { 0, 0xc1, 0xc1, 0xc2, 0xc2, 0xc2, 0xc1 };
+        keep_run(ops, 7, &pc, &lost);
+        keep_expect(want, 7, len);
+        EQ(pc.fh_len, 20);
+        EQ(pc.fh2_len, 24);
+        EQ(((struct nfs4_digest *)pc.priv)->fh_pool, 3); /* an entry pointing at fh2 */
+    }
+    {   /* LOOKUP and OPEN start handles the call does not carry: their
+         * GETATTRs ran with no known handle */
+        static const struct kop ops[] = {
+            { OP_PUTFH, 0xd1, 20 }, { OP_LOOKUP, 0, 1 }, { OP_GETATTR, 0, 0 },
+            { OP_PUTFH, 0xd2, 24 }, { OP_OPEN, 0, 0 }, { OP_GETATTR, 0, 0 },
+            { OP_PUTFH, 0xd3, 28 }, { OP_GETATTR, 0, 0 },
+        };
+        static const uint8_t want[] = { 0, 0xd1, 0, 0, 0xd2, 0, 0, 0xd3 };
+        keep_run(ops, 8, &pc, &lost);
+        keep_expect(want, 8, len);
+        EQ(lost, 0);
+    }
+    for (i = 0; i < 256; i++)
+        len[i] = NFS4_FHSIZE;
+    {   /* handles of 128 bytes: after the first (3 + 128 of the 255
+         * bytes), those not the call's own find no room, each counted */
+        static const struct kop ops[] = {
+            { OP_PUTFH, 0xe1, 128 }, { OP_GETATTR, 0, 0 }, { OP_PUTFH, 0xe2, 128 },
+            { OP_GETATTR, 0, 0 }, { OP_PUTFH, 0xe3, 128 }, { OP_GETATTR, 0, 0 },
+            { OP_PUTFH, 0xe4, 128 }, { OP_READ, 0, 0 }, { OP_PUTFH, 0xe2, 128 },
+            { OP_GETATTR, 0, 0 },
+        };
+        static const uint8_t want[] = { 0, 0xe1, 0xe1, 0, 0, 0, 0, 0xe4, 0xe4, 0 };
+        keep_run(ops, 10, &pc, &lost);
+        keep_expect(want, 10, len);
+        EQ(lost, 3); /* e2, e3, e2 again */
+        EQ(((struct nfs4_digest *)pc.priv)->fh_pool, 3 + 128);
+    }
+    {   /* a name of 255 bytes leaves no room at all */
+        static const struct kop ops[] = {
+            { OP_PUTFH, 0xf1, 128 }, { OP_LOOKUP, 0, 255 }, { OP_PUTFH, 0xf2, 128 },
+            { OP_GETATTR, 0, 0 },
+        };
+        static const uint8_t want[] = { 0, 0xf1, 0, 0 };
+        keep_run(ops, 4, &pc, &lost);
+        keep_expect(want, 4, len);
+        EQ(pc.name_len, 255);
+        EQ(lost, 1);
+    }
+}
+
 int
 main(int argc, char **argv)
 {
@@ -1090,6 +1290,7 @@ main(int argc, char **argv)
     test_attr_digest();
     test_sizes();
     test_beyond_bound();
+    test_putfh_keep();
     free(call_buf);
     free(reply_buf);
     return t_done();

@@ -41,6 +41,7 @@
     X(XID_EVICTED, "xid_evicted", "pending calls evicted from a full table")                        \
     X(NFS_DECODE_ERROR, "nfs_decode_error", "NFS arguments or results that could not be decoded") \
     X(NFS4_OPS_BEYOND_BOUND, "nfs4_ops_beyond_bound", "NFSv4 operations and results past the 64 decoded per COMPOUND (counted, not decoded)") \
+    X(NFS4_FH_NOT_KEPT, "nfs4_fh_not_kept", "NFSv4 PUTFH handles a COMPOUND's reply could not be given (no room left in its pending call)") \
     X(FILE_TRUNCATED, "file_truncated", "capture files that end inside a packet record")
 
 enum anomaly {

@@ -18,6 +18,16 @@ carry exactly those counts, the "(none)" row those of "". So must the CSV
 report's file_nfs4_op rows under each file row and the text report's
 "nfs4 ops:" line under it (--by file; the rows in the JSON's order).
 
+Besides the samples and the public Linux captures, synthetic NFSv4.1
+COMPOUNDs (tests/pcapsyn.py) that name many handles: six distinct PUTFH
+handles in one COMPOUND, SAVEFH/RESTOREFH interleaved with them, RENAME and
+LINK (SAVEFH, PUTFH), a handle named twice, LOOKUP, LOOKUPP and OPEN by name
+with and without a GETFH after them, PUTROOTFH. Then COMPOUNDs of 128-byte
+handles, more than a pending call has room for (nfsscope(1): the handles
+after the names in 255 bytes, 3 bytes of entry each): the results of the
+handles not kept go to "(none)", each such PUTFH counted in the
+nfs4_fh_not_kept anomaly.
+
   e2e_nfs4_file_ops.py NFSSCOPE WORK_DIR SAMPLES_DIR [PCAPS_DIR]"""
 import bz2
 import collections
@@ -33,8 +43,11 @@ import xml.etree.ElementTree as ET
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from checks import check, finish, skip_part  # noqa: E402
+import pcapsyn  # noqa: E402
 
-PUTFH, GETFH, SAVEFH, RESTOREFH, OPEN = 22, 10, 32, 31, 18
+u32, opaque = pcapsyn.u32, pcapsyn.opaque
+
+PUTFH, GETFH, SAVEFH, RESTOREFH, OPEN, PUTROOTFH = 22, 10, 32, 31, 18, 24
 # LOOKUP LOOKUPP OPEN CREATE OPENATTR PUTPUBFH PUTROOTFH start a new current
 # handle; SECINFO, SECINFO_NO_NAME leave none (§18.29.3, §18.45.3).
 SETS = {15, 16, 18, 6, 19, 23, 24, 33, 52}
@@ -143,9 +156,15 @@ def tshark_truth(pcap, work):
     return {fh: dict(c) for fh, c in truth(pdml).items()}
 
 
-def compare(nfsscope, pcap, work):
+def compare(nfsscope, pcap, work, not_kept=()):
+    """not_kept: handles (hex) whose results go to "(none)", each PUTFH of
+    them counted in nfs4_fh_not_kept, as many as `not_kept` lists."""
     base = os.path.basename(pcap)
-    want = tshark_truth(pcap, work)
+    want = {fh: collections.Counter(c) for fh, c in tshark_truth(pcap, work).items()}
+    for fh in set(not_kept):
+        check(fh in want, f'{base}: tshark decodes results under {fh[:16]}...')
+        want.setdefault('', collections.Counter()).update(want.pop(fh, {}))
+    want = {fh: dict(c) for fh, c in want.items()}
     report = json.loads(subprocess.run([nfsscope, '-r', pcap, '-o', 'json', '--top', '1000000'],
                                        check=True, capture_output=True).stdout)
     files = report['breakdowns']['file']
@@ -156,6 +175,9 @@ def compare(nfsscope, pcap, work):
     for fh in sorted(set(want) | set(got)):
         check(got.get(fh, {}) == want.get(fh, {}),
               f'{base}: file {fh or "(none)"}: tshark {want.get(fh)} nfsscope {got.get(fh)}')
+    check(report['anomalies']['nfs4_fh_not_kept'] == len(not_kept),
+          f'{base}: nfs4_fh_not_kept {report["anomalies"]["nfs4_fh_not_kept"]} == '
+          f'{len(not_kept)}')
     rows = files['rows']
     csv_ops(nfsscope, pcap, base, [want.get(r['fh'], {}) for r in rows], [r['key'] for r in rows])
     text_ops(nfsscope, pcap, base, [want.get(r['fh'], {}) for r in rows])
@@ -223,6 +245,117 @@ def text_ops(nfsscope, pcap, base, want):
               f'{base}: text row {i}: tshark {w} nfsscope {g!r}')
 
 
+# ---- synthetic COMPOUNDs (RFC 8881 §18: arguments and results as sent) ----
+def u64(v):
+    return u32(v >> 32) + u32(v)
+
+
+SESSION = bytes(range(0x50, 0x60))
+STATEID = u32(1) + b'\x77' * 12
+CINFO = u32(1) + u64(7) + u64(8)  # change_info4
+
+
+def op_putfh(fh):
+    return u32(PUTFH) + opaque(fh), u32(PUTFH) + u32(0)
+
+
+def op_getfh(fh):
+    return u32(GETFH), u32(GETFH) + u32(0) + opaque(fh)
+
+
+def op_plain(op, res=b''):
+    """An op without arguments (SAVEFH, RESTOREFH, LOOKUPP, PUTROOTFH)."""
+    return u32(op), u32(op) + u32(0) + res
+
+
+def op_sequence(seq):
+    return (u32(53) + SESSION + u32(seq) + u32(0) + u32(0) + u32(0),
+            u32(53) + u32(0) + SESSION + u32(seq) + u32(0) + u32(0) + u32(0) + u32(0))
+
+
+GETATTR = (u32(9) + u32(1) + u32(0x10),
+           u32(9) + u32(0) + u32(1) + u32(0x10) + opaque(u64(4096)))
+READ = (u32(25) + STATEID + u64(0) + u32(10), u32(25) + u32(0) + u32(1) + opaque(b'r' * 10))
+WRITE = (u32(38) + STATEID + u64(0) + u32(2) + opaque(b'w' * 6),
+         u32(38) + u32(0) + u32(6) + u32(2) + b'\x09' * 8)
+
+
+def op_lookup(name):
+    return u32(15) + opaque(name), u32(15) + u32(0)
+
+
+def op_open(name):
+    """OPEN by name (CLAIM_NULL), no create, no delegation."""
+    args = (u32(18) + u32(0) + u32(1) + u32(0) + u64(0x1234) + opaque(b'owner') + u32(0) +
+            u32(0) + opaque(name))
+    res = (u32(18) + u32(0) + STATEID + CINFO + u32(4) + u32(0) + u32(0))
+    return args, res
+
+
+def op_rename(old, new):
+    return u32(29) + opaque(old) + opaque(new), u32(29) + u32(0) + CINFO + CINFO
+
+
+def op_link(name):
+    return u32(11) + opaque(name), u32(11) + u32(0) + CINFO
+
+
+def capture(path, compounds):
+    """Each COMPOUND (a list of (args, result) pairs) sent as an NFSv4.1
+    call and answered in full, over one TCP connection."""
+    frames = []
+    c = pcapsyn.TcpConn(frames, cli=('10.9.0.1', 870), srv=('10.9.0.2', 2049))
+    for i, ops in enumerate(compounds):
+        xid = 0x4f00 + i
+        args = opaque(b'') + u32(1) + u32(len(ops)) + b''.join(a for a, _ in ops)
+        res = u32(0) + opaque(b'') + u32(len(ops)) + b''.join(r for _, r in ops)
+        c.send(0, pcapsyn.record(pcapsyn.rpc_call(xid, pcapsyn.NFS_PROG, 4, 1, args)))
+        c.send(1, pcapsyn.record(pcapsyn.rpc_reply(xid, res)))
+    pcapsyn.write_pcap(path, frames)
+
+
+def many_handles(path):
+    """Six distinct handles (of 20 to 40 bytes) in one COMPOUND, SAVEFH and
+    RESTOREFH among them, RENAME and LINK as Linux sends them, a handle
+    named twice, the ops that set a handle the call does not carry."""
+    h = [bytes([0xa0 + i]) * (20 + 4 * i) + bytes([i]) * 4 for i in range(7)]
+    ga = GETATTR
+    capture(path, [
+        [op_sequence(1), op_putfh(h[0]), ga, op_putfh(h[1]), ga, op_putfh(h[2]), ga,
+         op_putfh(h[3]), ga, op_putfh(h[4]), ga, op_putfh(h[5]), READ],
+        [op_sequence(2), op_putfh(h[0]), op_plain(SAVEFH), op_putfh(h[1]), ga, op_putfh(h[2]),
+         ga, op_plain(RESTOREFH), ga, op_putfh(h[3]), op_plain(SAVEFH), op_putfh(h[4]), ga,
+         op_plain(RESTOREFH), READ, op_putfh(h[5]), ga],
+        [op_sequence(3), op_putfh(h[1]), op_plain(SAVEFH), op_putfh(h[2]),
+         op_rename(b'old', b'new'), ga, op_plain(RESTOREFH), ga],
+        [op_sequence(4), op_putfh(h[3]), op_plain(SAVEFH), op_putfh(h[4]), op_link(b'ln'), ga,
+         op_plain(RESTOREFH), ga],
+        [op_sequence(5), op_putfh(h[0]), ga, op_putfh(h[1]), ga, op_putfh(h[0]), ga,
+         op_putfh(h[1]), WRITE, op_putfh(h[2]), ga],
+        [op_sequence(6), op_putfh(h[5]), op_lookup(b'x'), op_getfh(h[6]), ga, op_putfh(h[4]),
+         op_lookup(b'y'), ga, op_putfh(h[3]), op_plain(16), ga, op_putfh(h[2]), ga],
+        [op_sequence(7), op_putfh(h[0]), op_open(b'f'), op_getfh(h[6]), ga, op_putfh(h[1]),
+         op_open(b'g'), ga, op_putfh(h[2]), ga],
+        [op_sequence(8), op_plain(PUTROOTFH), ga, op_putfh(h[3]), ga, op_plain(PUTROOTFH),
+         op_getfh(h[6]), ga, op_putfh(h[4]), ga],
+    ])
+
+
+def no_room(path):
+    """Handles of NFS4_FHSIZE (128) bytes. First COMPOUND: PUTFH h0..h5,
+    each with a GETATTR, then READ on h5 (the main operation's handle, kept
+    with the pending call): h0 takes 3 + 128 of the 255 bytes, h1..h4 find
+    no room. Second: its LOOKUP's name (255 bytes) leaves no room for h1."""
+    h = [bytes([0xc0 + i]) * 128 for i in range(6)]
+    first = [op_sequence(1)]
+    for fh in h:
+        first += [op_putfh(fh), GETATTR]
+    capture(path, [first + [op_putfh(h[5]), READ],
+                   [op_sequence(2), op_putfh(h[0]), op_lookup(b'n' * 255), GETATTR,
+                    op_putfh(h[1]), GETATTR]])
+    return [fh.hex() for fh in h[1:5]] + [h[1].hex()]
+
+
 def main():
     nfsscope, work, samples = sys.argv[1:4]
     pcaps = sys.argv[4] if len(sys.argv) > 4 else ''
@@ -230,6 +363,11 @@ def main():
         print('SKIP: no tshark')
         return 1 if os.environ.get('CI') else 77
     os.makedirs(work, exist_ok=True)
+    many = os.path.join(work, 'nfs4-many-handles.pcap')
+    many_handles(many)
+    compare(nfsscope, many, work)
+    room = os.path.join(work, 'nfs4-handles-no-room.pcap')
+    compare(nfsscope, room, work, not_kept=no_room(room))
     for s in ('nfs40-ops', 'nfs41-ls', 'nfs41-state', 'nfs42-ops'):
         compare(nfsscope, os.path.join(samples, s + '.pcap'), work)
     v41 = os.path.join(pcaps, 'nfstrace-eth-ipv4-tcp-nfsv41.pcap')

@@ -21,10 +21,12 @@
 #include "nfs4.h"
 #include "stats.h"
 #include "xdr_cur.h"
+#include "xid_table.h"
 
 static struct nfs4_call call;
 static struct nfs4_reply reply;
 static struct nfs4_digest dig;
+static struct pending_call pc; /* the call's: the PUTFH handles kept for its reply */
 
 static const uint8_t *lo1, *hi1, *lo2, *hi2; /* the buffers views may point into */
 
@@ -56,6 +58,8 @@ check_kind(const struct nfs4_kind *k, bool cb)
             abort();
 }
 
+static void keep_putfh(void);
+
 static void
 check_call(bool cb)
 {
@@ -84,11 +88,54 @@ check_call(bool cb)
     for (i = 0; i < call.ngen; i++)
         check_view(call.gen[i].fh);
     nfs4_digest_make(&call, &dig);
-    if (dig.ndecoded != call.ndecoded || dig.nputfh > NFS4_DIGEST_FH)
+    if (dig.ndecoded != call.ndecoded)
         abort();
     for (i = 0; i < dig.ndecoded; i++)
         if (nfs4_digest_op(&dig, i) != call.op[i].op)
             abort(); /* the digest lost an op */
+    keep_putfh();
+}
+
+/* The PUTFH handles kept in a pending call whose own handle is the first
+ * PUTFH's and whose names fill as many bytes as the tag is long. */
+static void
+keep_putfh(void)
+{
+    uint32_t i, nput = 0, lost;
+
+    memset(&pc, 0, sizeof pc);
+    for (i = 0; i < call.ndecoded; i++)
+        if (call.op[i].op == OP_PUTFH && call.op[i].fh.len) {
+            if (!nput++) {
+                memcpy(pc.fh, call.op[i].fh.p, call.op[i].fh.len);
+                pc.fh_len = (uint8_t)call.op[i].fh.len;
+            }
+        }
+    pc.name_len = (uint8_t)(call.tag.len < PC_NAME_MAX ? call.tag.len : PC_NAME_MAX);
+    lost = nfs4_putfh_keep(&call, &dig, &pc);
+    if (lost > nput || (size_t)pc.name_len + dig.fh_pool > PC_NAME_MAX ||
+        (nput && !call.cb && !dig.putfh_own))
+        abort(); /* more lost than sent, past the names' room, the own handle not found */
+}
+
+/* The handles the reply's generations got from the pending call: inside it,
+ * and only for generations a PUTFH of the call started. */
+static void
+restore_putfh(void)
+{
+    uint8_t g;
+
+    nfs4_putfh_restore(&dig, &pc, &reply);
+    for (g = 1; g < reply.ngen; g++) {
+        struct bytes fh = reply.gen[g].fh;
+        bool in_pc = fh.p >= pc.fh && fh.p + fh.len <= (const uint8_t *)(&pc + 1);
+
+        if (in_pc && (reply.gen[g].set_by >= dig.ndecoded ||
+                      nfs4_digest_op(&dig, reply.gen[g].set_by) != OP_PUTFH || !fh.len))
+            abort();
+        if (!in_pc)
+            check_view(fh);
+    }
 }
 
 static void
@@ -161,6 +208,8 @@ decode(const uint8_t *ctl, const uint8_t *msg, size_t n, bool is_reply, const st
         if (d) { /* what the reply tells the shared layers */
             static struct op_event ev;
             memset(&ev, 0, sizeof ev);
+            if (!cb)
+                restore_putfh(); /* as nfs4_msg_reply does, before the event */
             if (cb)
                 nfs4_cb_event_fill(d, &reply, &ev);
             else
