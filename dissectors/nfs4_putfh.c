@@ -53,6 +53,8 @@ find_kept(const struct pending_call *pc, struct bytes fh, size_t start, size_t e
         if (off == p) {
             if (same(fh, pc->name + off, len))
                 return off;
+            if (end - p < len)
+                break;
             p += len;
         }
     }
@@ -108,8 +110,6 @@ nfs4_putfh_restore(const struct nfs4_digest *d, const struct pending_call *pc,
     size_t p = list_start(pc), end = p + d->fh_pool;
     uint8_t g;
 
-    /* Generations are numbered in the order their ops started them, as the
-     * entries are listed: one pass over both. */
     for (g = 1; g < r->ngen; g++) {
         uint8_t i = r->gen[g].set_by;
 
@@ -118,12 +118,14 @@ nfs4_putfh_restore(const struct nfs4_digest *d, const struct pending_call *pc,
     }
     if (end > PC_NAME_MAX)
         return;
+    /* Generations are numbered in the order their ops started them, as the
+     * entries are listed: one pass over both. */
     g = 1;
     while (end - p >= ENTRY) {
         uint8_t i = pc->name[p], len = pc->name[p + 1], off = pc->name[p + 2];
 
         p += ENTRY;
-        if ((size_t)off + len > PC_NAME_MAX)
+        if ((size_t)off + len > PC_NAME_MAX || (off == p && end - p < len))
             return;
         if (off == p)
             p += len;

@@ -69,7 +69,9 @@ struct pending_call {
      * name it gives in that directory (MOUNT: the export path). RENAME's
      * to.dir and to.name, LINK's link.dir and link.name follow the first name
      * in name[] (fh2_len, name2_len bytes) when all fit, else they are not
-     * kept (lengths 0) and nothing is learned from the call. */
+     * kept (lengths 0) and nothing is learned from the call. A dissector
+     * may keep more in the bytes after them until the reply (NFSv4: a
+     * COMPOUND's PUTFH handles, dissectors/nfs4_putfh.c). */
     uint8_t fh_len, name_len;
     uint8_t fh[PC_FH_MAX];
     uint8_t name[PC_NAME_MAX];
