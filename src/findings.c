@@ -127,85 +127,77 @@ findings_time_split(const struct findings *f, uint64_t us[FC__COUNT + 1])
  * both operations touch at most FTAB_PROBE slots. */
 #define FTAB_PROBE 8
 
-/* A slot's key and stamp side by side; its value follows in the slot's row
- * when it fits (ftab_group_new), so a hit reads one cache line. */
+/* A slot's key and stamp side by side, its value after the slots of its
+ * row: a hit reads one cache line, or two adjacent ones. */
 struct fslot {
     uint64_t key; /* 0 = empty */
     int64_t stamp;
 };
 
-/* Tables of a group (ftab_group_new) share their memory row by row: slot j
- * of member i is row j's slot i, and so is its value. Their keys are the
- * same hashes (the what-if scenarios' tables; mod and parent, both keyed by
- * the handle), so the members' probes of a key read the same few cache
- * lines instead of a line or two each. Each member still places, finds and
+/* Tables of a group (ftab_group_new) share their memory row by row: row j
+ * holds slot j of each member, then their values. Their keys are the same
+ * hashes (the what-if scenarios' tables; mod and parent, both keyed by the
+ * handle), so the members' probes of a key read the same few cache lines
+ * instead of a line or two each. Each member still places, finds and
  * evicts exactly as a table of its own. */
 struct ftab {
-    struct fslot *slots; /* slot j at slots[j << shift] */
-    uint8_t *val;        /* its value at val + j * vstep */
-    size_t vsize, vstep;
-    unsigned shift;      /* log2 of the slots (16 bytes) per row */
+    uint8_t *base;  /* slot j at base + j * row */
+    size_t row;     /* bytes per row */
+    size_t voff;    /* from a slot to its value */
+    size_t vsize;
     uint32_t mask;
     uint64_t *evicted;
-    void *slot_mem, *val_mem; /* the allocations (the group's first member) */
+    void *mem;      /* the allocation (the group's first member) */
 };
 
 static inline struct fslot *
 slot_at(const struct ftab *t, uint32_t j)
 {
-    return &t->slots[(size_t)j << t->shift];
+    return (struct fslot *)(t->base + (size_t)j * t->row);
 }
 
 static inline void *
-val_of(const struct ftab *t, const struct fslot *s)
+val_of(const struct ftab *t, struct fslot *s)
 {
-    return t->val + ((size_t)(s - t->slots) >> t->shift) * t->vstep;
+    return (uint8_t *)s + t->voff;
 }
 
-/* Rows of 64-byte aligned memory, zeroed (calloc: untouched pages stay
- * unmapped until a table fills them). */
-static void *
-rows_alloc(size_t n, size_t size, void **mem)
-{
-    uintptr_t p;
-
-    *mem = calloc(n * size + 64, 1);
-    if (!*mem)
-        return NULL;
-    p = ((uintptr_t)*mem + 63) & ~(uintptr_t)63;
-    return (void *)p;
-}
-
-/* n tables (1 << shift >= n) of cap entries, member i's values of vsize[i]
- * bytes, in shared rows of 1 << shift slots. The values are in the slots'
- * row, after the n slots, when they fit there (a hit then reads one cache
- * line, not a slot's and a value's), else in rows of their own. */
+/* n tables of cap entries, member i's values of vsize[i] bytes, in shared
+ * rows: the n slots, then the values (from a cache line boundary when they
+ * are whole lines). A row is 16, 32 or 64 bytes, or whole lines, so that
+ * none straddles a line it need not. The memory is zeroed (calloc: pages
+ * no table has touched stay unmapped). */
 static bool
-ftab_group_new(struct ftab **out, unsigned n, unsigned shift, size_t cap, const size_t *vsize,
+ftab_group_new(struct ftab **out, unsigned n, size_t cap, const size_t *vsize,
                uint64_t *evicted)
 {
-    size_t rows = 16, row = (size_t)1 << shift, vrow = 0, off = 0;
-    bool inrow;
-    struct fslot *slots;
-    uint8_t *val;
-    void *smem, *vmem;
+    size_t rows = 16, slots = n * sizeof(struct fslot), vstart = slots, row, off;
+    bool lines = true;
+    uint8_t *base;
+    void *mem;
     unsigned i;
     bool ok;
 
     while (rows < cap && rows < ((size_t)1 << 30))
         rows <<= 1;
     for (i = 0; i < n; i++)
-        vrow += vsize[i];
-    inrow = n * sizeof *slots + vrow <= row * sizeof *slots;
-    slots = rows_alloc(rows, row * sizeof *slots, &smem);
-    vmem = NULL;
-    if (inrow) {
-        val = (uint8_t *)(slots + n);
-        vrow = row * sizeof *slots;
+        lines = lines && vsize[i] % 64 == 0;
+    if (lines)
+        vstart = (slots + 63) & ~(size_t)63;
+    row = vstart;
+    for (i = 0; i < n; i++)
+        row += (vsize[i] + 7) & ~(size_t)7;
+    if (row <= 64) {
+        size_t p = 16;
+        while (p < row)
+            p <<= 1;
+        row = p;
     } else {
-        val = rows_alloc(rows, vrow, &vmem);
+        row = (row + 63) & ~(size_t)63;
     }
-    ok = slots && val;
+    mem = calloc(rows * row + 64, 1);
+    base = (uint8_t *)(((uintptr_t)mem + 63) & ~(uintptr_t)63);
+    ok = mem != NULL;
     for (i = 0; i < n; i++) {
         out[i] = calloc(1, sizeof **out);
         ok = ok && out[i];
@@ -215,35 +207,28 @@ ftab_group_new(struct ftab **out, unsigned n, unsigned shift, size_t cap, const 
             free(out[i]);
             out[i] = NULL;
         }
-        free(smem);
-        free(vmem);
+        free(mem);
         return false;
     }
-    for (i = 0; i < n; i++) {
-        out[i]->slots = slots + i;
-        out[i]->val = val + off;
+    for (i = 0, off = vstart; i < n; i++) {
+        out[i]->base = base + i * sizeof(struct fslot);
+        out[i]->row = row;
+        out[i]->voff = off - i * sizeof(struct fslot);
         out[i]->vsize = vsize[i];
-        out[i]->vstep = vrow;
-        off += vsize[i];
-        out[i]->shift = shift;
         out[i]->mask = (uint32_t)(rows - 1);
         out[i]->evicted = evicted;
+        off += (vsize[i] + 7) & ~(size_t)7;
     }
-    out[0]->slot_mem = smem;
-    out[0]->val_mem = vmem;
+    out[0]->mem = mem;
     return true;
 }
 
-/* A table alone: its slot and value in a row of 32 or 64 bytes. */
 static struct ftab *
 ftab_new(size_t cap, size_t vsize, uint64_t *evicted)
 {
     struct ftab *t;
-    unsigned shift = 0;
 
-    while (((size_t)1 << shift) * sizeof(struct fslot) < sizeof(struct fslot) + vsize)
-        shift++;
-    return ftab_group_new(&t, 1, shift, cap, &vsize, evicted) ? t : NULL;
+    return ftab_group_new(&t, 1, cap, &vsize, evicted) ? t : NULL;
 }
 
 static void
@@ -251,8 +236,7 @@ ftab_free(struct ftab *t)
 {
     if (!t)
         return;
-    free(t->slot_mem);
-    free(t->val_mem);
+    free(t->mem);
     free(t);
 }
 
@@ -287,7 +271,7 @@ ftab_get(const struct ftab *t, uint64_t key)
 static void
 ftab_prefetch(const struct ftab *t, uint64_t key)
 {
-    const struct fslot *s = slot_at(t, (uint32_t)(key | 1) & t->mask);
+    struct fslot *s = slot_at(t, (uint32_t)(key | 1) & t->mask);
 
     __builtin_prefetch(s);
     __builtin_prefetch(val_of(t, s));
@@ -436,7 +420,7 @@ findings_new(size_t cap, unsigned window_s, uint64_t seed)
     f->files = calloc(FND_TOP_FILES, sizeof *f->files);
     f->attr = ftab_new(cap, sizeof(struct held), &f->evicted);
     f->acc = ftab_new(cap, sizeof(struct accv), &f->evicted);
-    if (ftab_group_new(pm, 2, 3, cap, pmvs, &f->evicted)) { /* 2 slots, 88 bytes: 128 */
+    if (ftab_group_new(pm, 2, cap, pmvs, &f->evicted)) { /* 32 + 88 bytes: 128 */
         f->parent = pm[0];
         f->mod = pm[1];
     }
@@ -450,10 +434,11 @@ findings_new(size_t cap, unsigned window_s, uint64_t seed)
     ok = f->files && f->attr && f->mod && f->acc && f->parent && f->conn && f->server &&
          f->lst && f->filex && f->slow && f->small &&
          f->serial;
-    /* one row of 8 slots per index: the 7 scenarios' */
+    /* a row per index: the 7 scenarios' slots (two cache lines), then
+     * their values, a line each */
     for (i = 0; i < SC__COUNT; i++)
         mvs[i] = sizeof(struct mval);
-    ok = ok && ftab_group_new(f->model, SC__COUNT, 3, cap, mvs, &f->evicted);
+    ok = ok && ftab_group_new(f->model, SC__COUNT, cap, mvs, &f->evicted);
     if (!ok) {
         findings_free(f);
         return NULL;
