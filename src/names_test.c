@@ -205,5 +205,50 @@ main(void)
         STREQ(p, "/e/short");
         names_free(n);
     }
+    /* Names of 37 bytes sit in the entry, of 38 and more beside it: both
+     * label, are found by (parent, name), and a slot given from one length
+     * to the other (RENAME, eviction in a table of two) keeps only the new.
+     * The parent is unknown: paths start with "...". */
+    {
+        char n37[38], n38[39], p[1024];
+
+        memset(n37, 'a', 37);
+        n37[37] = '\0';
+        memset(n38, 'b', 38);
+        n38[38] = '\0';
+        n = names_new(2, 6);
+        names_learn(n, B("R"), B(n37), B("S"));
+        names_learn(n, B("R"), B(n38), B("L"));
+        names_path(n, B("S"), p, sizeof p);
+        CHECK(strlen(p) == 4 + 37 && strncmp(p, ".../aa", 6) == 0 && p[40] == 'a');
+        names_path(n, B("L"), p, sizeof p);
+        CHECK(strlen(p) == 4 + 38 && strncmp(p, ".../bb", 6) == 0 && p[41] == 'b');
+        /* RENAME finds each by its name, long to short and short to long. */
+        CHECK(names_rename(n, B("R"), B(n38), B("R"), B("s")));
+        CHECK(names_rename(n, B("R"), B(n37), B("R"), B(n38)));
+        names_path(n, B("L"), p, sizeof p);
+        STREQ(p, ".../s");
+        names_path(n, B("S"), p, sizeof p);
+        CHECK(strlen(p) == 4 + 38 && p[41] == 'b');
+        CHECK(!names_rename(n, B("R"), B(n37), B("R"), B("x"))); /* that name is gone */
+        /* L, the least recent, is evicted: its slot (long, then short) takes n37. */
+        names_learn(n, B("R"), B(n37), B("M"));
+        CHECK(!names_path(n, B("L"), p, sizeof p));
+        names_path(n, B("M"), p, sizeof p);
+        CHECK(strlen(p) == 4 + 37 && p[40] == 'a');
+        /* Then S: its slot (short, then long) takes a long name again. */
+        names_learn(n, B("R"), B(n38), B("N"));
+        CHECK(!names_path(n, B("S"), p, sizeof p));
+        names_path(n, B("N"), p, sizeof p);
+        CHECK(strlen(p) == 4 + 38 && p[41] == 'b');
+        names_unlink(n, B("R"), B(n38));
+        CHECK(!names_rename(n, B("R"), B(n38), B("R"), B("y"))); /* unlinked */
+        names_path(n, B("N"), p, sizeof p); /* the label stays */
+        CHECK(strlen(p) == 4 + 38);
+        CHECK(names_rename(n, B("R"), B(n37), B("R"), B("z")));
+        names_path(n, B("M"), p, sizeof p);
+        STREQ(p, ".../z");
+        names_free(n);
+    }
     return t_done();
 }
