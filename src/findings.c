@@ -195,7 +195,7 @@ ftab_group_new(struct ftab **out, unsigned n, size_t cap, const size_t *vsize,
     } else {
         row = (row + 63) & ~(size_t)63;
     }
-    mem = calloc(rows * row + 64, 1);
+    mem = calloc(rows + (64 + row - 1) / row, row); /* + 64 bytes or more to align */
     base = (uint8_t *)(((uintptr_t)mem + 63) & ~(uintptr_t)63);
     ok = mem != NULL;
     for (i = 0; i < n; i++) {
