@@ -36,7 +36,9 @@ grants delegations; see samples/README.md) is checked against tshark and
 against the generating client's record (nfs41-deleg.expect.json): callback
 calls, replies and operations, delegations granted by type, DELEGRETURNs,
 the recall to DELEGRETURN time to the microsecond of tshark's frame times,
-the OPENs answered NFS4ERR_DELAY, and the finding delegation_recalls.
+the OPENs answered NFS4ERR_DELAY, the finding delegation_recalls (its
+client the holder, 198.18.0.21), and the breakdowns' and records' clients
+(the holder and the opener, 198.18.0.22, each from its own address).
 
   e2e_callbacks.py NFSSCOPE PCAPS_DIR WORKDIR SAMPLES_DIR
 Exit 77 (skip) when tshark or the public captures are absent."""
@@ -336,13 +338,15 @@ def finding_truth(pcap, extra=()):
     delayed = [r for r in tshark_rows(pcap, ["frame.time_epoch", "nfs.status"],
                                       "nfs.opcode == 18 && rpc.msgtyp == 1", extra)
                if r[1].split(",")[0] == "10008" and t_first <= float(r[0]) <= t_last]
+    holders = {r[0] for r in tshark_rows(pcap, ["ip.dst"],
+                                         "nfs.cb.operation == 4 && rpc.msgtyp == 0", extra)}
     return {"answered": answered, "unanswered": unanswered, "times": times,
-            "delayed": delayed}
+            "delayed": delayed, "holders": holders}
 
 
-def check_finding(label, rep, t, roles):
+def check_finding(label, rep, t):
     """The finding delegation_recalls against finding_truth t; its clients
-    are the NFS clients of tshark's roles."""
+    are the ones the CB_RECALLs were sent to."""
     fd = {x["kind"]: x for x in rep["findings"]}.get("delegation_recalls")
     answered, unanswered, times = t["answered"], t["unanswered"], t["times"]
     check(fd is not None and fd["count"] == len(answered) + len(unanswered),
@@ -354,9 +358,9 @@ def check_finding(label, rep, t, roles):
     check(ev["cb_recall"] == len(answered) and ev["recalls_unanswered"] == len(unanswered),
           "%s: finding: CB_RECALLs %s answered, %s not; tshark %d, %d" %
           (label, ev["cb_recall"], ev["recalls_unanswered"], len(answered), len(unanswered)))
-    check(fd["top_clients"] and {c["client"] for c in fd["top_clients"]} ==
-          {c for c, _, _, _ in roles.values()},
-          "%s: finding: its clients are the NFS clients (tshark's COMPOUND senders)" % label)
+    got = {c["client"] for c in fd["top_clients"]}
+    check(got == t["holders"], "%s: finding: its clients %s, tshark's CB_RECALL receivers %s" %
+          (label, sorted(got), sorted(t["holders"])))
     check(ev["returned"] == len(times) and ev["recall_to_return_max_us"] == max(times) and
           ev["recall_to_return_us"] == sum(times),
           "%s: finding: returned %s after %s us (longest %s), tshark %d, %s (%s)" %
@@ -371,12 +375,12 @@ def check_finding(label, rep, t, roles):
 
 def roles_truth(pcap, extra):
     """Per call frame, the NFS client and server it concerns and their
-    ports, from tshark: a COMPOUND's sender and receiver, a callback's
-    receiver and sender."""
+    ports, from tshark: an NFS call's (NULL, COMPOUND) sender and receiver,
+    a callback's receiver and sender."""
     fields = ["frame.number", "ip.src", "ip.dst", "tcp.srcport", "tcp.dstport"]
     roles = {}
-    for fr, src, dst, sp, dp in tshark_rows(pcap, fields, "nfs.main_opcode && rpc.msgtyp == 0",
-                                            extra):
+    for fr, src, dst, sp, dp in tshark_rows(pcap, fields, "rpc.program == 100003 && "
+                                            "rpc.msgtyp == 0", extra):
         roles[fr] = (src, dst, sp, dp)
     for fr, src, dst, sp, dp in tshark_rows(pcap, fields, "nfs.cb_procedure && rpc.msgtyp == 0",
                                             extra):
@@ -415,7 +419,7 @@ def check_roles(nfsscope, pcap, roles, work):
               (r["call_frame"], got, roles.get(r["call_frame"])))
 
 
-def check_sample(nfsscope, samples):
+def check_sample(nfsscope, samples, work):
     """nfs41-deleg: a read delegation recalled between two clients, against
     tshark and the client's record."""
     path = os.path.join(samples, "nfs41-deleg.pcap")
@@ -482,7 +486,10 @@ def check_sample(nfsscope, samples):
     ft = finding_truth(path)
     check(len(ft["delayed"]) >= 1, "%s: tshark: %d NFS4ERR_DELAY OPEN replies during the "
           "recall" % (label, len(ft["delayed"])))
-    check_finding(label, rep, ft, roles_truth(path, ()))
+    check(len(ft["holders"]) == 1 and len(roles_truth(path, ())) > 0,
+          "%s: one delegation holder among the clients" % label)
+    check_finding(label, rep, ft)
+    check_roles(nfsscope, path, roles_truth(path, ()), work)
 
 
 def main():
@@ -505,7 +512,7 @@ def main():
         check(rep["rpc"]["unknown_program_calls"] == 0,
               "%s: no calls to unknown programs left" % name)
 
-    check_sample(nfsscope, samples)
+    check_sample(nfsscope, samples, work)
 
     # Synthetic: nfsscope on the capture with the learned program number,
     # tshark on its twin with 0x40000000.
@@ -547,7 +554,7 @@ def main():
                                                              len(recall) - len(times)))
     check(len(finding_truth(twin, extra)["unanswered"]) == 1,
           "tshark: one CB_RECALL never answered")
-    check_finding("synthetic", rep, finding_truth(twin, extra), roles_truth(twin, extra))
+    check_finding("synthetic", rep, finding_truth(twin, extra))
     check_roles(nfsscope, real, roles_truth(twin, extra), work)
     # Negative: a number nobody announced is not taken for callbacks. tshark
     # decodes no call to an unknown program on a connection it did not see

@@ -68,21 +68,24 @@ def count(fs, kind):
 
 
 def tshark_rows(path):
-    """Per RPC message: time, type, xid, ops, statuses (the COMPOUND's first,
-    then each op's), PUTFH handle hashes (calls) or GETFH's (replies), the
-    change attributes, stable_how4."""
+    """Per RPC message: time, type, xid (with the client: a call's source, a
+    reply's destination; two clients may use one XID), ops, statuses (the
+    COMPOUND's first, then each op's), PUTFH handle hashes (calls) or
+    GETFH's (replies), the change attributes, stable_how4."""
     p = subprocess.run(["tshark", "-n", "-r", path, "-Y", "nfs", "-T", "fields",
                         "-E", "separator=|", "-e", "frame.time_epoch", "-e", "rpc.msgtyp",
                         "-e", "rpc.xid", "-e", "nfs.opcode", "-e", "nfs.nfsstat4",
                         "-e", "nfs.fh.hash", "-e", "nfs.changeid4", "-e", "nfs.stable_how4",
-                        "-e", "nfs.main_opcode", "-e", "nfs.open.delegation_type"],
+                        "-e", "nfs.main_opcode", "-e", "nfs.open.delegation_type",
+                        "-e", "ip.src", "-e", "ip.dst"],
                        capture_output=True, text=True, timeout=300)
     check(p.returncode == 0, f"tshark {path}: {p.stderr[-300:]}")
     rows = []
     for line in p.stdout.splitlines():
-        t, typ, xid, ops, st, fh, chg, stable, main, deleg = line.split("|")
+        t, typ, xid, ops, st, fh, chg, stable, main, deleg, src, dst = line.split("|")
         ints = lambda s: [int(x, 0) for x in s.split(",") if x]
-        rows.append({"t": float(t), "reply": typ == "1", "xid": xid, "ops": ints(ops),
+        client = dst if typ == "1" else src
+        rows.append({"t": float(t), "reply": typ == "1", "xid": (client, xid), "ops": ints(ops),
                      "st": ints(st), "fh": [x for x in fh.split(",") if x],
                      "chg": ints(chg), "stable": ints(stable), "main": ints(main),
                      "deleg": (ints(deleg) or [None])[0]})
@@ -145,7 +148,8 @@ KIND_OF_MAIN = {"getattr": (9,), "open": (18, 20, 21), "close": (4,), "lookup": 
 
 def check_whatif4(name, path, rows):
     """The NFSv4 what-if's COMPOUNDs now by kind, and the read-delegation
-    estimate, on tshark's fields (one client per sample)."""
+    estimate (a delegation is one client's: a client's opens of a file), on
+    tshark's fields."""
     p = subprocess.run([sys.argv[1], "-o", "json", "-r", path], capture_output=True, timeout=300)
     fs = {f["kind"]: f for f in json.loads(p.stdout)["findings"]}
     wi = fs.get("mount_option_whatif", {}).get("nfs4")
@@ -177,16 +181,16 @@ def check_whatif4(name, path, rows):
         if not r["reply"] or not c or not c["main"]:
             continue
         if c["main"][0] == OP_OPEN and op_status(r, OP_OPEN) == [0] and r["fh"]:
-            fh = r["fh"][-1]
+            fh = (r["xid"][0], r["fh"][-1])
             want["open"] += opens.get(fh, 0) > 0
             opens[fh] = opens.get(fh, 0) + 1
         elif c["main"][0] == 4 and op_status(r, 4) == [0] and c["fh"]:
-            fh = c["fh"][-1]
+            fh = (r["xid"][0], c["fh"][-1])
             if fh in opens:
                 want["close"] += closes.get(fh, 0) > 0
                 closes[fh] = closes.get(fh, 0) + 1
         elif c["main"] == [OP_GETATTR] and r["st"][:1] == [0] and c["fh"]:
-            want["getattr"] += c["fh"][-1] in opens
+            want["getattr"] += (r["xid"][0], c["fh"][-1]) in opens
     d = wi["read_delegations"]
     got = {"open": d["open_saved"], "close": d["close_saved"], "getattr": d["getattr_saved"]}
     check(got == want, f"{name}: read delegations would save {got} == tshark's {want}")
@@ -330,11 +334,11 @@ def check_single_claim(nfsscope, have_tshark):
     check(st.get("recovery_compounds") == len(recov),
           f"overlap: recovery COMPOUNDs {st.get('recovery_compounds')} == tshark's {len(recov)}")
     claimed = set(delay) | set(stale) | set(recov)
-    want = sum(lat[x] for x in claimed)
+    want = sum(lat[x] for _, x in claimed)
     costs = sum(f["cost_us"] for f in rep["findings"] if "cost_us" in f)
     check(abs(costs - want) <= len(claimed),
           f"overlap: findings cost {costs} us == tshark's {want} us, each COMPOUND once")
-    check(abs(fs["delay_grace_storms"]["cost_us"] - sum(lat[x] for x in delay)) <= len(delay),
+    check(abs(fs["delay_grace_storms"]["cost_us"] - sum(lat[x] for _, x in delay)) <= len(delay),
           "overlap: the DELAY answers' time is delay_grace_storms' (it claims first)")
     t = rep["time_by_cause"]
     check(abs(t["total_us"] - sum(lat.values())) <= len(lat),
