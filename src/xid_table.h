@@ -13,7 +13,7 @@
  * short while, so that retransmitted calls and duplicate replies after a
  * reply are recognised instead of being counted as new calls or orphans:
  * apart from the pending calls, in a ring in answer order of as many entries,
- * each a few dozen bytes (a pending call carries its arguments: 784), so they
+ * each a few dozen bytes (a pending call carries its arguments: 752), so they
  * neither hold a pending call's memory nor push pending calls out. */
 #ifndef NFSSCOPE_XID_TABLE_H
 #define NFSSCOPE_XID_TABLE_H
@@ -28,7 +28,7 @@
 
 struct rpc_program;
 
-#define PC_PRIV_SIZE 216 /* dissector scratch: NFSv4's call digest (nfs4.h) is the largest */
+#define PC_PRIV_SIZE 184 /* dissector scratch: NFSv4's call digest (nfs4.h) is the largest */
 #define PC_FH_MAX 128   /* NFS4_FHSIZE (RFC 8881 §3.2); NFSv3's is 64 (RFC 1813 §2.4) */
 #define PC_NAME_MAX 255 /* longest name kept for learning paths */
 #define PC_BD_DIMS 6    /* = BD__COUNT (breakdown.h) */
