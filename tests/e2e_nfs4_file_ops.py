@@ -284,12 +284,23 @@ def op_lookup(name):
     return u32(15) + opaque(name), u32(15) + u32(0)
 
 
-def op_open(name):
-    """OPEN by name (CLAIM_NULL), no create, no delegation."""
+def op_open(name=None):
+    """OPEN by name (CLAIM_NULL), or of the current handle (CLAIM_FH) when
+    name is None; no create, no delegation."""
+    claim = u32(0) + opaque(name) if name is not None else u32(4)
     args = (u32(18) + u32(0) + u32(1) + u32(0) + u64(0x1234) + opaque(b'owner') + u32(0) +
-            u32(0) + opaque(name))
+            claim)
     res = (u32(18) + u32(0) + STATEID + CINFO + u32(4) + u32(0) + u32(0))
     return args, res
+
+
+def op_create_dir(name):
+    """CREATE of a directory (NF4DIR), no attributes."""
+    return (u32(6) + u32(2) + opaque(name) + u32(0) + opaque(b''),
+            u32(6) + u32(0) + CINFO + u32(0))
+
+
+SECINFO_NO_NAME = (u32(52) + u32(0), u32(52) + u32(0) + u32(0))
 
 
 def op_rename(old, new):
@@ -317,7 +328,9 @@ def capture(path, compounds):
 def many_handles(path):
     """Six distinct handles (of 20 to 40 bytes) in one COMPOUND, SAVEFH and
     RESTOREFH among them, RENAME and LINK as Linux sends them, a handle
-    named twice, the ops that set a handle the call does not carry."""
+    named twice, the ops that set a handle the call does not carry (CREATE
+    among them; OPEN of the current handle sets none), SECINFO_NO_NAME,
+    which leaves none."""
     h = [bytes([0xa0 + i]) * (20 + 4 * i) + bytes([i]) * 4 for i in range(7)]
     ga = GETATTR
     capture(path, [
@@ -338,6 +351,9 @@ def many_handles(path):
          op_open(b'g'), ga, op_putfh(h[2]), ga],
         [op_sequence(8), op_plain(PUTROOTFH), ga, op_putfh(h[3]), ga, op_plain(PUTROOTFH),
          op_getfh(h[6]), ga, op_putfh(h[4]), ga],
+        [op_sequence(9), op_putfh(h[2]), op_create_dir(b'd'), op_getfh(h[6]), ga,
+         op_putfh(h[3]), op_create_dir(b'e'), ga, op_putfh(h[5]), op_open(), ga,
+         op_putfh(h[1]), SECINFO_NO_NAME, op_putfh(h[4]), ga],
     ])
 
 
