@@ -310,6 +310,8 @@ struct capture_totals {
 };
 
 struct stats {
+    struct proc_stats *rows_mem; /* the rows of every program, one block (stats.c) */
+    size_t rows_used;
     struct capture_totals cap;
     /* READDIR(PLUS) replies (NFS3_OK), and those whose entries were not all
      * seen: the reply was longer than the head kept, or had more entries
