@@ -62,6 +62,7 @@ struct tcp_reasm {
     struct chunk *ck;
     uint8_t *data; /* nchunks * CHUNK_DATA */
     uint32_t nchunks, nfree, free_head;
+    uint32_t fresh; /* chunks [fresh, nchunks) never used: off the free list, untouched */
     uint32_t half_max_bytes;  /* per direction, data bytes */
     uint32_t half_max_chunks; /* per direction, chunks (holes included); fits ooo_count */
     size_t buffered;          /* data bytes in the pool, all directions */
@@ -80,8 +81,12 @@ ck_alloc(struct tcp_reasm *r)
 {
     uint32_t i = r->free_head;
 
-    if (i == TCP_NONE)
-        return TCP_NONE;
+    if (i == TCP_NONE) {
+        if (r->fresh == r->nchunks)
+            return TCP_NONE;
+        r->nfree--;
+        return r->fresh++;
+    }
     r->free_head = r->ck[i].next;
     r->nfree--;
     return i;
@@ -409,9 +414,10 @@ tcp_reasm_new(const struct tcp_reasm_config *cfg, struct anomalies *an)
         return NULL;
     }
     r->nchunks = (uint32_t)n;
-    for (uint32_t i = 0; i < r->nchunks; i++)
-        r->ck[i].next = i + 1 < r->nchunks ? i + 1 : TCP_NONE;
-    r->free_head = 0;
+    /* No free list to build: chunks come from `fresh` once the list is
+     * empty, so calloc's pages are touched only as chunks are used. */
+    r->free_head = TCP_NONE;
+    r->fresh = 0;
     r->nfree = r->nchunks;
     r->half_max_bytes = (uint32_t)half;
     r->half_max_chunks = (uint32_t)hc;
