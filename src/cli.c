@@ -97,6 +97,7 @@ static const char usage_text[] =
     "Findings\n"
     "  --window SECONDS   a GETATTR or ACCESS repeated within this long is counted\n"
     "                     as redundant (default 3, like acregmin)\n"
+    "  --max-findings N   entries per findings table (default 16384)\n"
     "  --no-findings      skip the findings (about half the work per call)\n"
     "  --threads 1|2      2 (default): a report from -r files runs the findings on a\n"
     "                     second thread, with the same results; 1: one thread\n"
@@ -252,6 +253,7 @@ enum {
     OPT_DURATION,
     OPT_SPEED,
     OPT_WINDOW,
+    OPT_MAX_FINDINGS,
     OPT_NO_FINDINGS,
     OPT_THREADS,
     OPT_RECORDS,
@@ -304,6 +306,7 @@ static const struct option longopts[] = {
     { "duration", required_argument, NULL, OPT_DURATION },
     { "speed", required_argument, NULL, OPT_SPEED },
     { "window", required_argument, NULL, OPT_WINDOW },
+    { "max-findings", required_argument, NULL, OPT_MAX_FINDINGS },
     { "no-findings", no_argument, NULL, OPT_NO_FINDINGS },
     { "threads", required_argument, NULL, OPT_THREADS },
     { "records", required_argument, NULL, OPT_RECORDS },
@@ -396,7 +399,7 @@ cli_parse(int argc, char **argv, struct cli *c)
     struct nfsscope_config *cfg = &c->cfg;
     char err[512] = "";
     const char *filter_file = NULL;
-    bool quiet = false, verbose = false;
+    bool quiet = false, verbose = false, no_findings = false;
     int opt;
 
     memset(c, 0, sizeof *c);
@@ -479,8 +482,11 @@ cli_parse(int argc, char **argv, struct cli *c)
             if (!records_format_parse(optarg, &c->records_fmt))
                 cli_usage_error("--records-format: \"%s\" is not one of csv, jsonl", optarg);
             break;
+        case OPT_MAX_FINDINGS:
+            cfg->findings_max = parse_count("--max-findings", optarg, 16, 1u << 22);
+            break;
         case OPT_NO_FINDINGS:
-            cfg->findings_max = 0;
+            no_findings = true;
             break;
         case OPT_THREADS:
             cfg->threads = (unsigned)parse_count("--threads", optarg, 1, 2);
@@ -568,6 +574,8 @@ cli_parse(int argc, char **argv, struct cli *c)
                             " or quote it as part of the filter",
                             argv[optind]);
     }
+    if (no_findings) /* whatever --max-findings says */
+        cfg->findings_max = 0;
     if (quiet && verbose)
         cli_usage_error("-q and -v cannot be used together");
     cfg->detail = quiet ? -1 : verbose ? 1 : 0;
