@@ -1,0 +1,163 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* ftab.h: a bounded table of 64-bit keys and fixed-size values, the
+ * findings' memory.
+ *
+ * Open addressing over a power-of-two array; a key lives in one of the
+ * FTAB_PROBE slots after its home. Entries are never deleted, only replaced:
+ * a new key takes the first empty slot of its window, else the one touched
+ * longest ago (counted in *evicted). So lookups stop at an empty slot, and
+ * both operations touch at most FTAB_PROBE slots. */
+#ifndef NFSSCOPE_FTAB_H
+#define NFSSCOPE_FTAB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#define FTAB_PROBE 8
+
+/* A slot's key and stamp side by side, its value after the slots of its
+ * row: a hit reads one cache line, or two adjacent ones. */
+struct fslot {
+    uint64_t key; /* 0 = empty */
+    int64_t stamp;
+};
+
+/* Tables of a group (ftab_group_new) share their memory row by row: row j
+ * holds slot j of each member, then their values. Their keys are the same
+ * hashes (the what-if scenarios' tables; mod and parent, both keyed by the
+ * handle), so the members' probes of a key read the same few cache lines
+ * instead of a line or two each. Each member still places, finds and
+ * evicts exactly as a table of its own. */
+struct ftab {
+    uint8_t *base;  /* slot j at base + j * row */
+    size_t row;     /* bytes per row */
+    size_t voff;    /* from a slot to its value */
+    size_t vsize;
+    uint32_t mask;
+    uint64_t *evicted;
+    void *mem;      /* the allocation (the group's first member) */
+};
+
+static inline struct fslot *
+slot_at(const struct ftab *t, uint32_t j)
+{
+    return (struct fslot *)(t->base + (size_t)j * t->row);
+}
+
+static inline void *
+val_of(const struct ftab *t, struct fslot *s)
+{
+    return (uint8_t *)s + t->voff;
+}
+
+/* n tables of cap entries each (rounded up to a power of two, 16 at
+ * least), member i's values of vsize[i] bytes, sharing rows (see struct
+ * ftab); evictions are counted in *evicted. False if out of memory. */
+bool ftab_group_new(struct ftab **out, unsigned n, size_t cap, const size_t *vsize,
+                    uint64_t *evicted);
+/* One table of its own, or NULL. */
+struct ftab *ftab_new(size_t cap, size_t vsize, uint64_t *evicted);
+void ftab_free(struct ftab *t);
+
+/* The home slot of `key`. */
+static inline uint32_t
+ftab_home(const struct ftab *t, uint64_t key)
+{
+    return (uint32_t)(key | 1) & t->mask;
+}
+
+/* The slot holding `key`, or NULL. */
+static inline struct fslot *
+ftab_find(const struct ftab *t, uint64_t key)
+{
+    uint32_t home = ftab_home(t, key), i;
+
+    key |= 1;
+    for (i = 0; i < FTAB_PROBE; i++) {
+        struct fslot *s = slot_at(t, (home + i) & t->mask);
+        if (s->key == key)
+            return s;
+        if (s->key == 0)
+            return NULL;
+    }
+    return NULL;
+}
+
+static inline void *
+ftab_get(const struct ftab *t, uint64_t key)
+{
+    struct fslot *s = ftab_find(t, key);
+
+    return s ? val_of(t, s) : NULL;
+}
+
+/* Start loading the home slot of `key`: the tables are too big for the
+ * cache, and a call's lookups go to 7+ of them, so their misses overlap
+ * instead of following one another. */
+static inline void
+ftab_prefetch(const struct ftab *t, uint64_t key)
+{
+    struct fslot *s = slot_at(t, ftab_home(t, key));
+
+    __builtin_prefetch(s);
+    __builtin_prefetch(val_of(t, s));
+}
+
+/* Find or add `key` (a new value is zeroed); `now` marks it recently used.
+ * Returns its slot. */
+static inline struct fslot *
+ftab_put_slot(struct ftab *t, uint64_t key, int64_t now, bool *fresh)
+{
+    struct fslot *victim = NULL;
+    uint32_t home = ftab_home(t, key), i;
+
+    key |= 1;
+    for (i = 0; i < FTAB_PROBE; i++) {
+        struct fslot *s = slot_at(t, (home + i) & t->mask);
+        if (s->key == key) {
+            if (s->stamp < now)
+                s->stamp = now;
+            if (fresh)
+                *fresh = false;
+            return s;
+        }
+        if (s->key == 0) {
+            victim = s;
+            break;
+        }
+        if (!victim || s->stamp < victim->stamp)
+            victim = s;
+    }
+    if (victim->key != 0)
+        (*t->evicted)++;
+    victim->key = key;
+    victim->stamp = now;
+    memset(val_of(t, victim), 0, t->vsize);
+    if (fresh)
+        *fresh = true;
+    return victim;
+}
+
+static inline void *
+ftab_put(struct ftab *t, uint64_t key, int64_t now, bool *fresh)
+{
+    return val_of(t, ftab_put_slot(t, key, now, fresh));
+}
+
+/* ftab_put with the slot a lookup of the same call found: `hint` (or NULL)
+ * is trusted while it still holds the key. A key is in at most one slot of
+ * its window and never moves, so the probe would find that very slot. */
+static inline struct fslot *
+ftab_put_at(struct ftab *t, struct fslot *hint, uint64_t key, int64_t now)
+{
+    if (hint && hint->key == (key | 1)) {
+        if (hint->stamp < now)
+            hint->stamp = now;
+        return hint;
+    }
+    return ftab_put_slot(t, key, now, NULL);
+}
+
+#endif
