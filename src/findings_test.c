@@ -6,6 +6,8 @@
 #include <stdlib.h>
 
 #include "dissector.h"
+#include "ftab.h"
+#include "hashtab.h"
 #include "stats.h"
 #include "t.h"
 
@@ -485,6 +487,42 @@ test_network_and_lookups(void)
     findings_free(f);
 }
 
+/* The tables' placement: a key's home must be any slot, even or odd. The
+ * keys are splitmix64 outputs, like the findings' hashes; 64 of them in 1,024
+ * rows mostly sit at their home (6 % load), so about half (binomially 32,
+ * fewer than 16 with odds of 3e-5) must sit at even slots. A home taken from
+ * the low bits of the stored key, whose low bit marks a used slot, would put
+ * them all at odd slots but the few pushed one further by a collision. */
+static void
+test_table_slots(void)
+{
+    uint64_t evicted = 0;
+    struct ftab *t = ftab_new(1024, sizeof(uint64_t), &evicted);
+    unsigned i, even = 0;
+
+    CHECK(t != NULL);
+    if (!t)
+        return;
+    EQ(t->mask, 1023);
+    for (i = 1; i <= 64; i++)
+        *(uint64_t *)ftab_put(t, hash_mix(i), i, NULL) = i;
+    for (i = 1; i <= 64; i++) {
+        struct fslot *s = ftab_find(t, hash_mix(i));
+        size_t j;
+
+        CHECK(s != NULL);
+        if (!s)
+            continue;
+        EQ(*(uint64_t *)val_of(t, s), i);
+        j = (size_t)((uint8_t *)s - (uint8_t *)slot_at(t, 0)) / t->row;
+        even += j % 2 == 0;
+    }
+    EQ(evicted, 0);
+    CHECK(even >= 16);
+    CHECK(even <= 48);
+    ftab_free(t);
+}
+
 int
 main(void)
 {
@@ -501,5 +539,6 @@ main(void)
     test_in_flight();
     test_fanout();
     test_network_and_lookups();
+    test_table_slots();
     return t_done();
 }

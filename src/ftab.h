@@ -61,11 +61,13 @@ bool ftab_group_new(struct ftab **out, unsigned n, size_t cap, const size_t *vsi
 struct ftab *ftab_new(size_t cap, size_t vsize, uint64_t *evicted);
 void ftab_free(struct ftab *t);
 
-/* The home slot of `key`. */
+/* The home slot of `key`: from its high half, since a stored key has its
+ * low bit set (0 marks an empty slot) and a home taken from the low bits
+ * would then always be odd, leaving half the slots no key's home. */
 static inline uint32_t
 ftab_home(const struct ftab *t, uint64_t key)
 {
-    return (uint32_t)(key | 1) & t->mask;
+    return (uint32_t)(key >> 32) & t->mask;
 }
 
 /* The slot holding `key`, or NULL. */
