@@ -61,13 +61,16 @@ bool ftab_group_new(struct ftab **out, unsigned n, size_t cap, const size_t *vsi
 struct ftab *ftab_new(size_t cap, size_t vsize, uint64_t *evicted);
 void ftab_free(struct ftab *t);
 
-/* The home slot of `key`: from its high half, since a stored key has its
- * low bit set (0 marks an empty slot) and a home taken from the low bits
- * would then always be odd, leaving half the slots no key's home. */
+/* Set in every stored key, so that 0 marks an empty slot: the top bit, which
+ * no home uses (the low bit would make every home odd, leaving half the
+ * slots no key's home). */
+#define FTAB_USED ((uint64_t)1 << 63)
+
+/* The home slot of `key`: its low bits. */
 static inline uint32_t
 ftab_home(const struct ftab *t, uint64_t key)
 {
-    return (uint32_t)(key >> 32) & t->mask;
+    return (uint32_t)key & t->mask;
 }
 
 /* The slot holding `key`, or NULL. */
@@ -76,7 +79,7 @@ ftab_find(const struct ftab *t, uint64_t key)
 {
     uint32_t home = ftab_home(t, key), i;
 
-    key |= 1;
+    key |= FTAB_USED;
     for (i = 0; i < FTAB_PROBE; i++) {
         struct fslot *s = slot_at(t, (home + i) & t->mask);
         if (s->key == key)
@@ -115,7 +118,7 @@ ftab_put_slot(struct ftab *t, uint64_t key, int64_t now, bool *fresh)
     struct fslot *victim = NULL;
     uint32_t home = ftab_home(t, key), i;
 
-    key |= 1;
+    key |= FTAB_USED;
     for (i = 0; i < FTAB_PROBE; i++) {
         struct fslot *s = slot_at(t, (home + i) & t->mask);
         if (s->key == key) {
@@ -154,7 +157,7 @@ ftab_put(struct ftab *t, uint64_t key, int64_t now, bool *fresh)
 static inline struct fslot *
 ftab_put_at(struct ftab *t, struct fslot *hint, uint64_t key, int64_t now)
 {
-    if (hint && hint->key == (key | 1)) {
+    if (hint && hint->key == (key | FTAB_USED)) {
         if (hint->stamp < now)
             hint->stamp = now;
         return hint;
