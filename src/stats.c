@@ -148,19 +148,34 @@ stats_by_proc_init(struct stats *s)
     return 0;
 }
 
+/* The index of pg in s->progs, or s->nprogs: not counted. The one found
+ * last is tried first (a capture's calls are mostly of one program). */
+static size_t
+prog_index(struct stats *s, const struct rpc_program *pg)
+{
+    size_t i;
+
+    if (s->prog_hint < s->nprogs && s->progs[s->prog_hint].pg == pg)
+        return s->prog_hint;
+    for (i = 0; i < s->nprogs; i++)
+        if (s->progs[i].pg == pg) {
+            s->prog_hint = i;
+            return i;
+        }
+    return s->nprogs;
+}
+
 /* The bd_procs key of a procedure the tables show, or BD_PROCS_OTHER (an
  * undecoded program, a procedure number beyond the program's). */
 static uint32_t
-proc_key(const struct stats *s, const struct rpc_program *pg, uint32_t proc)
+proc_key(struct stats *s, const struct rpc_program *pg, uint32_t proc)
 {
     size_t i;
 
     if (!pg || proc >= pg->nprocs)
         return BD_PROCS_OTHER;
-    for (i = 0; i < s->nprogs; i++)
-        if (s->progs[i].pg == pg)
-            return bd_procs_key(i, proc);
-    return BD_PROCS_OTHER;
+    i = prog_index(s, pg);
+    return i < s->nprogs ? bd_procs_key(i, proc) : BD_PROCS_OTHER;
 }
 
 void
@@ -202,10 +217,8 @@ stats_prog(struct stats *s, const struct rpc_program *pg)
 
     if (!pg)
         return NULL;
-    for (i = 0; i < s->nprogs; i++)
-        if (s->progs[i].pg == pg)
-            return &s->progs[i];
-    return NULL;
+    i = prog_index(s, pg);
+    return i < s->nprogs ? &s->progs[i] : NULL;
 }
 
 const struct prog_stats *
@@ -290,22 +303,27 @@ stats_lat_bound_ns(unsigned i)
     return r20[i % STATS_LAT_PER_DECADE] * scale;
 }
 
+/* The first bound >= usec: its decade first (each ends at r20[19] * scale),
+ * then the mantissa within it; no division and no power computed per bound,
+ * as this runs for every reply. */
 unsigned
 stats_lat_bucket(uint64_t usec)
 {
-    unsigned lo = 0, hi = STATS_LAT_BOUNDS; /* the answer is in [lo, hi] */
+    uint64_t ns, scale = 100; /* r20[0] * 100 ns = 10 us */
+    unsigned d = 0, j = 0;
 
-    if (usec > stats_lat_bound_ns(STATS_LAT_BOUNDS - 1) / 1000)
+    if (usec > UINT64_MAX / 1000)
         return STATS_LAT_BOUNDS;
-    while (lo < hi) { /* the first bound >= usec */
-        unsigned mid = lo + (hi - lo) / 2;
-
-        if (usec * 1000 <= stats_lat_bound_ns(mid))
-            hi = mid;
-        else
-            lo = mid + 1;
+    ns = usec * 1000;
+    while (d < STATS_LAT_DECADES && ns > r20[STATS_LAT_PER_DECADE - 1] * scale) {
+        d++;
+        scale *= 10;
     }
-    return lo;
+    if (d == STATS_LAT_DECADES && ns > r20[0] * scale) /* above the last bound */
+        return STATS_LAT_BOUNDS;
+    while (ns > r20[j] * scale) /* stops at r20[19] at the latest */
+        j++;
+    return d * STATS_LAT_PER_DECADE + j;
 }
 
 /* A timed reply: the histogram and the fixed-bound counts. */
@@ -700,49 +718,68 @@ stats_retrans(struct stats *s, const struct rpc_program *pg, uint32_t proc)
         p->retrans++;
 }
 
-/* Row keys of one operation, per dimension. Addresses carry their family so
- * IPv4 and IPv6 never collide; a key of length 0 is the "(none)" row (a call
- * with no file handle, an unknown export, no AUTH_SYS credential), so every
- * table adds up to the totals. */
-struct bd_keys {
-    uint8_t k[BD__COUNT][BD_KEY_MAX];
-    size_t len[BD__COUNT];
-};
-
-static void
-make_keys(const struct stats *s, const struct flow_key *key, unsigned call_dir, uint32_t uid,
-          struct bytes fh, struct bd_keys *out)
+/* The row key of one operation in dimension d, in out[BD_KEY_MAX]; returns
+ * its length. Addresses carry their family so IPv4 and IPv6 never collide;
+ * a key of length 0 is the "(none)" row (a call with no file handle, an
+ * unknown export, no AUTH_SYS credential), so every table adds up to the
+ * totals. Made only for the rows not found through the caches. */
+static size_t
+make_key(const struct stats *s, enum bd_dim d, const struct flow_key *key, unsigned call_dir,
+         uint32_t uid, struct bytes fh, uint8_t *out)
 {
     const uint8_t *cli = call_dir == 0 ? key->saddr : key->daddr;
     const uint8_t *srv = call_dir == 0 ? key->daddr : key->saddr;
-    size_t alen = key->af == FLOW_AF_INET6 ? 16 : 4;
+    size_t alen = key->af == FLOW_AF_INET6 ? 16 : 4, len;
     uint64_t exp;
 
-    out->k[BD_CLIENT][0] = out->k[BD_SERVER][0] = out->k[BD_PAIR][0] = key->af;
-    memcpy(out->k[BD_CLIENT] + 1, cli, alen);
-    memcpy(out->k[BD_SERVER] + 1, srv, alen);
-    memcpy(out->k[BD_PAIR] + 1, cli, alen);
-    memcpy(out->k[BD_PAIR] + 1 + alen, srv, alen);
-    out->len[BD_CLIENT] = out->len[BD_SERVER] = 1 + alen;
-    out->len[BD_PAIR] = 1 + 2 * alen;
-    out->len[BD_FILE] = fh.len <= BD_KEY_MAX ? fh.len : BD_KEY_MAX;
-    if (out->len[BD_FILE]) /* no handle: the "(none)" row; fh.p may be NULL */
-        memcpy(out->k[BD_FILE], fh.p, out->len[BD_FILE]);
-    exp = names_export_of(s->names, fh);
-    out->len[BD_EXPORT] = exp ? 8 : 0;
-    memcpy(out->k[BD_EXPORT], &exp, 8);
-    out->len[BD_USER] = uid != UINT32_MAX ? 4 : 0;
-    memcpy(out->k[BD_USER], &uid, 4);
+    switch (d) {
+    case BD_CLIENT:
+    case BD_SERVER:
+    case BD_PAIR:
+        out[0] = key->af;
+        memcpy(out + 1, d == BD_SERVER ? srv : cli, alen);
+        if (d != BD_PAIR)
+            return 1 + alen;
+        memcpy(out + 1 + alen, srv, alen);
+        return 1 + 2 * alen;
+    case BD_FILE:
+        len = fh.len <= BD_KEY_MAX ? fh.len : BD_KEY_MAX;
+        if (len) /* no handle: the "(none)" row; fh.p may be NULL */
+            memcpy(out, fh.p, len);
+        return len;
+    case BD_EXPORT:
+        exp = names_export_of(s->names, fh);
+        memcpy(out, &exp, 8);
+        return exp ? 8 : 0;
+    case BD_USER:
+        memcpy(out, &uid, 4);
+        return uid != UINT32_MAX ? 4 : 0;
+    default:
+        return 0;
+    }
 }
 
 _Static_assert(BD__COUNT == PC_BD_DIMS, "a pending call remembers one row per dimension");
 
+/* The row of `key` in t, through the row the connection's last call went
+ * to when that row still holds the same key: bd_table_row's answer, as a
+ * key is in at most one row, without hashing it. */
+static struct bd_row *
+row_of_key(struct bd_table *t, const struct bd_cache *c, enum bd_dim d, const uint8_t *key,
+           size_t len)
+{
+    struct bd_row *r = c && c->valid ? bd_table_at(t, c->idx[d], c->gen[d]) : NULL;
+
+    if (r && r->key_len == len && memcmp(r->key, key, len) == 0)
+        return r;
+    return bd_table_row(t, key, len);
+}
+
 void
 stats_call_by(struct stats *s, struct pending_call *pc, struct bd_cache *c)
 {
-    struct bd_keys k;
+    uint8_t k[BD_KEY_MAX];
     struct bytes fh = { pc->fh, pc->fh_len };
-    bool have_keys = false;
     uint32_t pk;
     unsigned d;
 
@@ -756,12 +793,9 @@ stats_call_by(struct stats *s, struct pending_call *pc, struct bd_cache *c)
 
         if (cacheable && c->valid && c->dir == pc->dir && (d != BD_USER || c->uid == pc->uid))
             r = bd_table_at(&s->bd[d], c->idx[d], c->gen[d]);
-        if (!r) {
-            if (!have_keys)
-                make_keys(s, &pc->key, pc->dir, pc->uid, fh, &k);
-            have_keys = true;
-            r = bd_table_row(&s->bd[d], k.k[d], k.len[d]);
-        }
+        if (!r)
+            r = row_of_key(&s->bd[d], c, d, k,
+                           make_key(s, d, &pc->key, pc->dir, pc->uid, fh, k));
         /* Remembered so the reply finds the same rows without hashing again. */
         pc->bd_idx[d] = (uint32_t)(r - s->bd[d].rows);
         pc->bd_gen[d] = r->gen;
@@ -805,8 +839,8 @@ stats_call_by(struct stats *s, struct pending_call *pc, struct bd_cache *c)
 void
 stats_record_by(struct stats *s, const struct op_event *ev)
 {
-    struct bd_keys k;
-    bool have_keys = false, error;
+    uint8_t k[BD_KEY_MAX];
+    bool error;
     uint32_t pk;
     uint64_t lat; /* once: the same for every row and the timeline */
     unsigned d;
@@ -855,12 +889,9 @@ stats_record_by(struct stats *s, const struct op_event *ev)
     for (d = 0; d < BD__COUNT; d++) {
         struct bd_row *r = ev->bd_idx ? bd_table_at(&s->bd[d], ev->bd_idx[d], ev->bd_gen[d]) : NULL;
 
-        if (!r) { /* the row was evicted since the call: find it again by key */
-            if (!have_keys)
-                make_keys(s, ev->key, ev->call_dir, ev->uid, ev->fh, &k);
-            have_keys = true;
-            r = bd_table_row(&s->bd[d], k.k[d], k.len[d]);
-        }
+        if (!r) /* the row was evicted since the call: find it again by key */
+            r = bd_table_row(&s->bd[d], k,
+                             make_key(s, d, ev->key, ev->call_dir, ev->uid, ev->fh, k));
         if (ev->outcome == OP_NO_REPLY) {
             r->unanswered++;
             continue;

@@ -324,6 +324,7 @@ struct stats {
     struct learned_progs learned; /* program numbers announced by calls */
     size_t nprogs;
     struct prog_stats *progs; /* one per rpc_programs[] entry, same order */
+    size_t prog_hint;         /* index of the program found last: most calls are its */
     /* Who and what; absent (bd_on false, names NULL) unless
      * stats_breakdowns_init() was called. */
     bool bd_on;

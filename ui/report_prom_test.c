@@ -258,6 +258,18 @@ test_registry_stats(void)
     EQ(stats_lat_bucket(10000000), STATS_LAT_BOUNDS - 1);
     EQ(stats_lat_bucket(10000001), STATS_LAT_BOUNDS);
     EQ(stats_lat_bucket(UINT64_MAX), STATS_LAT_BOUNDS);
+    /* Each bucket is the first bound at or above the latency, around every bound. */
+    for (unsigned i = 0; i < STATS_LAT_BOUNDS; i++) {
+        uint64_t us = stats_lat_bound_ns(i) / 1000;
+
+        for (uint64_t v = us ? us - 1 : 0; v <= us + 1; v++) {
+            unsigned want = 0;
+
+            while (want < STATS_LAT_BOUNDS && v * 1000 > stats_lat_bound_ns(want))
+                want++;
+            EQ(stats_lat_bucket(v), want);
+        }
+    }
 
     /* getattr: 5 replies at 50, 100, 101, 1000 us and 20 s; 2 NOENT, 1 RPC error. */
     op(&s, nfs3, 1, 50, OP_REPLIED, true, 0, 0);
