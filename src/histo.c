@@ -134,19 +134,6 @@ histo_merge(struct histo *dst, const struct histo *src)
 /* The compact variant: the same log-linear layout with 8 sub-buckets. */
 #define SSUB (1u << HISTO_SMALL_SUB_BITS)
 
-static unsigned
-small_index(uint64_t v)
-{
-    unsigned msb, idx;
-
-    if (v < SSUB)
-        return (unsigned)v;
-    msb = 63u - (unsigned)__builtin_clzll(v);
-    idx = ((msb - (HISTO_SMALL_SUB_BITS - 1u)) << HISTO_SMALL_SUB_BITS) +
-          (unsigned)((v >> (msb - HISTO_SMALL_SUB_BITS)) - SSUB);
-    return idx < HISTO_SMALL_BUCKETS ? idx : HISTO_SMALL_BUCKETS - 1;
-}
-
 static uint64_t
 small_lo(unsigned idx)
 {
@@ -162,21 +149,6 @@ void
 histo_small_init(struct histo_small *h)
 {
     memset(h, 0, sizeof *h);
-}
-
-void
-histo_small_record(struct histo_small *h, uint64_t v)
-{
-    unsigned i = small_index(v);
-
-    if (h->bucket[i] < UINT32_MAX)
-        h->bucket[i]++;
-    if (h->count == 0 || v < h->min)
-        h->min = v;
-    if (v > h->max)
-        h->max = v;
-    h->count++;
-    h->sum += v;
 }
 
 uint64_t
@@ -203,7 +175,7 @@ histo_small_percentile(const struct histo_small *h, double pct)
 void
 histo_small_record_at(struct histo_small *h, struct histo_small_at *at, uint64_t v)
 {
-    unsigned i = small_index(v);
+    unsigned i = histo_small_index(v);
 
     if (i < at->i && h->bucket[i] < UINT32_MAX)
         at->below++;

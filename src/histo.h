@@ -46,7 +46,36 @@ struct histo_small {
 };
 
 void histo_small_init(struct histo_small *h);
-void histo_small_record(struct histo_small *h, uint64_t usec);
+
+/* The bucket of a value: below 8 its own, then 8 per power of two. Inline,
+ * with histo_small_record: a reply records one latency into 7 of them. */
+static inline unsigned
+histo_small_index(uint64_t v)
+{
+    unsigned msb, idx;
+
+    if (v < (1u << HISTO_SMALL_SUB_BITS))
+        return (unsigned)v;
+    msb = 63u - (unsigned)__builtin_clzll(v);
+    idx = ((msb - (HISTO_SMALL_SUB_BITS - 1u)) << HISTO_SMALL_SUB_BITS) +
+          (unsigned)((v >> (msb - HISTO_SMALL_SUB_BITS)) - (1u << HISTO_SMALL_SUB_BITS));
+    return idx < HISTO_SMALL_BUCKETS ? idx : HISTO_SMALL_BUCKETS - 1;
+}
+
+static inline void
+histo_small_record(struct histo_small *h, uint64_t v)
+{
+    unsigned i = histo_small_index(v);
+
+    if (h->bucket[i] < UINT32_MAX)
+        h->bucket[i]++;
+    if (h->count == 0 || v < h->min)
+        h->min = v;
+    if (v > h->max)
+        h->max = v;
+    h->count++;
+    h->sum += v;
+}
 uint64_t histo_small_percentile(const struct histo_small *h, double pct);
 void histo_small_merge(struct histo_small *dst, const struct histo_small *src);
 

@@ -498,12 +498,17 @@ run(struct feed *f, const uint8_t *p, size_t n, const struct timespec *ts)
             uint32_t m, len;
             bool first = !(rm->flags & F_IN_MSG);
 
-            while (rm->mark_have < 4 && pos < n)
-                rm->mark[rm->mark_have++] = p[pos++];
-            if (rm->mark_have < 4)
-                break;
-            rm->mark_have = 0;
-            m = be32(rm->mark);
+            if (rm->mark_have == 0 && n - pos >= 4) { /* the usual case: a whole mark here */
+                m = be32(p + pos);
+                pos += 4;
+            } else {
+                while (rm->mark_have < 4 && pos < n)
+                    rm->mark[rm->mark_have++] = p[pos++];
+                if (rm->mark_have < 4)
+                    break;
+                rm->mark_have = 0;
+                m = be32(rm->mark);
+            }
             len = m & 0x7fffffffu;
             /* Any fragment length is legal (RFC 5531 §11), but a whole
              * record without room for xid and msg_type means the marks are
