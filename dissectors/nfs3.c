@@ -222,7 +222,7 @@ fattr3(struct xdr_cur *x, struct op_attr *a)
     unsigned i;
 
     xdr_cur_skip(x, 84);
-    if (!xdr_cur_ok(x))
+    if (!a || !xdr_cur_ok(x)) /* a NULL: skipped (attr_out) */
         return;
     p = x->base + at;
     memcpy(d, p, 60);
@@ -235,7 +235,15 @@ fattr3(struct xdr_cur *x, struct op_attr *a)
         a->fileid = a->fileid << 8 | p[i];
 }
 
-/* post_op_attr into a (when present). */
+/* Where a reply's attribute set goes: nowhere, skipped, when nothing
+ * reads it (op_event.no_attrs). */
+static struct op_attr *
+attr_out(const struct op_event *ev, struct op_attr *a)
+{
+    return ev->no_attrs ? NULL : a;
+}
+
+/* post_op_attr into a (when present; a NULL: skipped). */
 static void
 post_op_attr_d(struct xdr_cur *x, struct op_attr *a)
 {
@@ -268,7 +276,7 @@ dirlist(struct xdr_cur *x, struct op_event *ev, bool plus)
         xdr_cur_opaque(x, UINT32_MAX, &e.name); /* filename3 */
         xdr_cur_u64(x);                         /* cookie */
         if (plus) {
-            post_op_attr_d(x, &e.attr);
+            post_op_attr_d(x, attr_out(ev, &e.attr));
             if (xdr_cur_bool(x))
                 xdr_cur_opaque(x, NFS3_FHSIZE, &e.fh);
         }
@@ -296,24 +304,24 @@ nfs3_reply_detail(struct xdr_cur x, const struct pending_call *pc, struct op_eve
 {
     switch (pc->proc) {
     case NFSPROC3_GETATTR: /* §3.3.1 GETATTR3resok: obj_attributes (fattr3) */
-        fattr3(&x, &ev->attr);
+        fattr3(&x, attr_out(ev, &ev->attr));
         break;
     case NFSPROC3_SETATTR: /* §3.3.2 SETATTR3resok: obj_wcc */
     case NFSPROC3_REMOVE:  /* §3.3.12 REMOVE3resok: dir_wcc */
     case NFSPROC3_RMDIR:   /* §3.3.13 */
     case NFSPROC3_RENAME:  /* §3.3.14 RENAME3resok: fromdir_wcc, todir_wcc */
-        wcc_data_d(&x, &ev->attr);
+        wcc_data_d(&x, attr_out(ev, &ev->attr));
         break;
     case NFSPROC3_LOOKUP: { /* §3.3.3 LOOKUP3resok: object, obj_attributes, dir_attributes */
         struct bytes fh;
         xdr_cur_opaque(&x, NFS3_FHSIZE, &fh);
-        post_op_attr_d(&x, &ev->obj_attr);
-        post_op_attr_d(&x, &ev->attr);
+        post_op_attr_d(&x, attr_out(ev, &ev->obj_attr));
+        post_op_attr_d(&x, attr_out(ev, &ev->attr));
         break;
     }
     case NFSPROC3_ACCESS: { /* §3.3.4 ACCESS3resok: obj_attributes, access */
         uint32_t granted;
-        post_op_attr_d(&x, &ev->attr);
+        post_op_attr_d(&x, attr_out(ev, &ev->attr));
         granted = xdr_cur_u32(&x);
         if (xdr_cur_ok(&x))
             ev->access_granted = granted;
@@ -322,7 +330,7 @@ nfs3_reply_detail(struct xdr_cur x, const struct pending_call *pc, struct op_eve
     case NFSPROC3_FSINFO: { /* §3.3.19 FSINFO3resok: obj_attributes, rtmax, rtpref,
                              * rtmult, wtmax, ... */
         uint32_t rtmax, wtmax;
-        post_op_attr_d(&x, &ev->attr);
+        post_op_attr_d(&x, attr_out(ev, &ev->attr));
         rtmax = xdr_cur_u32(&x);
         xdr_cur_skip(&x, 8); /* rtpref, rtmult */
         wtmax = xdr_cur_u32(&x);
@@ -337,12 +345,12 @@ nfs3_reply_detail(struct xdr_cur x, const struct pending_call *pc, struct op_eve
     case NFSPROC3_LINK:     /* §3.3.15 LINK3resok: file_attributes, linkdir_wcc */
     case NFSPROC3_FSSTAT:   /* §3.3.18-20: obj_attributes, ... */
     case NFSPROC3_PATHCONF:
-        post_op_attr_d(&x, &ev->attr);
+        post_op_attr_d(&x, attr_out(ev, &ev->attr));
         break;
     case NFSPROC3_WRITE: /* §3.3.7 WRITE3resok: file_wcc, count, committed, verf */
     case NFSPROC3_COMMIT: { /* §3.3.21 COMMIT3resok: file_wcc, verf */
         uint8_t verf[8];
-        wcc_data_d(&x, &ev->attr);
+        wcc_data_d(&x, attr_out(ev, &ev->attr));
         if (pc->proc == NFSPROC3_WRITE) {
             xdr_cur_u32(&x);
             xdr_cur_u32(&x);
@@ -361,13 +369,13 @@ nfs3_reply_detail(struct xdr_cur x, const struct pending_call *pc, struct op_eve
         struct bytes fh;
         if (xdr_cur_bool(&x))
             xdr_cur_opaque(&x, NFS3_FHSIZE, &fh);
-        post_op_attr_d(&x, &ev->obj_attr);
-        wcc_data_d(&x, &ev->attr);
+        post_op_attr_d(&x, attr_out(ev, &ev->obj_attr));
+        wcc_data_d(&x, attr_out(ev, &ev->attr));
         break;
     }
     case NFSPROC3_READDIR:     /* §3.3.16 READDIR3resok: dir_attributes, cookieverf, reply */
     case NFSPROC3_READDIRPLUS: /* §3.3.17 */
-        post_op_attr_d(&x, &ev->attr);
+        post_op_attr_d(&x, attr_out(ev, &ev->attr));
         xdr_cur_skip(&x, 8);
         dirlist(&x, ev, pc->proc == NFSPROC3_READDIRPLUS);
         break;
@@ -397,7 +405,7 @@ nfs3_reply(struct xdr_cur *x, const struct pending_call *pc, struct op_event *ev
     if (status != 0) {
         if (pc->proc == NFSPROC3_LOOKUP) { /* LOOKUP3resfail: dir_attributes */
             struct xdr_cur y = *x;
-            post_op_attr_d(&y, &ev->attr);
+            post_op_attr_d(&y, attr_out(ev, &ev->attr));
         }
         return DECODE_OK;
     }

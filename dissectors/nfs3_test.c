@@ -586,6 +586,37 @@ test_rename_link(void)
     EQ(ev.names_op, NAMES_OP_REMOVE);
 }
 
+/* LOOKUP3resok (§3.3.3): the attributes are decoded for the findings, and
+ * skipped, with the same result otherwise, when nothing reads them. */
+static void
+test_no_attrs(void)
+{
+    static const uint8_t res[] = {
+        0x00, 0x00, 0x00, 0x00, /* NFS3_OK */
+        FH32,                   /* object */
+        0x00, 0x00, 0x00, 0x01, /* obj_attributes present */
+        FATTR3,
+        0x00, 0x00, 0x00, 0x01, /* dir_attributes present */
+        FATTR3,
+    };
+    struct pending_call pc;
+    struct op_event ev;
+    unsigned no_attrs;
+
+    for (no_attrs = 0; no_attrs < 2; no_attrs++) {
+        fresh_pc(&pc, P_LOOKUP);
+        fresh_ev(&ev);
+        ev.no_attrs = no_attrs;
+        EQ(do_reply(res, sizeof res, &pc, &ev), DECODE_OK);
+        EQ(ev.status, 0);
+        EQ(ev.obj_fh.len, 32);
+        EQ(ev.obj_attr.valid, !no_attrs);
+        EQ(ev.attr.valid, !no_attrs);
+        EQ(ev.obj_attr.fileid, no_attrs ? 0 : 0x12345);
+        EQ(ev.obj_attr.type, no_attrs ? 0 : 1);
+    }
+}
+
 int
 main(void)
 {
@@ -600,5 +631,6 @@ main(void)
     test_status_replies();
     test_rename_link();
     test_readdirplus_cut();
+    test_no_attrs();
     return t_done();
 }

@@ -412,6 +412,7 @@ handle_reply(struct rpc_match *m, struct flow *f, unsigned dir, const struct rpc
     EV_CLEAR(&ev);
     ev.dirent = m->dirents; /* the listing's entries, if it is one */
     ev.dirent_cap = OP_DIRENT_MAX;
+    ev.no_attrs = m->cfg->findings_max == 0; /* only the findings read attributes */
     ev.stable = ev.committed = STABLE_NONE;
     ev.t_reply = msg->ts_last;
     ev.reply_frame = m->frame;
