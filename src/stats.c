@@ -304,13 +304,13 @@ stats_lat_bound_ns(unsigned i)
 }
 
 /* The first bound >= usec: its decade first (each ends at r20[19] * scale),
- * then the mantissa within it; no division and no power computed per bound,
- * as this runs for every reply. */
+ * then the mantissa within it by bisection; no division and no power
+ * computed per bound, as this runs for every reply. */
 unsigned
 stats_lat_bucket(uint64_t usec)
 {
     uint64_t ns, scale = 100; /* r20[0] * 100 ns = 10 us */
-    unsigned d = 0, j = 0;
+    unsigned d = 0, lo = 0, hi = STATS_LAT_PER_DECADE - 1;
 
     if (usec > UINT64_MAX / 1000)
         return STATS_LAT_BOUNDS;
@@ -321,9 +321,15 @@ stats_lat_bucket(uint64_t usec)
     }
     if (d == STATS_LAT_DECADES && ns > r20[0] * scale) /* above the last bound */
         return STATS_LAT_BOUNDS;
-    while (ns > r20[j] * scale) /* stops at r20[19] at the latest */
-        j++;
-    return d * STATS_LAT_PER_DECADE + j;
+    while (lo < hi) { /* the first j with ns <= r20[j] * scale (r20[19] at the latest) */
+        unsigned mid = (lo + hi) / 2;
+
+        if (ns <= r20[mid] * scale)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return d * STATS_LAT_PER_DECADE + lo;
 }
 
 /* A timed reply: the histogram and the fixed-bound counts. */
