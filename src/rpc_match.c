@@ -257,6 +257,15 @@ msg_body(const struct rpc_hdr *h, const struct rpc_msg_view *msg, uint8_t gss_se
     return rc;
 }
 
+/* The answered call sent as `xid` in direction dir of f, if remembered.
+ * Only UDP flows' answered calls are (handle_reply), so over TCP there is
+ * none to look for. */
+static const struct answered_call *
+answered(struct rpc_match *m, const struct flow *f, unsigned dir, uint32_t xid)
+{
+    return f->key.proto == FLOW_PROTO_UDP ? xid_answered_find(&m->xids, f->id, dir, xid) : NULL;
+}
+
 /* Same procedure: the same call sent again. */
 static bool
 same_call(const struct pending_call *pc, const struct rpc_hdr *h)
@@ -269,7 +278,7 @@ handle_call(struct rpc_match *m, struct flow *f, unsigned dir, const struct rpc_
             const struct rpc_hdr *h, enum decode_rc rc)
 {
     struct pending_call *pc = xid_table_find(&m->xids, f->id, dir, h->xid);
-    const struct answered_call *a = pc ? NULL : xid_answered_find(&m->xids, f->id, dir, h->xid);
+    const struct answered_call *a = pc ? NULL : answered(m, f, dir, h->xid);
     const struct rpc_program *pg;
 
     /* Same XID, same procedure, same connection and direction: a
@@ -397,13 +406,13 @@ handle_reply(struct rpc_match *m, struct flow *f, unsigned dir, const struct rpc
 {
     /* The call travelled the other way. */
     struct pending_call *pc = xid_table_find(&m->xids, f->id, dir ^ 1, h->xid);
-    const struct answered_call *a = pc ? NULL : xid_answered_find(&m->xids, f->id, dir ^ 1, h->xid);
+    const struct answered_call *a = pc ? NULL : answered(m, f, dir ^ 1, h->xid);
     struct op_event ev;
 
     if (!pc && !a && f->key.proto == FLOW_PROTO_UDP && m->before_orphan) {
         m->before_orphan(m->hook_ctx, f, dir, h->xid);
         pc = xid_table_find(&m->xids, f->id, dir ^ 1, h->xid);
-        a = pc ? NULL : xid_answered_find(&m->xids, f->id, dir ^ 1, h->xid);
+        a = pc ? NULL : answered(m, f, dir ^ 1, h->xid);
     }
     if (a) { /* a second reply to an answered call (UDP) */
         m->stats->rpc.duplicate_replies++;
@@ -516,7 +525,7 @@ rpc_match_message(struct rpc_match *m, struct flow *f, unsigned dir,
         handle_call(m, f, dir, msg, &h, rc);
     } else {
         if (udp && !validated && !xid_table_find(&m->xids, f->id, dir ^ 1, h.xid) &&
-            !xid_answered_find(&m->xids, f->id, dir ^ 1, h.xid))
+            !answered(m, f, dir ^ 1, h.xid))
             return; /* not RPC */
         if (rc != DECODE_OK)
             anomaly_add(&m->stats->anom, ANOM_RPC_TRUNCATED, 1);
