@@ -64,6 +64,20 @@ codes(char *buf, size_t sz, const uint32_t *code, const uint64_t *n, unsigned cn
             findings_say(buf, sz, "%s%s %" PRIu64, shown++ ? ", " : "", status_name(code[i]), n[i]);
 }
 
+/* The same as JSON: "status": {"NFS4ERR_BAD_STATEID": 1, ...}. */
+static void
+json_statuses(struct json_w *w, const uint32_t *code, const uint64_t *n, unsigned cnt)
+{
+    unsigned i;
+
+    json_key(w, "status");
+    json_obj(w);
+    for (i = 0; i < cnt; i++)
+        if (n[i])
+            json_kv_u64(w, status_name(code[i]), n[i]);
+    json_close(w);
+}
+
 static const struct fnd_v4_lock *
 top_lock(const struct fnd_v4 *v)
 {
@@ -319,22 +333,12 @@ findings_nfs4_evidence(struct json_w *w, const struct stats *s, const struct fin
         json_kv_u64(w, "lost_max_us", v->lost_max_us);
         break;
     case FK_STALE_STATE:
-        json_key(w, "status");
-        json_obj(w);
-        for (i = 0; i < FND_V4_STALE; i++)
-            if (v->stale[i])
-                json_kv_u64(w, status_name(findings_nfs4_stale_codes[i]), v->stale[i]);
-        json_close(w);
+        json_statuses(w, findings_nfs4_stale_codes, v->stale, FND_V4_STALE);
         json_kv_u64(w, "recovery_compounds", v->recovery);
         json_kv_u64(w, "recovery_us", v->recovery_us);
         break;
     case FK_SESSION_LIMITS:
-        json_key(w, "status");
-        json_obj(w);
-        for (i = 0; i < FND_V4_LIMITS; i++)
-            if (v->limits[i])
-                json_kv_u64(w, status_name(findings_nfs4_limit_codes[i]), v->limits[i]);
-        json_close(w);
+        json_statuses(w, findings_nfs4_limit_codes, v->limits, FND_V4_LIMITS);
         json_kv_u64(w, "sequence_replies", v->seq_replies);
         json_kv_u64(w, "at_highest_slot", v->at_highest);
         json_kv_u64(w, "highest_slotid_max", v->max_highest);
