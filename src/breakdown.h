@@ -18,6 +18,7 @@
 #include "bd_procs.h"
 #include "hashtab.h"
 #include "histo.h"
+#include "names.h"
 
 enum bd_dim { BD_CLIENT, BD_SERVER, BD_PAIR, BD_EXPORT, BD_FILE, BD_USER, BD__COUNT };
 
@@ -32,6 +33,11 @@ struct bd_row {
     uint64_t read_bytes, write_bytes;
     uint64_t stable[3];  /* NFSv3 WRITE calls by stable_how */
     uint64_t nfs3_calls; /* calls of NFS v3 (a row may mix programs) */
+    /* File table: the export the row's handle lies in, and that export's
+     * row (stats.c), as last found: a call finds them without walking the
+     * names or hashing again while they hold. */
+    struct names_export_memo export;
+    uint32_t export_idx, export_gen;
     struct histo_small latency; /* percentiles within 12.5 % (histo.h) */
 };
 

@@ -34,6 +34,12 @@ struct names {
     struct hashtab idx;  /* handle key -> slot */
     struct hashtab didx; /* (parent key, name) -> slot, for RENAME and REMOVE */
     uint64_t seed, evicted;
+    /* For names_export_of_memo: entries that left, became export roots or
+     * moved to another parent (any chain may change), and entries given a
+     * parent where they had none (only a chain that stopped short may go
+     * further; a new entry, with neither, ends a chain as its absence did);
+     * both start at 1, so a zeroed memo never holds. */
+    uint64_t changed, extended;
 };
 
 struct names *
@@ -56,6 +62,7 @@ names_new(size_t cap, uint64_t seed)
     n->free_head = HT_NONE;
     n->fresh = 0;
     n->head = n->tail = HT_NONE;
+    n->changed = n->extended = 1;
     return n;
 fail:
     if (n) {
@@ -212,6 +219,7 @@ upsert(struct names *n, uint64_t key)
             n->free_head = victim;
             n->count--;
             n->evicted++;
+            n->changed++;
         }
         s = n->free_head;
         n->free_head = n->slab[s].next;
@@ -262,6 +270,12 @@ names_learn(struct names *n, struct bytes parent, struct bytes name, struct byte
         return; /* known already */
     /* One name per handle: the latest one learned. */
     unindex(n, s);
+    if (e->parent != pk) {
+        if (e->parent)
+            n->changed++;
+        else
+            n->extended++;
+    }
     e->parent = pk;
     set_name(n, s, name);
     index_slot(n, s);
@@ -290,6 +304,7 @@ names_rename(struct names *n, struct bytes from_dir, struct bytes from_name, str
     if (e->key == tk)
         return false; /* into itself: impossible (hostile); no self-parent */
     unindex(n, s);
+    n->changed++;
     e->parent = tk;
     set_name(n, s, to_name);
     index_slot(n, s);
@@ -319,6 +334,7 @@ names_learn_export(struct names *n, struct bytes path, struct bytes root)
         return;
     e = upsert(n, names_key(n, root));
     unindex(n, (uint32_t)(e - n->slab)); /* a root is found by handle only */
+    n->changed++;
     e->parent = 0;
     e->is_export = 1;
     set_name(n, (uint32_t)(e - n->slab), path);
@@ -418,6 +434,19 @@ names_export_of(const struct names *n, struct bytes fh)
         return 0;
     depth = chain(n, names_key(n, fh), slots, &complete);
     return complete ? n->slab[slots[depth - 1]].key : 0;
+}
+
+uint64_t
+names_export_of_memo(const struct names *n, struct bytes fh, struct names_export_memo *m)
+{
+    if (!n)
+        return 0;
+    if (m->changed != n->changed || (!m->export_key && m->extended != n->extended)) {
+        m->export_key = names_export_of(n, fh);
+        m->changed = n->changed;
+        m->extended = n->extended;
+    }
+    return m->export_key;
 }
 
 bool

@@ -55,6 +55,19 @@ bool names_path(const struct names *n, struct bytes fh, char *buf, size_t bufsz)
 /* The export the handle lies in, as its root's 64-bit key, or 0 when the
  * chain does not reach an export root. names_export_path() names it. */
 uint64_t names_export_of(const struct names *n, struct bytes fh);
+/* names_export_of() remembered for one handle (zeroed: nothing yet). An
+ * answer that reached an export root holds while no entry leaves the
+ * cache, becomes a root or moves to another parent; one that did not, also
+ * while no entry is given a parent where it had none (the chain may now go
+ * further). */
+struct names_export_memo {
+    uint64_t export_key;
+    uint64_t changed, extended; /* the cache's counts when it was found */
+};
+/* The same answer as names_export_of(n, fh), from *m when it still holds,
+ * else found and kept in *m: m must always be asked with the same fh. */
+uint64_t names_export_of_memo(const struct names *n, struct bytes fh,
+                              struct names_export_memo *m);
 bool names_export_path(const struct names *n, uint64_t export_key, char *buf, size_t bufsz);
 
 /* The 64-bit key of a handle (as used by names_export_of). */

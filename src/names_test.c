@@ -250,5 +250,78 @@ main(void)
         STREQ(p, ".../z");
         names_free(n);
     }
+    /* The export remembered per handle (names_export_of_memo) follows every
+     * change that moves a chain: a root arriving, a parent learned where
+     * there was none, a move to another parent or export, an entry leaving. */
+    {
+        struct names_export_memo mf, md;
+        uint64_t e1, e2;
+
+        memset(&mf, 0, sizeof mf);
+        memset(&md, 0, sizeof md);
+        n = names_new(4, 11);
+        e1 = names_key(n, B("R1"));
+        e2 = names_key(n, B("R2"));
+        names_learn(n, B("D"), B("f"), B("F"));
+        EQ(names_export_of_memo(n, B("F"), &mf), 0); /* D's parent unknown */
+        names_learn_export(n, B("/one"), B("R1"));
+        EQ(names_export_of_memo(n, B("F"), &mf), 0); /* still: D has no parent */
+        names_learn(n, B("R1"), B("d"), B("D")); /* D, an entry, gets its parent */
+        EQ(names_export_of_memo(n, B("F"), &mf), e1);
+        EQ(names_export_of_memo(n, B("D"), &md), e1);
+        names_learn_export(n, B("/two"), B("R2"));
+        EQ(names_export_of_memo(n, B("F"), &mf), e1);
+        CHECK(names_rename(n, B("R1"), B("d"), B("R2"), B("d"))); /* D moves */
+        EQ(names_export_of_memo(n, B("F"), &mf), e2);
+        EQ(names_export_of_memo(n, B("D"), &md), e2);
+        names_learn(n, B("R1"), B("f2"), B("F")); /* F moves by LOOKUP */
+        EQ(names_export_of_memo(n, B("F"), &mf), e1);
+        names_learn_export(n, B("/d"), B("D")); /* D becomes a root */
+        EQ(names_export_of_memo(n, B("D"), &md), names_key(n, B("D")));
+        /* Four entries: R2, the least recent, leaves; D is under it. */
+        names_learn_export(n, B("/d"), B("R1")); /* R1 most recent again */
+        names_learn(n, B("R1"), B("g"), B("G"));
+        names_learn(n, B("D"), B("h"), B("H"));
+        CHECK(names_evicted(n) >= 1);
+        EQ(names_export_of_memo(n, B("D"), &md), names_export_of(n, B("D")));
+        EQ(names_export_of_memo(n, B("F"), &mf), names_export_of(n, B("F")));
+        names_free(n);
+    }
+    /* Any sequence of changes: the memo's answer is names_export_of's. */
+    {
+        static const char *const h[] = { "A", "B", "C", "D", "E", "F", "G" };
+        struct names_export_memo m[7];
+        uint64_t rng = 88172645463325252ULL;
+        unsigned i, k;
+
+        memset(m, 0, sizeof m);
+        n = names_new(5, 12);
+        for (i = 0; i < 4000; i++) {
+            unsigned a, b, op;
+
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            a = (unsigned)(rng % 7);
+            b = (unsigned)(rng >> 8) % 7;
+            op = (unsigned)(rng >> 16) % 8;
+            if (op == 0)
+                names_learn_export(n, B("/x"), B(h[a]));
+            else if (op == 1)
+                names_rename(n, B(h[a]), B(h[b]), B(h[b]), B(h[a]));
+            else if (op == 2)
+                names_unlink(n, B(h[a]), B(h[b]));
+            else
+                names_learn(n, B(h[a]), B(h[b]), B(h[b]));
+            for (k = 0; k < 7; k++)
+                if (names_export_of_memo(n, B(h[k]), &m[k]) != names_export_of(n, B(h[k])))
+                    break;
+            if (k < 7)
+                break;
+        }
+        EQ(i, 4000);
+        CHECK(names_evicted(n) > 0);
+        names_free(n);
+    }
     return t_done();
 }

@@ -781,24 +781,55 @@ row_of_key(struct bd_table *t, const struct bd_cache *c, enum bd_dim d, const ui
     return bd_table_row(t, key, len);
 }
 
+/* The export row of a call on the handle of file row `file`: through the
+ * export and the row the file row remembers while they hold (no walk up the
+ * names, no hash), else found by key and remembered. */
+static struct bd_row *
+export_row(struct stats *s, const struct bd_cache *c, struct bd_row *file, struct bytes fh)
+{
+    struct bd_table *t = &s->bd[BD_EXPORT];
+    struct names_export_memo *m = &file->export;
+    bool known = m->changed != 0;
+    uint64_t before = m->export_key, exp = names_export_of_memo(s->names, fh, m);
+    struct bd_row *r = known && exp == before ? bd_table_at(t, file->export_idx, file->export_gen)
+                                              : NULL;
+    uint8_t k[8];
+
+    if (r)
+        return r;
+    memcpy(k, &exp, 8);
+    r = row_of_key(t, c, BD_EXPORT, k, exp ? 8 : 0); /* make_key's key */
+    file->export_idx = (uint32_t)(r - t->rows);
+    file->export_gen = r->gen;
+    return r;
+}
+
 void
 stats_call_by(struct stats *s, struct pending_call *pc, struct bd_cache *c)
 {
+    /* The file's row before the export's, which it gives. */
+    static const uint8_t dims[BD__COUNT] = { BD_CLIENT, BD_SERVER, BD_PAIR,
+                                             BD_FILE,   BD_EXPORT, BD_USER };
     uint8_t k[BD_KEY_MAX];
     struct bytes fh = { pc->fh, pc->fh_len };
+    struct bd_row *file = NULL;
     uint32_t pk;
-    unsigned d;
+    unsigned i, d;
 
     if (!s->bd_on)
         return;
     /* An RPCSEC_GSS control message is no procedure's call. */
     pk = s->bd[BD_CLIENT].procs && !pc->gss_proc ? proc_key(s, pc->pg, pc->proc) : BD_PROCS_OTHER;
-    for (d = 0; d < BD__COUNT; d++) {
+    for (i = 0; i < BD__COUNT; i++) {
         struct bd_row *r = NULL;
-        bool cacheable = c && (d == BD_CLIENT || d == BD_SERVER || d == BD_PAIR || d == BD_USER);
+        bool cacheable;
 
+        d = dims[i];
+        cacheable = c && (d == BD_CLIENT || d == BD_SERVER || d == BD_PAIR || d == BD_USER);
         if (cacheable && c->valid && c->dir == pc->dir && (d != BD_USER || c->uid == pc->uid))
             r = bd_table_at(&s->bd[d], c->idx[d], c->gen[d]);
+        else if (d == BD_EXPORT)
+            r = export_row(s, c, file, fh);
         if (!r)
             r = row_of_key(&s->bd[d], c, d, k,
                            make_key(s, d, &pc->key, pc->dir, pc->uid, fh, k));
@@ -813,6 +844,8 @@ stats_call_by(struct stats *s, struct pending_call *pc, struct bd_cache *c)
         if (pc->stable <= STABLE_FILE_SYNC)
             r->stable[pc->stable]++;
         r->write_bytes += pc->write_count;
+        if (d == BD_FILE)
+            file = r;
     }
     {
         struct tl_bucket *b = timeline_at(&s->tl, &pc->t_call);

@@ -20,7 +20,7 @@ tests/flood/rssrun.c: see there why not from Python):
   - bounded: big - empty <= BUDGET(kind): the tables the flood fills, at their
              configured capacity, at a generous upper bound per entry
              (ENTRY below; sizes measured: struct flow 344 B, struct
-             pending_call 752 B, struct bd_row 1,280 B), plus slack;
+             pending_call 752 B, struct bd_row 1,312 B), plus slack;
   - the report counts what was dropped: flow_evicted, xid_evicted,
     ipfrag_evicted, rpc_bad_mark, tcp_ooo_overflow, names_evicted, breakdown
     rows evicted ... with the exact numbers where they are determined.
