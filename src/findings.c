@@ -548,6 +548,25 @@ mkey(const struct findings *f, unsigned kind, uint64_t ck, uint64_t k)
     return hash_u64x2(ck, k, f->seed + 16 + kind);
 }
 
+/* Has any scenario marked the listing of MK_LIST key lk as a READDIRPLUS
+ * one (mval.plus)? False means none did: no scenario's table holds it with
+ * plus set, so a lookup that only wants such a listing can be skipped. */
+static inline bool
+plus_listed(const struct findings *f, uint64_t lk)
+{
+    unsigned b = (unsigned)(lk >> 48);
+
+    return (f->plus_lists[b / 64] >> (b % 64)) & 1;
+}
+
+static inline void
+plus_mark(struct findings *f, uint64_t lk)
+{
+    unsigned b = (unsigned)(lk >> 48);
+
+    f->plus_lists[b / 64] |= (uint64_t)1 << (b % 64);
+}
+
 /* fh's parent directory (its fh_key) from f->parent, looked up once per
  * call (see struct who). */
 static inline bool
@@ -725,7 +744,8 @@ m_attr(struct findings *f, unsigned sc, struct who *w, int64_t now, struct fslot
     struct mval *a = s ? val_of(t, s) : NULL;
 
     if (fscen_params[sc].rdirplus) {
-        const struct mval *l = parent_of(f, w) ? ftab_get(t, w->pdir_ml) : NULL;
+        const struct mval *l = parent_of(f, w) && plus_listed(f, w->pdir_ml)
+                                   ? ftab_get(t, w->pdir_ml) : NULL;
 
         if (l && l->plus && (!a || l->t > a->t)) {
             if (!a) {
@@ -811,7 +831,7 @@ m_sent(struct findings *f, unsigned sc, const struct op_event *ev, struct who *w
     }
     case OPK_LOOKUP: {
         struct mval *e = ftab_get(t, w->mx_f);
-        const struct mval *l = ftab_get(t, w->ml_f);
+        const struct mval *l = plus_listed(f, w->ml_f) ? ftab_get(t, w->ml_f) : NULL;
         bool dir_ok = m_valid(P, a, now);
 
         if (!P->dentries)
@@ -841,6 +861,8 @@ m_sent(struct findings *f, unsigned sc, const struct op_event *ev, struct who *w
             if (ev->attr.valid)
                 l->digest = ev->attr.digest;
             l->plus = ev->kind == OPK_READDIRPLUS && P->rdirplus;
+            if (l->plus)
+                plus_mark(f, w->ml_f);
         }
         break;
     }
@@ -884,6 +906,9 @@ whatif(struct findings *f, const struct op_event *ev, struct who *w, bool replie
 {
     unsigned sc;
 
+    /* Unrolled: each copy of m_sent then has its scenario's parameters as
+     * constants (fscen_params), and their branches fold away. */
+#pragma GCC unroll 7
     for (sc = 0; sc < SC__COUNT; sc++) {
         uint64_t *est = v4 ? f->wi4.est[sc] : f->est[sc];
         uint64_t *kept = v4 ? &f->wi4.cto_kept[sc] : &f->cto_kept[sc];

@@ -155,6 +155,8 @@ struct fnd_whatif4 {
     uint64_t deleg_open, deleg_close, deleg_getattr; /* COMPOUNDs a read delegation saves */
 };
 
+#define FND_PLUS_WORDS 1024 /* 65,536 bits: findings.plus_lists */
+
 struct ftab;    /* bounded hash table (findings.c) */
 struct slowsrv; /* slow_server (slowsrv.h) */
 struct smallio; /* small_io (smallio.h) */
@@ -215,6 +217,11 @@ struct findings {
     /* bounded state */
     struct ftab *attr, *mod, *acc, *parent, *conn, *server, *lst, *filex;
     struct ftab *model[SC__COUNT];
+    /* MK_LIST keys (findings.c) any scenario marked as a READDIRPLUS
+     * listing, one bit per key's hash: a clear bit says no scenario holds
+     * such a listing of that directory, so its lookup is skipped. Bits are
+     * never cleared: a set one only costs the lookup. */
+    uint64_t plus_lists[FND_PLUS_WORDS];
     uint64_t evicted;             /* entries replaced in any table */
 };
 
