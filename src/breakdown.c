@@ -240,3 +240,49 @@ bd_table_total(const struct bd_table *t, struct bd_row *sum)
         row_add(sum, &t->rows[i]);
     row_add(sum, &t->other);
 }
+
+/* src's entries of slot `from` (generation gen) into dst's slot `to`. */
+static void
+procs_merge(struct bd_procs *dst, size_t to, uint32_t to_gen, const struct bd_procs *src,
+            size_t from, uint32_t gen)
+{
+    const struct bd_proc *e;
+    uint32_t n, i;
+
+    if (!dst || !src || !(e = bd_procs_row(src, from, gen, &n)))
+        return;
+    for (i = 0; i < n; i++) {
+        struct bd_proc *d = bd_procs_entry(dst, to, to_gen, e[i].key);
+        if (d->key == BD_PROCS_OTHER && e[i].key != BD_PROCS_OTHER)
+            dst->overflow += e[i].calls;
+        bd_proc_add(d, &e[i]);
+    }
+}
+
+void
+bd_table_merge(struct bd_table *dst, const struct bd_table *src)
+{
+    size_t i;
+
+    for (i = 0; i < src->count; i++) {
+        const struct bd_row *s = &src->rows[i];
+        struct bd_row *d = bd_table_row(dst, s->key, s->key_len);
+        size_t slot = (size_t)(d - dst->rows);
+
+        row_add(d, s);
+        procs_merge(dst->procs, slot, d->gen, src->procs, i, s->gen);
+        procs_merge(dst->ops, slot, d->gen, src->ops, i, s->gen);
+    }
+    row_add(&dst->other, &src->other);
+    if (src->procs && dst->procs) {
+        procs_merge(dst->procs, dst->cap, dst->procs->rows[dst->cap].gen, src->procs, src->cap,
+                    src->procs->rows[src->cap].gen);
+        dst->procs->overflow += src->procs->overflow;
+    }
+    if (src->ops && dst->ops) {
+        procs_merge(dst->ops, dst->cap, dst->ops->rows[dst->cap].gen, src->ops, src->cap,
+                    src->ops->rows[src->cap].gen);
+        dst->ops->overflow += src->ops->overflow;
+    }
+    dst->evicted += src->evicted;
+}

@@ -93,6 +93,11 @@ const char *bd_order_name(enum bd_order o);
 size_t bd_table_top(const struct bd_table *t, enum bd_order order, const struct bd_row **out,
                     size_t n);
 
+/* Add src's rows to dst's by key (created, evicting if dst fills), its
+ * "other" row to dst's, and the per-procedure entries of both (the shards
+ * of one run, pipeline.h: same dimension and seed). */
+void bd_table_merge(struct bd_table *dst, const struct bd_table *src);
+
 /* Sum of every row plus "other" (tests: totals add up). */
 void bd_table_total(const struct bd_table *t, struct bd_row *sum);
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* breakdown_test.c: bounded tables, eviction into "other", totals, top-N order;
- * per-procedure counts follow their rows into "other". */
+ * per-procedure counts follow their rows into "other"; two tables merged. */
 #include "breakdown.h"
 
 #include <stdlib.h>
@@ -153,9 +153,78 @@ test_long_handles(void)
     bd_table_fini(&t);
 }
 
+/* bd_table_merge: rows split between two tables (some keys in both), with
+ * their per-procedure entries, merged: each key's row and entries as one
+ * table that counted every call has them; "other" and evictions add. */
+static void
+test_merge(void)
+{
+    struct bd_table all, a, b;
+    struct bd_procs pall, pa, pb;
+    uint32_t i, bad = 0;
+
+    EQ(bd_table_init(&all, BD_CLIENT, 64, 3), 0);
+    EQ(bd_table_init(&a, BD_CLIENT, 64, 3), 0);
+    EQ(bd_table_init(&b, BD_CLIENT, 64, 3), 0);
+    EQ(bd_procs_init(&pall, 64), 0);
+    EQ(bd_procs_init(&pa, 64), 0);
+    EQ(bd_procs_init(&pb, 64), 0);
+    all.procs = &pall;
+    a.procs = &pa;
+    b.procs = &pb;
+    for (i = 0; i < 5000; i++) {
+        uint8_t key = (uint8_t)(i * 31 % 50);
+        struct bd_table *half = (i + key) % 3 ? &a : &b;
+        struct bd_table *both[2] = { &all, half };
+        unsigned k;
+
+        for (k = 0; k < 2; k++) {
+            struct bd_row *r = bd_table_row(both[k], &key, 1);
+            size_t slot = (size_t)(r - both[k]->rows);
+
+            r->calls++;
+            r->read_bytes += i;
+            histo_small_record(&r->latency, i % 977);
+            bd_procs_call(both[k]->procs, slot, r->gen, i % 5, i);
+        }
+    }
+    a.other.calls = 3;
+    b.other.calls = 4;
+    bd_table_merge(&a, &b);
+    EQ(a.count, all.count);
+    EQ(a.other.calls, 7);
+    for (i = 0; i < all.count; i++) {
+        const struct bd_row *x = &all.rows[i];
+        const struct bd_row *y = bd_table_row(&a, x->key, x->key_len);
+        const struct bd_proc *ex, *ey;
+        uint32_t nx, ny, j;
+
+        bad += y->calls != x->calls || y->read_bytes != x->read_bytes ||
+               memcmp(&y->latency, &x->latency, sizeof x->latency) != 0;
+        ex = bd_procs_row(&pall, i, x->gen, &nx);
+        ey = bd_procs_row(&pa, (size_t)(y - a.rows), y->gen, &ny);
+        bad += nx != ny;
+        for (j = 0; ex && ey && j < nx && j < ny; j++) { /* entries: by key, any order */
+            uint32_t m;
+            for (m = 0; m < ny && ey[m].key != ex[j].key; m++)
+                ;
+            bad += m == ny || ey[m].calls != ex[j].calls || ey[m].bytes != ex[j].bytes;
+        }
+    }
+    EQ(bad, 0);
+    all.procs = a.procs = b.procs = NULL;
+    bd_procs_fini(&pall);
+    bd_procs_fini(&pa);
+    bd_procs_fini(&pb);
+    bd_table_fini(&all);
+    bd_table_fini(&a);
+    bd_table_fini(&b);
+}
+
 int
 main(void)
 {
+    test_merge();
     test_long_handles();
     test_small_table_floods();
     test_orders_and_ties();

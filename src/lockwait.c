@@ -24,6 +24,7 @@ struct lockwait {
     uint32_t head, tail, free_head; /* head: newest; tail: oldest */
     struct hashtab idx;
     uint64_t seed;
+    size_t merged; /* waits still open in the tables merged into this one */
     struct lockwait_stats st;
 };
 
@@ -210,7 +211,21 @@ lockwait_record(struct lockwait *w, const struct op_event *ev)
 size_t
 lockwait_pending(const struct lockwait *w)
 {
-    return w ? w->count : 0;
+    return w ? w->count + w->merged : 0;
+}
+
+void
+lockwait_merge(struct lockwait *dst, const struct lockwait *src)
+{
+    if (!dst || !src)
+        return;
+    dst->merged += lockwait_pending(src);
+    dst->st.blocked += src->st.blocked;
+    dst->st.granted += src->st.granted;
+    dst->st.cancelled += src->st.cancelled;
+    dst->st.evicted += src->st.evicted;
+    dst->st.unmatched_grants += src->st.unmatched_grants;
+    histo_merge(&dst->st.wait, &src->st.wait);
 }
 
 const struct lockwait_stats *

@@ -63,6 +63,10 @@ struct op_event;
 void lockwait_record(struct lockwait *w, const struct op_event *ev);
 
 size_t lockwait_pending(const struct lockwait *w);
+/* Add src's counts and its open waits to dst's (the shards of one run,
+ * pipeline.h: a client's waits and the server's grants travel between the
+ * same two addresses, so each wait is in one shard). */
+void lockwait_merge(struct lockwait *dst, const struct lockwait *src);
 const struct lockwait_stats *lockwait_stats(const struct lockwait *w);
 
 #endif

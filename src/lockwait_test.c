@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* lockwait_test.c: the lock waits table: matching, eviction, time. */
+/* lockwait_test.c: the lock waits table: matching, eviction, time; two
+ * tables merged. */
 #include "lockwait.h"
 
 #include <string.h>
@@ -13,6 +14,50 @@ T(time_t s, long ns)
     return t;
 }
 
+/* lockwait_merge: waits split between two tables, merged: the counts, the
+ * waits' histogram and the waits still open of one table that saw all. */
+static void
+test_merge(void)
+{
+    struct lockwait *all = lockwait_new(16, 1), *a = lockwait_new(16, 1), *b = lockwait_new(16, 1);
+    const struct lockwait_stats *sa, *sall;
+    char c[4] = "cli";
+    uint64_t i;
+
+    for (i = 0; i < 10; i++) {
+        struct lockwait *half = i % 3 ? a : b;
+        struct timespec t0 = T((time_t)i, 0), t1 = T((time_t)(i * 2 + 1), 5000);
+
+        c[0] = (char)('a' + i % 4);
+        lockwait_blocked(all, c, sizeof c, i, &t0);
+        lockwait_blocked(half, c, sizeof c, i, &t0);
+        if (i % 4 == 3) /* left waiting */
+            continue;
+        if (i % 4 == 2) {
+            CHECK(lockwait_cancelled(all, c, sizeof c, i));
+            CHECK(lockwait_cancelled(half, c, sizeof c, i));
+        } else {
+            CHECK(lockwait_granted(all, c, sizeof c, i, &t1, true));
+            CHECK(lockwait_granted(half, c, sizeof c, i, &t1, true));
+        }
+    }
+    CHECK(!lockwait_granted(b, "zz", 2, 99, &(struct timespec){ 50, 0 }, true));
+    CHECK(!lockwait_granted(all, "zz", 2, 99, &(struct timespec){ 50, 0 }, true));
+    lockwait_merge(a, b);
+    sa = lockwait_stats(a);
+    sall = lockwait_stats(all);
+    EQ(lockwait_pending(a), lockwait_pending(all));
+    EQ(lockwait_pending(a), 2);
+    EQ(sa->blocked, sall->blocked);
+    EQ(sa->granted, sall->granted);
+    EQ(sa->cancelled, sall->cancelled);
+    EQ(sa->unmatched_grants, 1);
+    CHECK(memcmp(&sa->wait, &sall->wait, sizeof sa->wait) == 0);
+    lockwait_free(all);
+    lockwait_free(a);
+    lockwait_free(b);
+}
+
 int
 main(void)
 {
@@ -22,6 +67,7 @@ main(void)
     char c[4];
     uint64_t i;
 
+    test_merge();
     CHECK(lockwait_new(0, 1) == NULL);
     CHECK(w != NULL);
     if (!w)

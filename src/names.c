@@ -475,3 +475,30 @@ names_evicted(const struct names *n)
 {
     return n ? n->evicted : 0;
 }
+
+void
+names_merge(struct names *dst, const struct names *src)
+{
+    uint32_t s;
+
+    if (!dst || !src)
+        return;
+    dst->evicted += src->evicted;
+    for (s = src->tail; s != HT_NONE; s = src->slab[s].prev) { /* least recent first */
+        const struct entry *from = &src->slab[s];
+        struct bytes name = { ename(src, s), from->name_len };
+        struct entry *e;
+        uint32_t d = find(dst, from->key);
+
+        if (d != HT_NONE && (dst->slab[d].is_export || !from->is_export))
+            continue; /* dst's name stands; an export root's path wins */
+        e = upsert(dst, from->key);
+        d = (uint32_t)(e - dst->slab);
+        unindex(dst, d);
+        e->parent = from->parent;
+        e->is_export = from->is_export;
+        set_name(dst, d, name);
+        if (from->indexed)
+            index_slot(dst, d);
+    }
+}

@@ -73,6 +73,11 @@ bool names_export_path(const struct names *n, uint64_t export_key, char *buf, si
 /* The 64-bit key of a handle (as used by names_export_of). */
 uint64_t names_key(const struct names *n, struct bytes fh);
 
+/* Learn src's entries into dst (the shards of one run, pipeline.h: the same
+ * seed), least recent first; a handle dst names already keeps its name,
+ * unless src knows it as an export root. */
+void names_merge(struct names *dst, const struct names *src);
+
 size_t names_count(const struct names *n);
 uint64_t names_evicted(const struct names *n);
 

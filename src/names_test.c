@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* names_test.c: paths from learned names, exports, eviction, hostile chains. */
+/* names_test.c: paths from learned names, exports, eviction, hostile chains;
+ * two caches merged. */
 #include "names.h"
 
 #include <string.h>
@@ -13,6 +14,35 @@ B(const char *s)
     return b;
 }
 
+/* names_merge: names learned by two caches (two clients of one export),
+ * merged: the paths of one cache that learned them all; a handle both know
+ * keeps the first cache's name; evictions add. */
+static void
+test_merge(void)
+{
+    struct names *a = names_new(16, 5), *b = names_new(16, 5);
+    char buf[256];
+
+    names_learn_export(a, B("/export"), B("ROOT"));
+    names_learn(a, B("ROOT"), B("dir"), B("DIR"));
+    names_learn(b, B("DIR"), B("f1"), B("F1"));
+    names_learn(b, B("DIR"), B("gone"), B("GONE"));
+    names_unlink(b, B("DIR"), B("gone"));
+    names_learn(b, B("ROOT"), B("other"), B("DIR"));
+    names_learn(a, B("F1"), B("x"), B("X")); /* a child of a handle only b names */
+    names_merge(a, b);
+    CHECK(names_path(a, B("X"), buf, sizeof buf));
+    STREQ(buf, "/export/dir/f1/x");
+    CHECK(names_path(a, B("GONE"), buf, sizeof buf)); /* still labels its object */
+    STREQ(buf, "/export/dir/gone");
+    names_learn(a, B("DIR"), B("gone"), B("NEW")); /* the name was unlinked in b */
+    CHECK(names_path(a, B("GONE"), buf, sizeof buf));
+    EQ(names_count(a), 6);
+    CHECK(names_export_of(a, B("X")) == names_key(a, B("ROOT")));
+    names_free(a);
+    names_free(b);
+}
+
 int
 main(void)
 {
@@ -20,6 +50,7 @@ main(void)
     char buf[256];
     uint64_t exp;
 
+    test_merge();
     CHECK(n != NULL);
     /* Nothing known: the handle in hex. */
     CHECK(!names_path(n, B("\x01\x02"), buf, sizeof buf));

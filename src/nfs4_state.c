@@ -172,7 +172,10 @@ struct nfs4_state {
     struct nfs4_client *clients;
     struct nfs4_session *sessions;
     struct sid *sids;
-    uint64_t order; /* first-sight counter */
+    /* First sight: the latest frame of the messages recorded (frames count
+     * the whole input, so shards of one run compare), then a counter within
+     * that frame (next_order). */
+    uint64_t frame, sub;
     uint64_t *cl_order, *se_order;
     size_t sid_active[SID__COUNT];
     struct nfs4_state_stats st;
@@ -259,6 +262,13 @@ state_error(uint32_t status)
     }
 }
 
+/* An entry's place in order of first sight (see struct nfs4_state). */
+static uint64_t
+next_order(struct nfs4_state *st)
+{
+    return st->frame << 16 | (st->sub < 0xffff ? st->sub++ : 0xffff);
+}
+
 static struct nfs4_client *
 client_get(struct nfs4_state *st, uint64_t clientid, const struct nfs4_state_who *who,
            uint32_t minor)
@@ -276,7 +286,7 @@ client_get(struct nfs4_state *st, uint64_t clientid, const struct nfs4_state_who
         memcpy(c->addr, who->addr, sizeof c->addr);
         c->minor = minor <= 0xfe ? (uint8_t)minor : 0xfe;
         c->t_first = who->t;
-        st->cl_order[s] = st->order++;
+        st->cl_order[s] = next_order(st);
     }
     c->t_last = who->t;
     return c;
@@ -304,7 +314,7 @@ session_get(struct nfs4_state *st, const uint8_t *sessionid, const struct nfs4_s
         memcpy(se->sessionid, sessionid, NFS4_SESSIONID_SIZE);
         se->t_first = who->t;
         se->target_min = UINT32_MAX;
-        st->se_order[s] = st->order++;
+        st->se_order[s] = next_order(st);
     }
     se->t_last = who->t;
     return se;
@@ -706,8 +716,15 @@ nfs4_state_record_op(struct nfs4_state *st, const struct op_event *msg, const st
     const struct nfs4_op_detail *d = op->detail;
     struct nfs4_state_who who;
 
+    uint64_t frame;
+
     if (!st || !d || !d->call || !msg->pg || !msg->key)
         return;
+    frame = op->phase == OPI_CALL ? msg->call_frame : msg->reply_frame;
+    if (frame > st->frame) { /* 0 (not known) and older frames keep the latest */
+        st->frame = frame;
+        st->sub = 0;
+    }
     if (msg->pg == &nfs4_callback_program) { /* the callbacks, on either channel */
         if (op->phase == OPI_CALL && d->arg)
             callback_call(st, d->arg, &msg->t_call);
@@ -856,4 +873,158 @@ nfs4_seq_flag_name(unsigned bit)
         "SEQ4_STATUS_DEVID_DELETED",
     };
     return bit < NFS4_STATE_FLAGS ? n[bit] : NULL;
+}
+
+/* ---- the shards of one run (pipeline.h) ---- */
+
+static void
+status_merge(struct nfs4_status_map *dst, const struct nfs4_status_map *src)
+{
+    uint32_t i, j;
+
+    dst->other += src->other;
+    for (i = 0; i < src->n; i++) {
+        for (j = 0; j < dst->n && dst->status[j] != src->status[i]; j++)
+            ;
+        if (j == dst->n && dst->n == NFS4_STATE_STATUS) {
+            dst->other += src->count[i];
+            continue;
+        }
+        if (j == dst->n) {
+            dst->status[j] = src->status[i];
+            dst->count[j] = 0;
+            dst->n++;
+        }
+        dst->count[j] += src->count[i];
+    }
+}
+
+#define ADD(f) (d->f += s->f)
+
+static void
+counts_merge(struct nfs4_state_stats *d, const struct nfs4_state_stats *s)
+{
+    unsigned i;
+
+    ADD(clients.setclientid), ADD(clients.exchange_id), ADD(clients.confirmed);
+    ADD(clients.destroyed), ADD(clients.evicted);
+    ADD(renewals.renew), ADD(renewals.renew_errors), ADD(renewals.sequence);
+    status_merge(&d->renewals.status, &s->renewals.status);
+    ADD(sessions.created), ADD(sessions.destroyed), ADD(sessions.evicted), ADD(sessions.calls);
+    ADD(sessions.replies), ADD(sessions.errors), ADD(sessions.slot_busy);
+    ADD(sessions.slots_beyond);
+    status_merge(&d->sessions.status, &s->sessions.status);
+    for (i = 0; i < NFS4_STATE_FLAGS; i++)
+        ADD(sessions.flags[i]);
+    ADD(stateids.opens), ADD(stateids.open_confirms), ADD(stateids.closes), ADD(stateids.locks);
+    ADD(stateids.unlocks), ADD(stateids.freed), ADD(stateids.evicted);
+    status_merge(&d->stateids.errors, &s->stateids.errors);
+    for (i = 0; i < NFS4_STATE_DELEG; i++)
+        ADD(delegations.granted[i]);
+    for (i = 0; i < NFS4_STATE_WHY; i++)
+        ADD(delegations.why[i]);
+    ADD(delegations.why_other), ADD(delegations.recall), ADD(delegations.delegreturn);
+    ADD(delegations.returned), ADD(delegations.return_unknown), ADD(delegations.evicted);
+    status_merge(&d->delegations.return_errors, &s->delegations.return_errors);
+    ADD(recalls.calls), ADD(recalls.known), ADD(recalls.returned), ADD(recalls.pending);
+    histo_merge(&d->recalls.to_return, &s->recalls.to_return);
+}
+
+/* A client both shards saw (one client id from two addresses): counts add,
+ * who it is stays the first-seen one's. */
+static void
+client_merge(struct nfs4_client *d, const struct nfs4_client *s, bool s_first)
+{
+    struct nfs4_client m = s_first ? *s : *d;
+    const struct nfs4_client *o = s_first ? d : s;
+
+    m.confirmed |= o->confirmed;
+    m.destroyed |= o->destroyed;
+    m.sessions += o->sessions;
+    m.renewals += o->renewals;
+    m.sequences += o->sequences;
+    m.opens += o->opens;
+    m.locks += o->locks;
+    m.delegations += o->delegations;
+    if (o->t_last.tv_sec > m.t_last.tv_sec ||
+        (o->t_last.tv_sec == m.t_last.tv_sec && o->t_last.tv_nsec > m.t_last.tv_nsec))
+        m.t_last = o->t_last;
+    *d = m;
+}
+
+/* A session both shards saw (trunked over two addresses): the first-seen
+ * one's detail, the SEQUENCE counts of both. */
+static void
+session_merge(struct nfs4_session *d, const struct nfs4_session *s, bool s_first)
+{
+    struct nfs4_session m = s_first ? *s : *d;
+    const struct nfs4_session *o = s_first ? d : s;
+
+    m.calls += o->calls;
+    m.replies += o->replies;
+    m.errors += o->errors;
+    m.slot_busy += o->slot_busy;
+    m.slots_beyond += o->slots_beyond;
+    status_merge(&m.status, &o->status);
+    *d = m;
+}
+
+void
+nfs4_state_merge(struct nfs4_state *dst, const struct nfs4_state *src)
+{
+    uint32_t s;
+
+    if (!dst || !src)
+        return;
+    counts_merge(&dst->st, &src->st);
+    for (s = src->cl.tail; s != HT_NONE; s = src->cl.prev[s]) { /* least recent first */
+        bool created, evicted;
+        uint32_t d = lru_get(&dst->cl, src->cl.key[s], &created, &evicted);
+
+        if (evicted)
+            dst->st.clients.evicted++;
+        if (created) {
+            dst->clients[d] = src->clients[s];
+            dst->cl_order[d] = src->cl_order[s];
+        } else {
+            if (dst->clients[d].confirmed && src->clients[s].confirmed)
+                dst->st.clients.confirmed--; /* one client id, confirmed once */
+            client_merge(&dst->clients[d], &src->clients[s], src->cl_order[s] < dst->cl_order[d]);
+            if (src->cl_order[s] < dst->cl_order[d])
+                dst->cl_order[d] = src->cl_order[s];
+        }
+    }
+    for (s = src->se.tail; s != HT_NONE; s = src->se.prev[s]) {
+        bool created, evicted;
+        uint32_t d = lru_get(&dst->se, src->se.key[s], &created, &evicted);
+
+        if (evicted)
+            dst->st.sessions.evicted++;
+        if (created) {
+            dst->sessions[d] = src->sessions[s];
+            dst->se_order[d] = src->se_order[s];
+        } else {
+            session_merge(&dst->sessions[d], &src->sessions[s], src->se_order[s] < dst->se_order[d]);
+            if (src->se_order[s] < dst->se_order[d])
+                dst->se_order[d] = src->se_order[s];
+        }
+    }
+    for (s = src->si.tail; s != HT_NONE; s = src->si.prev[s]) {
+        bool created, evicted;
+        uint32_t d;
+
+        if (lru_find(&dst->si, src->si.key[s]) != HT_NONE)
+            continue; /* the stateid dst holds stands */
+        d = lru_get(&dst->si, src->si.key[s], &created, &evicted);
+        if (evicted) {
+            recall_drop(dst, &dst->sids[d]);
+            if (dst->sids[d].kind == SID_DELEG)
+                dst->st.delegations.evicted++;
+            else
+                dst->st.stateids.evicted++;
+            dst->sid_active[dst->sids[d].kind]--;
+        }
+        dst->sids[d] = src->sids[s];
+        dst->sid_active[dst->sids[d].kind]++;
+    }
 }

@@ -184,6 +184,12 @@ size_t nfs4_state_clients(const struct nfs4_state *st, const struct nfs4_client 
 bool nfs4_state_delegation(const struct nfs4_state *st, const uint8_t other[12],
                            struct nfs4_deleg_info *out);
 
+/* Add src's counts to dst's and its clients, sessions and stateids to dst's
+ * tables (the shards of one run, pipeline.h): an entry both hold adds its
+ * counts and keeps the first-seen one's identity; ties in the report's order
+ * are by first sight, the frame that showed the entry. */
+void nfs4_state_merge(struct nfs4_state *dst, const struct nfs4_state *src);
+
 /* Names: "SEQ4_STATUS_CB_PATH_DOWN" for bit 0 ...; NULL past the table. */
 const char *nfs4_seq_flag_name(unsigned bit);
 

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* nfs4_state_test.c: the NFSv4 state rules on hand-built COMPOUNDs: client
  * ids and their confirmation, sessions and slots, SEQUENCE errors and
- * flags, stateids, delegations granted, refused and returned, bounds. */
+ * flags, stateids, delegations granted, refused and returned, bounds; two
+ * states merged. */
 #include "nfs4_state.h"
 
 #include <string.h>
@@ -468,9 +469,92 @@ test_bounds(void)
     CHECK(nfs4_seq_flag_name(13) == NULL);
 }
 
+/* A 4.0 client id made (SETCLIENTID), confirmed or not, renewed n times,
+ * holding one open stateid. */
+static void
+client40(struct nfs4_state *st, uint64_t id, bool confirm, unsigned renewals, time_t t)
+{
+    struct nfs4_resop *r;
+    struct nfs4_argop *a;
+    unsigned i;
+
+    arg(&k, OP_SETCLIENTID);
+    call(st, &k, 0, t);
+    res(&k, NFS4_OK)->u.cid.clientid = id;
+    reply(st, &k, t);
+    if (confirm) {
+        arg(&k, OP_SETCLIENTID_CONFIRM)->clientid = id;
+        call(st, &k, 0, t);
+        res(&k, NFS4_OK);
+        reply(st, &k, t);
+    }
+    for (i = 0; i < renewals; i++) {
+        arg(&k, OP_RENEW)->clientid = id;
+        call(st, &k, 0, t + 1);
+        res(&k, i == 1 ? 10011 : NFS4_OK); /* the second one: NFS4ERR_EXPIRED */
+        reply(st, &k, t + 1);
+    }
+    arg(&k, OP_PUTFH);
+    a = arg(&k, OP_OPEN);
+    a->clientid = id;
+    call(st, &k, 0, t + 2);
+    res(&k, NFS4_OK);
+    r = res(&k, NFS4_OK);
+    r->has_stateid = true;
+    memset(r->stateid.other, (int)(id & 0xff), 12);
+    reply(st, &k, t + 2);
+}
+
+/* nfs4_state_merge: clients split between two states, one client id in
+ * both (seen from two addresses), merged: the counts, the tables and the
+ * clients' rows of one state that saw everything; the shared client is
+ * confirmed once and its renewals add. */
+static void
+test_merge(void)
+{
+    struct nfs4_state *all = nfs4_state_new(8, 8, 16, 5), *a = nfs4_state_new(8, 8, 16, 5),
+                      *b = nfs4_state_new(8, 8, 16, 5);
+    const struct nfs4_state_stats *sa = nfs4_state_stats(a), *sall = nfs4_state_stats(all);
+    const struct nfs4_client *la[8], *lall[8];
+    size_t n, i;
+
+    client40(all, 0xa, true, 2, 10);
+    client40(a, 0xa, true, 2, 10);
+    client40(all, 0xb, false, 1, 20);
+    client40(b, 0xb, false, 1, 20);
+    client40(all, 0xc, true, 1, 30);
+    client40(a, 0xc, true, 1, 30);
+    client40(all, 0xc, true, 3, 40);
+    client40(b, 0xc, true, 3, 40);
+    nfs4_state_merge(a, b);
+    EQ(sa->clients.setclientid, sall->clients.setclientid);
+    EQ(sa->clients.confirmed, 2);
+    EQ(sa->clients.confirmed, sall->clients.confirmed);
+    EQ(sa->renewals.renew, sall->renewals.renew);
+    EQ(sa->renewals.renew_errors, sall->renewals.renew_errors);
+    EQ(sa->renewals.status.n, 1);
+    EQ(sa->renewals.status.count[0], sall->renewals.status.count[0]);
+    EQ(sa->stateids.opens, sall->stateids.opens);
+    EQ(nfs4_state_clients_active(a), 3);
+    EQ(nfs4_state_stateids_active(a, 0), nfs4_state_stateids_active(all, 0));
+    n = nfs4_state_clients(all, lall, 8);
+    EQ(nfs4_state_clients(a, la, 8), n);
+    for (i = 0; i < n; i++) { /* busiest first: 0xc (4 renewals), 0xa, 0xb */
+        EQ(la[i]->clientid, lall[i]->clientid);
+        EQ(la[i]->renewals, lall[i]->renewals);
+        EQ(la[i]->opens, lall[i]->opens);
+        EQ(la[i]->confirmed, lall[i]->confirmed);
+    }
+    EQ(la[0]->clientid, 0xc);
+    nfs4_state_free(all);
+    nfs4_state_free(a);
+    nfs4_state_free(b);
+}
+
 int
 main(void)
 {
+    test_merge();
     test_v40_client();
     test_v41_session();
     test_delegations();

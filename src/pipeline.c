@@ -444,9 +444,10 @@ pipeline_packet(struct nfsscope_ctx *ctx, const struct pkt *p)
     const struct timespec ts = ts_sane(&p->ts);
 
     /* Count first, decode second (style.md §3.3). */
-    if (cap->packets == 0)
+    if (cap->packets == 0) {
         cap->first_ts = ts;
-    else if (ts_before(&ts, &cap->last_ts))
+        timeline_start(&ctx->stats.tl, ts.tv_sec);
+    } else if (ts_before(&ts, &cap->last_ts))
         cap->ts_backwards++;
     if (cap->packets == 0 || ts_before(&cap->last_ts, &ts))
         cap->last_ts = ts;

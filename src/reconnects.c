@@ -30,6 +30,28 @@ reconnects_add(struct reconnects *r, uint8_t af, const uint8_t addr[16])
     r->n++;
 }
 
+void
+reconnects_merge(struct reconnects *dst, const struct reconnects *src)
+{
+    uint32_t i, j;
+
+    dst->total += src->total;
+    dst->other += src->other;
+    for (i = 0; i < src->n; i++) {
+        const struct reconnect_client *c = &src->c[i];
+
+        for (j = 0; j < dst->n; j++)
+            if (dst->c[j].af == c->af && memcmp(dst->c[j].addr, c->addr, 16) == 0)
+                break;
+        if (j < dst->n)
+            dst->c[j].count += c->count;
+        else if (dst->n == RECONNECT_CLIENTS)
+            dst->other += c->count;
+        else
+            dst->c[dst->n++] = *c;
+    }
+}
+
 static int
 by_count(const void *a, const void *b)
 {

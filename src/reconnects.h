@@ -30,6 +30,8 @@ struct reconnects {
 /* One more reconnect by the client at (af, addr). */
 void reconnects_add(struct reconnects *r, uint8_t af, const uint8_t addr[16]);
 
+/* Add src's counts to dst's, client by client (the shards of one run). */
+void reconnects_merge(struct reconnects *dst, const struct reconnects *src);
 /* The named clients, most reconnects first (ties: by address), into out[]
  * (room for RECONNECT_CLIENTS); returns how many, at most n. */
 size_t reconnects_top(const struct reconnects *r, const struct reconnect_client **out, size_t n);

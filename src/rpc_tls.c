@@ -100,3 +100,30 @@ rpc_tls_conn_ends(const struct rpc_tls_conn *c, char *client, char *server, size
     *client_port = fwd ? k->sport : k->dport;
     *server_port = fwd ? k->dport : k->sport;
 }
+
+static bool
+started_before(const struct rpc_tls_conn *a, const struct rpc_tls_conn *b)
+{
+    return a->t_start.tv_sec < b->t_start.tv_sec ||
+           (a->t_start.tv_sec == b->t_start.tv_sec && a->t_start.tv_nsec < b->t_start.tv_nsec);
+}
+
+void
+rpc_tls_merge(struct rpc_tls *dst, const struct rpc_tls *src)
+{
+    uint32_t i;
+
+    dst->connections += src->connections;
+    dst->bytes += src->bytes;
+    dst->records += src->records;
+    dst->lost_bytes += src->lost_bytes;
+    for (i = 0; i < src->n && dst->n < RPC_TLS_CONNS; i++) { /* in order of their start */
+        uint32_t j = dst->n++;
+
+        while (j > 0 && started_before(&src->c[i], &dst->c[j - 1])) {
+            dst->c[j] = dst->c[j - 1];
+            j--;
+        }
+        dst->c[j] = src->c[i];
+    }
+}

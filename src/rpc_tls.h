@@ -59,6 +59,9 @@ void rpc_tls_data(struct rpc_tls *t, unsigned idx, unsigned dir, struct rpc_tls_
 void rpc_tls_gap(struct rpc_tls *t, unsigned idx, unsigned dir, struct rpc_tls_half *h,
                  uint64_t n);
 
+/* Add src's counts to dst's and its listed connections, in order of their
+ * STARTTLS replies, while dst has room (the shards of one run). */
+void rpc_tls_merge(struct rpc_tls *dst, const struct rpc_tls *src);
 /* The connection's client and server addresses (printable, inet_ntop) and
  * ports. */
 void rpc_tls_conn_ends(const struct rpc_tls_conn *c, char *client, char *server, size_t sz,

@@ -502,7 +502,11 @@ record_kind(struct kind_table *t, const struct op_event *ev)
             t->other++;
             return;
         }
-        t->rows[t->n++].key = ev->main_ops;
+        t->rows[t->n].key = ev->main_ops;
+        t->rows[t->n].first = ev->reply_frame;
+        if (t->n && t->rows[t->n - 1].first > ev->reply_frame)
+            t->rows[t->n].first = t->rows[t->n - 1].first;
+        t->n++;
     }
     record_reply(&t->rows[i].st, ev);
 }
@@ -1065,4 +1069,179 @@ stats_file_ops(const struct stats *s, const struct bd_row *r,
         k++;
     }
     return k;
+}
+
+/* ---- the shards of one run (stats_merge) ---- */
+
+static bool
+proc_empty(const struct proc_stats *p)
+{
+    return !(p->calls | p->replies | p->unanswered | p->retrans | p->not_evaluated | p->partial |
+             p->encrypted | p->bytes | p->latency.count);
+}
+
+static void
+proc_merge(struct proc_stats *d, const struct proc_stats *s)
+{
+    unsigned i;
+
+    d->calls += s->calls;
+    d->replies += s->replies;
+    d->errors += s->errors;
+    d->rpc_errors += s->rpc_errors;
+    d->retrans += s->retrans;
+    d->unanswered += s->unanswered;
+    d->partial += s->partial;
+    d->encrypted += s->encrypted;
+    d->not_evaluated += s->not_evaluated;
+    d->bytes += s->bytes;
+    d->status_other += s->status_other;
+    for (i = 0; i < s->nstatus; i++) {
+        unsigned j;
+
+        for (j = 0; j < d->nstatus && d->status[j].status != s->status[i].status; j++)
+            ;
+        if (j == d->nstatus && j == STATS_MAX_STATUS) {
+            d->status_other += s->status[i].count;
+            continue;
+        }
+        if (j == d->nstatus) {
+            d->status[j].status = s->status[i].status;
+            d->status[j].count = 0;
+            d->nstatus++;
+        }
+        d->status[j].count += s->status[i].count;
+    }
+    histo_merge(&d->latency, &s->latency);
+    for (i = 0; i <= STATS_LAT_BOUNDS; i++)
+        d->lat_le[i] += s->lat_le[i];
+}
+
+/* Kinds in order of first reply: both tables' rows by their `first`
+ * (dst's first on a tie), a key both hold at the earlier of its two;
+ * rows past STATS_MAX_KINDS go to `other`. */
+static void
+kinds_merge(struct kind_table *d, const struct kind_table *s)
+{
+    struct kind_row all[2 * STATS_MAX_KINDS];
+    unsigned n = 0, i, j;
+
+    if (!d->rows || !s->rows)
+        return;
+    d->other += s->other;
+    for (i = 0; i < d->n; i++)
+        all[n++] = d->rows[i];
+    for (i = 0; i < s->n; i++) {
+        for (j = 0; j < d->n && all[j].key != s->rows[i].key; j++)
+            ;
+        if (j < d->n) {
+            proc_merge(&all[j].st, &s->rows[i].st);
+            if (s->rows[i].first < all[j].first)
+                all[j].first = s->rows[i].first;
+        } else {
+            all[n++] = s->rows[i];
+        }
+    }
+    for (i = 1; i < n; i++) { /* stable insertion sort by first */
+        struct kind_row r = all[i];
+
+        for (j = i; j > 0 && all[j - 1].first > r.first; j--)
+            all[j] = all[j - 1];
+        all[j] = r;
+    }
+    for (i = STATS_MAX_KINDS; i < n; i++)
+        d->other += all[i].st.replies;
+    d->n = n < STATS_MAX_KINDS ? n : STATS_MAX_KINDS;
+    memcpy(d->rows, all, d->n * sizeof *all);
+}
+
+static void
+gss_merge(struct gss_counts *d, const struct gss_counts *s)
+{
+    unsigned i;
+
+    for (i = 0; i < 3; i++)
+        d->data[i] += s->data[i];
+    for (i = 0; i < GSS_CTL__COUNT; i++)
+        d->ctl[i] += s->ctl[i];
+}
+
+static void
+prog_merge(struct prog_stats *d, const struct prog_stats *s)
+{
+    unsigned i;
+
+    kinds_merge(&d->kinds, &s->kinds);
+    for (i = 0; d->minor && i < d->pg->nminor; i++)
+        kinds_merge(&d->minor[i].kinds, &s->minor[i].kinds);
+    gss_merge(&d->gss, &s->gss);
+    d->calls += s->calls;
+    d->replies += s->replies;
+    d->bad_proc += s->bad_proc;
+    for (i = 0; i < 3; i++) {
+        d->write.stable[i] += s->write.stable[i];
+        d->write.committed[i] += s->write.committed[i];
+    }
+    d->write.bytes += s->write.bytes;
+    d->read_bytes += s->read_bytes;
+    d->read_eof += s->read_eof;
+    for (i = 0; i < IOSZ_BUCKETS; i++) {
+        d->read_size[i] += s->read_size[i];
+        d->write_size[i] += s->write_size[i];
+        d->io.read_plus_size[i] += s->io.read_plus_size[i];
+        d->io.copy_size[i] += s->io.copy_size[i];
+    }
+    d->writes_below_max += s->writes_below_max;
+    d->io.read_plus_bytes += s->io.read_plus_bytes;
+    d->io.read_plus_holes += s->io.read_plus_holes;
+    d->io.read_plus_eof += s->io.read_plus_eof;
+    d->io.copy_bytes += s->io.copy_bytes;
+}
+
+static void
+rpc_merge(struct rpc_totals *d, const struct rpc_totals *s)
+{
+    d->calls += s->calls;
+    d->replies += s->replies;
+    d->retransmissions += s->retransmissions;
+    d->unanswered_calls += s->unanswered_calls;
+    d->orphan_replies += s->orphan_replies;
+    d->rpc_errors += s->rpc_errors;
+    d->duplicate_replies += s->duplicate_replies;
+    d->auth_none += s->auth_none;
+    d->auth_sys += s->auth_sys;
+    d->auth_gss += s->auth_gss;
+    d->auth_tls += s->auth_tls;
+    d->auth_other += s->auth_other;
+    gss_merge(&d->gss, &s->gss);
+    d->unknown_program_calls += s->unknown_program_calls;
+}
+
+void
+stats_merge(struct stats *dst, const struct stats *src)
+{
+    size_t i;
+    unsigned d;
+
+    for (i = 0; i < src->rows_used && i < dst->rows_used; i++) /* the same layout */
+        if (!proc_empty(&src->rows_mem[i])) /* untouched rows stay so */
+            proc_merge(&dst->rows_mem[i], &src->rows_mem[i]);
+    for (i = 0; i < src->nprogs && i < dst->nprogs; i++)
+        prog_merge(&dst->progs[i], &src->progs[i]);
+    rpc_merge(&dst->rpc, &src->rpc);
+    dst->dir_replies += src->dir_replies;
+    dst->dir_cut += src->dir_cut;
+    for (d = 0; d < ANOM__COUNT; d++)
+        dst->anom.n[d] += src->anom.n[d];
+    reconnects_merge(&dst->reconnects, &src->reconnects);
+    rpc_tls_merge(&dst->tls, &src->tls);
+    for (i = 0; i < src->learned.n; i++) /* in the order src learned them */
+        stats_learn_program(dst, src->learned.prog[i], src->learned.pg[i]);
+    dst->learned.evicted += src->learned.evicted;
+    if (!dst->bd_on || !src->bd_on)
+        return;
+    for (d = 0; d < BD__COUNT; d++)
+        bd_table_merge(&dst->bd[d], &src->bd[d]);
+    names_merge(dst->names, src->names);
+    timeline_merge(&dst->tl, &src->tl);
 }

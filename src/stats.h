@@ -236,6 +236,8 @@ struct io_extra {
 #define STATS_MAX_KINDS 32
 struct kind_row {
     uint32_t key;          /* op_event.main_ops */
+    uint64_t first;        /* the frame of its first reply, or of the row before when
+                            * later (0: not known): the rows' order, for stats_merge */
     struct proc_stats st;  /* replies, errors, statuses and latency */
 };
 struct kind_table {
@@ -347,6 +349,13 @@ int stats_breakdowns_init(struct stats *s, size_t rows, size_t names_cap, uint64
  * After stats_breakdowns_init; 0 or -1. Freed with the tables. */
 int stats_by_proc_init(struct stats *s);
 void stats_fini(struct stats *s);
+/* Add src's counts to dst's (the shards of one run, pipeline.h: both made by
+ * stats_init and stats_breakdowns_init with the same sizes and seed):
+ * counters and histograms add, so percentiles are those of one table;
+ * statuses, kinds, breakdown rows, names, reconnects and TLS connections
+ * merge by key; the timeline by time. The capture totals are dst's (every
+ * shard counts every packet). */
+void stats_merge(struct stats *dst, const struct stats *src);
 /* The prog_stats for a registered program, or NULL. */
 struct prog_stats *stats_prog(struct stats *s, const struct rpc_program *pg);
 const struct prog_stats *stats_prog_by_name(const struct stats *s, const char *name);

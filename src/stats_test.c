@@ -2,7 +2,8 @@
 /* stats_test.c: what a finished operation teaches the names cache
  * (stats_record_by); program numbers learned from the calls that announce
  * them (stats_learn_program); a file row's NFSv4 operations
- * (stats_file_ops). */
+ * (stats_file_ops); two tables merged (stats_merge) against one that
+ * recorded every event. */
 #include "stats.h"
 
 #include <string.h>
@@ -93,6 +94,112 @@ test_file_ops(void)
     stats_fini(&s);
 }
 
+/* Event i of a made-up run: NFSv3 procedures and NFSv4 COMPOUNDs of 20
+ * kinds, statuses, RPC errors, unanswered calls, latencies from 0 to 0.9 s. */
+static void
+merge_event(struct op_event *ev, uint32_t i, const struct rpc_program *v3,
+            const struct rpc_program *v4)
+{
+    const struct rpc_program *pg = i % 4 == 3 ? v4 : v3;
+
+    memset(ev, 0, sizeof *ev);
+    ev->pg = pg;
+    ev->prog = pg->prog;
+    ev->vers = pg->vers;
+    ev->proc = pg == v4 ? 1 : i % 22;
+    ev->minor = 0xff;
+    ev->stable = ev->committed = STABLE_NONE;
+    ev->uid = ev->gid = UINT32_MAX;
+    ev->t_call.tv_sec = 1000 + i / 10;
+    ev->t_call.tv_nsec = (long)(i * 7919u % 1000u) * 1000;
+    ev->t_reply = ev->t_call;
+    ev->t_reply.tv_nsec += (long)(i * 104729u % 900000u) * 1000;
+    ev->outcome = i % 50 == 0 ? OP_NO_REPLY : i % 37 == 0 ? OP_RPC_ERROR : OP_REPLIED;
+    ev->has_status = true;
+    ev->status = i % 13 == 0 ? 2 + i % 20 : 0;
+    ev->reply_frame = i + 1;
+    if (pg == v4) {
+        ev->has_main_ops = true;
+        ev->main_ops = 1 + (i * 2654435761u >> 7) % 20;
+    }
+}
+
+static uint64_t
+status_of(const struct proc_stats *p, uint32_t status)
+{
+    unsigned k;
+
+    for (k = 0; k < p->nstatus; k++)
+        if (p->status[k].status == status)
+            return p->status[k].count;
+    return 0;
+}
+
+/* stats_merge: the events split between two tables in an irregular
+ * pattern, merged, give what one table that recorded them all holds: every
+ * counter, every status, the latency histograms bucket for bucket (so
+ * every percentile), the per-bound counts, and the kinds in order of first
+ * reply. */
+static void
+test_merge(void)
+{
+    struct stats all, a, b;
+    const struct rpc_program *v3, *v4;
+    const struct prog_stats *pa, *pall;
+    uint32_t i, st;
+    size_t r, bad = 0;
+
+    EQ(stats_init(&all), 0);
+    EQ(stats_init(&a), 0);
+    EQ(stats_init(&b), 0);
+    v3 = stats_program(&all, 100003, 3);
+    v4 = stats_program(&all, 100003, 4);
+    CHECK(v3 && v4);
+    if (!v3 || !v4)
+        return;
+    for (i = 0; i < 3000; i++) {
+        struct stats *half = (i / 7 + i / 11) % 3 == 0 ? &a : &b;
+        struct op_event ev;
+
+        merge_event(&ev, i, v3, v4);
+        stats_call(&all, ev.pg, ev.proc, STABLE_NONE, 0);
+        stats_call(half, ev.pg, ev.proc, STABLE_NONE, 0);
+        stats_record(&all, &ev);
+        stats_record(half, &ev);
+    }
+    CHECK(a.rpc.calls > 500 && b.rpc.calls > 500);
+    stats_merge(&a, &b);
+    CHECK(memcmp(&a.rpc, &all.rpc, sizeof a.rpc) == 0);
+    EQ(a.rows_used, all.rows_used);
+    for (r = 0; r < all.rows_used; r++) {
+        const struct proc_stats *x = &a.rows_mem[r], *y = &all.rows_mem[r];
+
+        if (x->calls != y->calls || x->replies != y->replies || x->errors != y->errors ||
+            x->rpc_errors != y->rpc_errors || x->unanswered != y->unanswered ||
+            x->nstatus != y->nstatus || x->status_other != y->status_other ||
+            memcmp(&x->latency, &y->latency, sizeof x->latency) != 0 ||
+            memcmp(x->lat_le, y->lat_le, sizeof x->lat_le) != 0)
+            bad++;
+        for (st = 0; st < 24; st++)
+            bad += status_of(x, st) != status_of(y, st);
+    }
+    EQ(bad, 0);
+    pa = stats_prog(&a, v4);
+    pall = stats_prog(&all, v4);
+    EQ(pa->kinds.n, 20);
+    EQ(pa->kinds.n, pall->kinds.n);
+    for (r = 0; r < pall->kinds.n; r++) {
+        EQ(pa->kinds.rows[r].key, pall->kinds.rows[r].key);
+        EQ(pa->kinds.rows[r].st.replies, pall->kinds.rows[r].st.replies);
+        CHECK(memcmp(&pa->kinds.rows[r].st.latency, &pall->kinds.rows[r].st.latency,
+                     sizeof pa->kinds.rows[r].st.latency) == 0);
+    }
+    EQ(stats_prog(&a, v3)->replies, stats_prog(&all, v3)->replies);
+    stats_fini(&all);
+    stats_fini(&a);
+    stats_fini(&b);
+}
+
 static struct bytes
 B(const char *s)
 {
@@ -111,6 +218,7 @@ main(void)
 
     test_learned();
     test_file_ops();
+    test_merge();
     EQ(stats_init(&s), 0);
     EQ(stats_breakdowns_init(&s, 16, 64, 7), 0);
     memset(&key, 0, sizeof key);

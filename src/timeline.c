@@ -50,6 +50,15 @@ coarsen(struct timeline *t)
     t->interval_s *= 2;
 }
 
+void
+timeline_start(struct timeline *t, time_t sec)
+{
+    if (!t->started) {
+        t->start = sec;
+        t->started = true;
+    }
+}
+
 struct tl_bucket *
 timeline_at(struct timeline *t, const struct timespec *ts)
 {
@@ -57,8 +66,7 @@ timeline_at(struct timeline *t, const struct timespec *ts)
 
     if (!t->b)
         return NULL;
-    if (t->used == 0 && t->start == 0)
-        t->start = ts->tv_sec;
+    timeline_start(t, ts->tv_sec);
     if (ts->tv_sec < t->start) {
         t->before++;
         return NULL;
@@ -74,6 +82,28 @@ timeline_at(struct timeline *t, const struct timespec *ts)
     if (idx + 1 > t->used)
         t->used = (uint32_t)idx + 1;
     return &t->b[idx];
+}
+
+void
+timeline_merge(struct timeline *dst, const struct timeline *src)
+{
+    uint32_t k;
+
+    dst->before += src->before;
+    if (!dst->b || !src->b || !src->used)
+        return;
+    timeline_start(dst, src->start);
+    while (dst->interval_s < src->interval_s)
+        coarsen(dst);
+    for (k = 0; k < src->used; k++) { /* each of src's buckets lies in one of dst's */
+        struct timespec at = { src->start + (time_t)k * (time_t)src->interval_s, 0 };
+        struct tl_bucket *b = timeline_at(dst, &at);
+
+        if (b)
+            add(b, &src->b[k]);
+        else
+            dst->before += src->b[k].calls + src->b[k].replies;
+    }
 }
 
 bool

@@ -2,7 +2,8 @@
 /* timeline.h: calls, bytes and latency per time interval over the whole
  * capture (the seed of a throughput graph for bonnie-style runs).
  *
- * A fixed array of buckets starting at the first packet's second. When time
+ * A fixed array of buckets starting at the first packet's second (or, when
+ * timeline_start() was not called, the first time recorded). When time
  * runs past the last bucket, adjacent buckets are merged pairwise and the
  * interval doubles, so any capture fits in the same memory: a short capture
  * keeps 1 s resolution, a day-long one ends with ~3-minute buckets. */
@@ -28,6 +29,7 @@ struct timeline {
     uint32_t interval_s; /* width of a bucket */
     uint32_t used;       /* buckets [0, used) have been reached */
     uint64_t before;     /* events older than start (timestamps going backwards) */
+    bool started;        /* start is set */
 };
 
 int timeline_init(struct timeline *t, uint32_t interval_s); /* 0 or -1 */
@@ -36,6 +38,12 @@ void timeline_fini(struct timeline *t);
  * time before the start. */
 struct tl_bucket *timeline_at(struct timeline *t, const struct timespec *ts);
 
+/* Bucket 0 starts at second `sec` (the first packet's), unless the start
+ * is set already. */
+void timeline_start(struct timeline *t, time_t sec);
+/* Add src's buckets to dst's (the shards of one run, pipeline.h: both
+ * started at the same second); dst's buckets widen to src's when narrower. */
+void timeline_merge(struct timeline *dst, const struct timeline *src);
 /* Percentile `pct` of the latencies (microseconds) recorded in the buckets
  * that hold the seconds [from, to): the buckets' small histograms merged,
  * so within 12.5 % (histo.h). Returns false when none was recorded there.

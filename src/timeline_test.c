@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* timeline_test.c: buckets, coarsening keeps every count, times before the
- * start; per-bucket p99 on known distributions. */
+ * start; per-bucket p99 on known distributions; two timelines merged. */
 #include "timeline.h"
 
 #include <stdbool.h>
+#include <string.h>
 
 #include "t.h"
 
@@ -64,6 +65,57 @@ percentiles(void)
     timeline_fini(&t);
 }
 
+/* timeline_merge: calls split between two timelines started at the same
+ * second, one of them coarsened twice, the other not: merged, the buckets
+ * of one timeline that saw every call (interval, start, counts, latency
+ * histograms); one empty side changes nothing. */
+static void
+merged(void)
+{
+    struct timeline all, a, b, none;
+    uint32_t i, k;
+
+    EQ(timeline_init(&all, 1), 0);
+    EQ(timeline_init(&a, 1), 0);
+    EQ(timeline_init(&b, 1), 0);
+    EQ(timeline_init(&none, 1), 0);
+    timeline_start(&all, 5000);
+    timeline_start(&a, 5000);
+    timeline_start(&b, 5000);
+    timeline_start(&none, 5000);
+    for (i = 0; i < 20000; i++) {
+        time_t sec = 5000 + (time_t)(i % 7 == 0 ? i / 10 : i / 100); /* a: up to 6999 s */
+        struct timeline *half = i % 7 == 0 ? &a : &b;
+        struct timespec ts = { sec, 0 };
+        struct tl_bucket *x = timeline_at(&all, &ts), *y = timeline_at(half, &ts);
+
+        x->calls++;
+        y->calls++;
+        x->read_bytes += i;
+        y->read_bytes += i;
+        histo_small_record(&x->latency, i % 5000);
+        histo_small_record(&y->latency, i % 5000);
+    }
+    EQ(a.interval_s, 4); /* 2000 s */
+    EQ(b.interval_s, 1); /* 200 s */
+    timeline_merge(&b, &a);
+    timeline_merge(&b, &none);
+    EQ(b.interval_s, all.interval_s);
+    EQ(b.start, all.start);
+    EQ(b.used, all.used);
+    for (k = 0, i = 0; k < all.used; k++)
+        i += b.b[k].calls != all.b[k].calls || b.b[k].read_bytes != all.b[k].read_bytes ||
+             memcmp(&b.b[k].latency, &all.b[k].latency, sizeof all.b[k].latency) != 0;
+    EQ(i, 0);
+    timeline_merge(&none, &all); /* into an empty one: a copy */
+    EQ(none.used, all.used);
+    EQ(none.b[3].calls, all.b[3].calls);
+    timeline_fini(&all);
+    timeline_fini(&a);
+    timeline_fini(&b);
+    timeline_fini(&none);
+}
+
 int
 main(void)
 {
@@ -72,6 +124,7 @@ main(void)
     uint64_t total = 0, i;
     uint32_t k;
 
+    merged();
     EQ(timeline_init(&t, 1), 0);
     for (i = 0; i < 100000; i++) { /* one call every 0.1 s for 10,000 s */
         struct tl_bucket *b;
