@@ -2,7 +2,8 @@
 /* findings_worker.c: findings_record() on a second thread (findings_worker.h).
  *
  * A record in the ring is the event (struct op_event, borrowed pointers
- * included but replaced on the other side), the connection's flow key, then
+ * included but replaced on the other side, in the record itself: the
+ * consumer owns it until it releases it), the connection's flow key, then
  * the borrowed bytes: fh, name, obj_fh, the conflicting lock's holder, and
  * per kept directory entry its descriptor, name and handle (READ/WRITE data
  * is never in an event).
@@ -21,8 +22,6 @@
 #include "spsc.h"
 #include "stats.h"
 
-#define FIXED sizeof(struct op_event)
-
 struct fw_dirent { /* a kept READDIR(PLUS) entry; name and fh bytes follow the descriptors */
     struct op_attr attr;
     uint64_t fileid;
@@ -30,7 +29,7 @@ struct fw_dirent { /* a kept READDIR(PLUS) entry; name and fh bytes follow the d
 };
 
 struct fw_rec {
-    uint8_t ev[FIXED];
+    struct op_event ev;
     struct flow_key key;
     uint32_t fh_len, name_len, obj_len, holder_len;
     /* then: fh, name, obj_fh, lock holder bytes; struct fw_dirent[ndirent] (aligned);
@@ -42,8 +41,6 @@ struct findings_worker {
     struct spsc ring;
     pthread_t th;
     uint64_t posted, inline_n;
-    struct op_event ev; /* the worker's copy of the event being recorded */
-    struct flow_key key;
     struct op_dirent dirents[OP_DIRENT_MAX]; /* its listing's entries (ev.dirent) */
 };
 
@@ -92,8 +89,8 @@ encode(uint8_t *out, const struct op_event *ev)
     struct fw_dirent *d;
     unsigned i;
 
-    memcpy(r->ev, ev, FIXED);
-    memcpy(&r->key, ev->key, sizeof r->key);
+    r->ev = *ev;
+    r->key = *ev->key;
     r->fh_len = (uint32_t)ev->fh.len;
     r->name_len = (uint32_t)ev->name.len;
     r->obj_len = (uint32_t)ev->obj_fh.len;
@@ -115,19 +112,18 @@ encode(uint8_t *out, const struct op_event *ev)
     }
 }
 
-/* The event back, its pointers into the record (valid until it is released). */
-static void
-decode(struct findings_worker *w, const uint8_t *in)
+/* The event back, in place, its pointers into the record (valid until it is
+ * released). */
+static const struct op_event *
+decode(struct findings_worker *w, uint8_t *in)
 {
-    const struct fw_rec *r = (const struct fw_rec *)in;
+    struct fw_rec *r = (struct fw_rec *)in;
     const uint8_t *p = in + sizeof *r;
     const struct fw_dirent *d;
-    struct op_event *ev = &w->ev;
+    struct op_event *ev = &r->ev;
     unsigned i;
 
-    memcpy(ev, r->ev, FIXED);
-    w->key = r->key;
-    ev->key = &w->key;
+    ev->key = &r->key;
     ev->bd_idx = ev->bd_gen = NULL;
     ev->fh2.p = ev->name2.p = NULL;
     ev->fh2.len = ev->name2.len = 0;
@@ -146,6 +142,7 @@ decode(struct findings_worker *w, const uint8_t *in)
         e->name = take(&p, d[i].name_len);
         e->fh = take(&p, d[i].fh_len);
     }
+    return ev;
 }
 
 static void *
@@ -157,8 +154,7 @@ run(void *arg)
 
     prctl(PR_SET_NAME, "findings"); /* as top -H and /proc/PID/task/TID/comm show it */
     while ((rec = spsc_peek(&w->ring, &n)) != NULL) {
-        decode(w, rec);
-        findings_record(w->f, &w->ev);
+        findings_record(w->f, decode(w, (uint8_t *)(uintptr_t)rec));
         spsc_release(&w->ring);
     }
     return NULL;
