@@ -199,6 +199,8 @@ findings_new(size_t cap, unsigned window_s, uint64_t seed)
         cap = 65536;
     f->window_ns = (int64_t)(window_s ? window_s : 3) * SEC;
     f->seed = seed;
+    for (i = 0; i < 1u << FND_PLUS_BITS; i++)
+        f->plus_t[i] = INT64_MIN;
     histo_init(&f->lat_stable);
     histo_init(&f->lat_unstable);
     histo_init(&f->lat_commit);
@@ -548,23 +550,22 @@ mkey(const struct findings *f, unsigned kind, uint64_t ck, uint64_t k)
     return hash_u64x2(ck, k, f->seed + 16 + kind);
 }
 
-/* Has any scenario marked the listing of MK_LIST key lk as a READDIRPLUS
- * one (mval.plus)? False means none did: no scenario's table holds it with
- * plus set, so a lookup that only wants such a listing can be skipped. */
-static inline bool
-plus_listed(const struct findings *f, uint64_t lk)
+/* The latest time a scenario gave a READDIRPLUS listing (mval.plus) whose
+ * MK_LIST key is in lk's bucket, INT64_MIN if none did (findings.plus_t):
+ * no scenario's table holds lk marked plus with a later mval.t. */
+static inline int64_t
+plus_time(const struct findings *f, uint64_t lk)
 {
-    unsigned b = (unsigned)(lk >> 48);
-
-    return (f->plus_lists[b / 64] >> (b % 64)) & 1;
+    return f->plus_t[lk >> (64 - FND_PLUS_BITS)];
 }
 
 static inline void
-plus_mark(struct findings *f, uint64_t lk)
+plus_mark(struct findings *f, uint64_t lk, int64_t t)
 {
-    unsigned b = (unsigned)(lk >> 48);
+    int64_t *p = &f->plus_t[lk >> (64 - FND_PLUS_BITS)];
 
-    f->plus_lists[b / 64] |= (uint64_t)1 << (b % 64);
+    if (*p < t)
+        *p = t;
 }
 
 /* fh's parent directory (its fh_key) from f->parent, looked up once per
@@ -744,7 +745,10 @@ m_attr(struct findings *f, unsigned sc, struct who *w, int64_t now, struct fslot
     struct mval *a = s ? val_of(t, s) : NULL;
 
     if (fscen_params[sc].rdirplus) {
-        const struct mval *l = parent_of(f, w) && plus_listed(f, w->pdir_ml)
+        /* only a plus listing newer than a counts: none can be if the
+         * bucket's time is not */
+        int64_t pt = parent_of(f, w) ? plus_time(f, w->pdir_ml) : INT64_MIN;
+        const struct mval *l = pt != INT64_MIN && (!a || pt > a->t)
                                    ? ftab_get(t, w->pdir_ml) : NULL;
 
         if (l && l->plus && (!a || l->t > a->t)) {
@@ -831,7 +835,8 @@ m_sent(struct findings *f, unsigned sc, const struct op_event *ev, struct who *w
     }
     case OPK_LOOKUP: {
         struct mval *e = ftab_get(t, w->mx_f);
-        const struct mval *l = plus_listed(f, w->ml_f) ? ftab_get(t, w->ml_f) : NULL;
+        const struct mval *l = plus_time(f, w->ml_f) != INT64_MIN ? ftab_get(t, w->ml_f)
+                                                                  : NULL;
         bool dir_ok = m_valid(P, a, now);
 
         if (!P->dentries)
@@ -862,7 +867,7 @@ m_sent(struct findings *f, unsigned sc, const struct op_event *ev, struct who *w
                 l->digest = ev->attr.digest;
             l->plus = ev->kind == OPK_READDIRPLUS && P->rdirplus;
             if (l->plus)
-                plus_mark(f, w->ml_f);
+                plus_mark(f, w->ml_f, l->t);
         }
         break;
     }

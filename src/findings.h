@@ -155,7 +155,7 @@ struct fnd_whatif4 {
     uint64_t deleg_open, deleg_close, deleg_getattr; /* COMPOUNDs a read delegation saves */
 };
 
-#define FND_PLUS_WORDS 1024 /* 65,536 bits: findings.plus_lists */
+#define FND_PLUS_BITS 11 /* findings.plus_t: 2,048 buckets, 16 KiB */
 
 struct ftab;    /* bounded hash table (findings.c) */
 struct slowsrv; /* slow_server (slowsrv.h) */
@@ -217,11 +217,13 @@ struct findings {
     /* bounded state */
     struct ftab *attr, *mod, *acc, *parent, *conn, *server, *lst, *filex;
     struct ftab *model[SC__COUNT];
-    /* MK_LIST keys (findings.c) any scenario marked as a READDIRPLUS
-     * listing, one bit per key's hash: a clear bit says no scenario holds
-     * such a listing of that directory, so its lookup is skipped. Bits are
-     * never cleared: a set one only costs the lookup. */
-    uint64_t plus_lists[FND_PLUS_WORDS];
+    /* READDIRPLUS listings in the what-if model by bucket of their MK_LIST
+     * key (findings.c): the latest time (mval.t) any scenario gave one,
+     * INT64_MIN if none. No scenario holds a listing marked plus, or a newer
+     * one, than its bucket says, so a lookup of one is skipped when the
+     * bucket says it cannot be there. Never lowered: a high value only costs
+     * the lookup. */
+    int64_t plus_t[1u << FND_PLUS_BITS];
     uint64_t evicted;             /* entries replaced in any table */
 };
 
