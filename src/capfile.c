@@ -93,6 +93,7 @@ struct capfile {
     bool nsec;
     enum lswap lswap;
     uint32_t snapshot;
+    uint32_t caplen_max; /* max_snaplen_for_dlt(dlt) */
     int dlt;
     /* pcapng: the current section's interfaces */
     struct ng_if *ifs;
@@ -538,6 +539,7 @@ pcap_open_hdr(struct capfile *f, uint32_t magic, char *err, size_t errlen)
     f->nsec = magic == PCAP_MAGIC_NSEC;
     f->dlt = capfile_linktype_to_dlt(linktype & 0x03ffffffu);
     f->snapshot = adjust_snapshot(f->dlt, snaplen);
+    f->caplen_max = max_snaplen_for_dlt(f->dlt);
     /* Lengths were swapped before 2.3 (and by DG/UX's 543.0); 2.3 files may be
      * either way (libpcap's sf-pcap.c). */
     if (major == 543 || (major == 2 && minor < 3))
@@ -557,18 +559,21 @@ pcap_open_hdr(struct capfile *f, uint32_t magic, char *err, size_t errlen)
     return 0;
 }
 
+/* need() is called only when the window does not already hold the bytes:
+ * the common case costs a compare. */
 static enum capfile_rc
 pcap_next_rec(struct capfile *f, struct capfile_pkt *p)
 {
-    size_t have = need(f, f->hdrsize), total;
-    const uint8_t *h = f->win + f->pos;
+    size_t have = f->end - f->pos, total;
+    const uint8_t *h;
     uint32_t caplen, len, t;
 
-    if (have < f->hdrsize) {
+    if (have < f->hdrsize && (have = need(f, f->hdrsize)) < f->hdrsize) {
         if (have == 0 && !f->read_err)
             return CAPFILE_EOF;
         return cut_short(f, "pcap record header", f->hdrsize, have);
     }
+    h = f->win + f->pos;
     /* As libpcap 1.10 reads them: 32-bit signed in the file's byte order,
      * unsigned once byte-swapped. */
     if (f->swapped) {
@@ -587,9 +592,8 @@ pcap_next_rec(struct capfile *f, struct capfile_pkt *p)
         caplen = len;
         len = t;
     }
-    if (caplen > max_snaplen_for_dlt(f->dlt)) {
-        err_set(f, "invalid packet capture length %u, bigger than %u", caplen,
-                max_snaplen_for_dlt(f->dlt));
+    if (caplen > f->caplen_max) {
+        err_set(f, "invalid packet capture length %u, bigger than %u", caplen, f->caplen_max);
         return CAPFILE_CUT;
     }
     total = (size_t)f->hdrsize + caplen;
@@ -598,10 +602,12 @@ pcap_next_rec(struct capfile *f, struct capfile_pkt *p)
                  CAPFILE_BLOCK_MAX >> 20);
         return CAPFILE_CUT;
     }
-    have = need(f, total);
-    if (have < total)
-        return cut_short(f, "pcap record", total, have);
-    h = f->win + f->pos;
+    if (have < total) {
+        have = need(f, total);
+        if (have < total)
+            return cut_short(f, "pcap record", total, have);
+        h = f->win + f->pos;
+    }
     p->data = h + f->hdrsize;
     /* Bytes past the file's snapshot length are skipped (libpcap). */
     p->caplen = caplen > f->snapshot ? f->snapshot : caplen;

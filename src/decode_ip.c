@@ -41,20 +41,26 @@ enum {
 #define IPV6_MAX_EXT_HDRS 8
 
 /* RFC 791 §3.1 / RFC 1071: the one's complement sum over the header is 0xffff.
- * Summed 32 bits at a time and folded (RFC 1071 §2(C): 2^16 = 1 mod 0xffff,
- * so the result is the 16-bit sum's). */
+ * hlen is the IHL's: whole 32-bit words. Summed a word at a time in the
+ * host's byte order and folded (RFC 1071 §2(B): the sum is independent of
+ * byte order, swapped as the words are, and 0xffff reads the same swapped;
+ * §2(C): 2^16 = 1 mod 0xffff, so the fold gives the 16-bit sum). */
 static bool
 ipv4_checksum_ok(const uint8_t *h, size_t hlen)
 {
     uint64_t sum = 0;
     size_t i;
 
-    for (i = 0; i + 4 <= hlen; i += 4)
-        sum += be32_at(h + i);
-    if (i + 2 <= hlen)
-        sum += be16_at(h + i);
-    while (sum >> 16)
-        sum = (sum & 0xffff) + (sum >> 16);
+    for (i = 0; i < hlen; i += 4) {
+        uint32_t w;
+
+        memcpy(&w, h + i, 4);
+        sum += w;
+    }
+    sum = (sum & 0xffffffffu) + (sum >> 32); /* 15 words at most: < 2^36 */
+    sum = (sum & 0xffff) + (sum >> 16);
+    sum = (sum & 0xffff) + (sum >> 16);
+    sum = (sum & 0xffff) + (sum >> 16);
     return sum == 0xffff;
 }
 

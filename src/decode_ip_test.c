@@ -166,6 +166,46 @@ test_ipv4_tcp_options(void)
     EQ(s.payload.len, 5);
 }
 
+/* The header checksum over every header length (IHL 5..15), with option
+ * bytes that carry on every add (0xff) and pseudo-random ones, against the
+ * 16-bit big-endian sum written by set_ipv4_checksum(): a right checksum is
+ * not counted, one bit flipped in any header word is. */
+static void
+test_ipv4_checksum_lengths(void)
+{
+    uint32_t x = 12345;
+
+    for (unsigned ihl = 5; ihl <= 15; ihl++) {
+        for (unsigned k = 0; k < 50; k++) {
+            uint8_t p[60 + 20];
+            size_t hlen = ihl * 4u, n = hlen + 20;
+            struct anomalies an = { { 0 } };
+            struct l4_seg s;
+
+            memset(p, 0, sizeof p);
+            for (size_t i = 20; i < hlen; i++) {
+                x = x * 1103515245u + 12345u;
+                p[i] = k == 0 ? 0xff : (uint8_t)(x >> 16);
+            }
+            p[0] = (uint8_t)(0x40 | ihl);
+            p[2] = 0;
+            p[3] = (uint8_t)n;
+            p[8] = 0xff; /* TTL */
+            p[9] = 17;   /* UDP */
+            memset(p + 12, k == 0 ? 0xff : (int)(x >> 8 & 0xff), 8); /* addresses */
+            p[hlen + 5] = 20; /* UDP length: 8 + 12 */
+            set_ipv4_checksum(p);
+            EQ(dec(L3_IPV4, p, n, (uint32_t)n, &an, &s, NULL), DECODE_OK);
+            EQ(an.n[ANOM_IP_CHECKSUM], 0);
+            if ((k * 7) % hlen < 4 && (k * 7) % hlen != 1)
+                continue; /* version, IHL, total length: another anomaly first */
+            p[(k * 7) % hlen] ^= (uint8_t)(1u << (k % 8));
+            dec(L3_IPV4, p, n, (uint32_t)n, &an, &s, NULL);
+            EQ(an.n[ANOM_IP_CHECKSUM], 1);
+        }
+    }
+}
+
 static void
 test_ipv4_udp_padding(void)
 {
@@ -501,6 +541,7 @@ int
 main(void)
 {
     test_ipv4_tcp_options();
+    test_ipv4_checksum_lengths();
     test_ipv4_udp_padding();
     test_ipv4_malformed();
     test_tcp_malformed();
