@@ -156,13 +156,14 @@ decode_tcp(struct rd *r, uint32_t wl, struct anomalies *an, struct l4_seg *out)
         return fail(an, ANOM_TCP_MALFORMED, DECODE_INVALID);
     if (r->left < TCP_HDR_MIN)
         return fail(an, ANOM_PKT_TRUNCATED, DECODE_TRUNCATED);
-    out->key.sport = rd_be16(r);
-    out->key.dport = rd_be16(r);
-    out->seq = rd_be32(r);
-    out->ack = rd_be32(r);
-    doff = (uint8_t)(rd_u8(r) >> 4);
-    out->tcp_flags = rd_u8(r);
-    rd_skip(r, 6); /* window, checksum, urgent pointer */
+    /* The fixed header's 20 bytes are there: read in place. */
+    out->key.sport = be16_at(r->p);
+    out->key.dport = be16_at(r->p + 2);
+    out->seq = be32_at(r->p + 4);
+    out->ack = be32_at(r->p + 8);
+    doff = (uint8_t)(r->p[12] >> 4);
+    out->tcp_flags = r->p[13];
+    rd_skip(r, TCP_HDR_MIN); /* then window, checksum, urgent pointer */
     thl = (uint32_t)doff * 4;
     if (doff < 5 || thl > wl)
         return fail(an, ANOM_TCP_MALFORMED, DECODE_INVALID);
@@ -267,15 +268,14 @@ decode_ipv4(struct ipfrag *fr, struct bytes b, uint32_t l3wl, const struct times
         return fail(an, ANOM_IP_MALFORMED, DECODE_INVALID);
     if (r.left < IPV4_HDR_MIN)
         return fail(an, ANOM_PKT_TRUNCATED, DECODE_TRUNCATED);
-    rd_skip(&r, 2);
-    totlen = rd_be16(&r);
-    id = rd_be16(&r);
-    fl = rd_be16(&r);
-    rd_skip(&r, 1); /* TTL */
-    proto = rd_u8(&r);
-    rd_skip(&r, 2); /* header checksum */
-    rd_copy(&r, out->key.saddr, 4);
-    rd_copy(&r, out->key.daddr, 4);
+    /* The fixed header's 20 bytes are there: read in place. */
+    totlen = be16_at(h + 2);
+    id = be16_at(h + 4);
+    fl = be16_at(h + 6);
+    proto = h[9]; /* after the TTL; then the header checksum */
+    memcpy(out->key.saddr, h + 12, 4);
+    memcpy(out->key.daddr, h + 16, 4);
+    rd_skip(&r, IPV4_HDR_MIN);
 
     /* Total Length 0 is what TSO/GSO-offloaded packets show on the sending host
      * (Wireshark does the same): take the frame's length instead. */

@@ -123,21 +123,31 @@ skip_vlan_tags(struct rd *r, uint16_t *et, struct l3_view *out)
     return DECODE_OK;
 }
 
+/* The EtherType just read: tags walked only when there are some (the
+ * untagged frame, the usual one, costs a compare), then the L3 kind. */
+static enum decode_rc
+after_ethertype(struct rd *r, uint16_t et, struct l3_view *out)
+{
+    if (is_vlan_tpid(et)) {
+        enum decode_rc rc = skip_vlan_tags(r, &et, out);
+
+        if (rc != DECODE_OK)
+            return rc;
+    }
+    return ethertype_kind(et, out);
+}
+
 /* Ethernet II: dst(6) src(6) type(2), optional tags. */
 static enum decode_rc
 decode_en10mb(struct rd *r, struct l3_view *out)
 {
     uint16_t et;
-    enum decode_rc rc;
 
     rd_skip(r, 12);
     et = rd_be16(r);
     if (!rd_ok(r))
         return DECODE_TRUNCATED;
-    rc = skip_vlan_tags(r, &et, out);
-    if (rc != DECODE_OK)
-        return rc;
-    return ethertype_kind(et, out);
+    return after_ethertype(r, et, out);
 }
 
 /* Linux cooked v1: pkttype(2) hatype(2) halen(2) addr(8) protocol(2). */
@@ -145,16 +155,12 @@ static enum decode_rc
 decode_sll(struct rd *r, struct l3_view *out)
 {
     uint16_t et;
-    enum decode_rc rc;
 
     rd_skip(r, 14);
     et = rd_be16(r);
     if (!rd_ok(r))
         return DECODE_TRUNCATED;
-    rc = skip_vlan_tags(r, &et, out);
-    if (rc != DECODE_OK)
-        return rc;
-    return ethertype_kind(et, out);
+    return after_ethertype(r, et, out);
 }
 
 /* Linux cooked v2: protocol(2) reserved(2) ifindex(4) hatype(2) pkttype(1) halen(1) addr(8). */
@@ -162,16 +168,12 @@ static enum decode_rc
 decode_sll2(struct rd *r, struct l3_view *out)
 {
     uint16_t et;
-    enum decode_rc rc;
 
     et = rd_be16(r);
     rd_skip(r, SLL2_HDR_LEN - 2);
     if (!rd_ok(r))
         return DECODE_TRUNCATED;
-    rc = skip_vlan_tags(r, &et, out);
-    if (rc != DECODE_OK)
-        return rc;
-    return ethertype_kind(et, out);
+    return after_ethertype(r, et, out);
 }
 
 /* Raw IP: the version nibble says which. DLT_IPV4 / DLT_IPV6 fix it by type. */
