@@ -48,10 +48,13 @@ enum {
 static bool
 ipv4_checksum_ok(const uint8_t *h, size_t hlen)
 {
-    uint64_t sum = 0;
+    uint32_t fixed[IPV4_HDR_MIN / 4];
+    uint64_t sum;
     size_t i;
 
-    for (i = 0; i < hlen; i += 4) {
+    memcpy(fixed, h, sizeof fixed);
+    sum = (uint64_t)fixed[0] + fixed[1] + fixed[2] + fixed[3] + fixed[4];
+    for (i = IPV4_HDR_MIN; i < hlen; i += 4) { /* options */
         uint32_t w;
 
         memcpy(&w, h + i, 4);
