@@ -44,7 +44,7 @@ const uint32_t findings_nfs4_limit_codes[FND_V4_LIMITS] = {
 enum { SEQ4_STATUS_RECALLABLE_STATE_REVOKED = 0x40 }; /* RFC 8881 §18.46.3 */
 
 /* Episode kinds, mixed into the keys. */
-enum { W_LOCK = 1, W_RETRY, W_STALE };
+enum { W_LOCK = 1, W_RETRY, W_STALE, W_RECALL };
 
 static int
 code_index(const uint32_t *codes, unsigned n, uint32_t status)
@@ -208,13 +208,14 @@ locks(struct findings *f, const struct op_event *ev, uint64_t ck, uint64_t *cost
 
 /* ---- delay_grace_storms ------------------------------------------------------ */
 
-/* The same client asking the same thing again: kind, file and name. */
+/* The same client asking the same thing again: kind, file and name
+ * (what: the episode's kind, W_RETRY or W_RECALL). */
 static uint64_t
-retry_key(const struct findings *f, const struct op_event *ev, uint64_t ck)
+retry_key(const struct findings *f, const struct op_event *ev, uint64_t ck, unsigned what)
 {
     uint64_t x = hash_bytes(ev->fh.p, ev->fh.len, f->seed ^ ev->main_ops);
 
-    return key_of(f, ck, W_RETRY, hash_bytes(ev->name.p, ev->name.len, x));
+    return key_of(f, ck, what, hash_bytes(ev->name.p, ev->name.len, x));
 }
 
 /* Each DELAY or GRACE answer is an instance costing its latency; the time
@@ -232,14 +233,14 @@ retries(struct findings *f, const struct op_event *ev, uint64_t ck, uint64_t *co
         else
             v->grace++;
         findings_credit(f, FK_DELAY_GRACE, ev, 1, claim(cost));
-        w = wait_slot(f, retry_key(f, ev, ck), true);
+        w = wait_slot(f, retry_key(f, ev, ck, W_RETRY), true);
         if (!w->tries++)
             w->t_first = ns_of(&ev->t_call);
         return;
     }
     if (ev->status != 0)
         return;
-    key = retry_key(f, ev, ck);
+    key = retry_key(f, ev, ck, W_RETRY);
     w = wait_slot(f, key, false);
     if (w && w->tries) {
         uint64_t us = us_between(w->t_first, ns_of(&ev->t_reply));
@@ -385,6 +386,23 @@ open_slot(struct findings *f, uint64_t key, bool create)
     return o;
 }
 
+/* The file an OPEN granted opened: by name, its GETFH's handle (none
+ * without one); by handle (CLAIM_FH), the current one. */
+static struct bytes
+open_file(const struct op_event *ev)
+{
+    struct bytes none = { NULL, 0 };
+
+    return ev->obj_fh.len ? ev->obj_fh : ev->name.len ? none : ev->fh;
+}
+
+/* The OPEN granted a delegation (RFC 8881 §18.16.3: open_delegation_type4). */
+static bool
+granted_deleg(const struct op_event *ev)
+{
+    return ev->v4.deleg > OPEN_DELEGATE_NONE + 1 && ev->v4.deleg != OPEN_DELEGATE_NONE_EXT + 1;
+}
+
 /* OPEN (by name: the file is its GETFH; by handle: the current FH) to
  * CLOSE of the same client and file within the window, with no delegation,
  * is a short open; FND_V4_OPEN_MIN of them on one file make a storm, whose
@@ -412,8 +430,7 @@ opens(struct findings *f, const struct op_event *ev, uint64_t ck, uint64_t *cost
     }
 
     if (mop == OP_OPEN && ev->status == 0) {
-        struct bytes none = { NULL, 0 };
-        struct bytes file = ev->obj_fh.len ? ev->obj_fh : ev->name.len ? none : ev->fh;
+        struct bytes file = open_file(ev);
 
         v->opens++;
         if (ev->v4.deleg && ev->v4.deleg <= FND_V4_DELEG)
@@ -427,8 +444,7 @@ opens(struct findings *f, const struct op_event *ev, uint64_t ck, uint64_t *cost
             f->wi4.deleg_open++;
         o->t_open = ns_of(&ev->t_call);
         o->open_us = *cost; /* claimed if its CLOSE makes it a storm's short open */
-        o->deleg = ev->v4.deleg > OPEN_DELEGATE_NONE + 1 &&
-                   ev->v4.deleg != OPEN_DELEGATE_NONE_EXT + 1;
+        o->deleg = granted_deleg(ev);
         return;
     }
     if (mop != OP_CLOSE || ev->status != 0)
@@ -488,8 +504,7 @@ findings_nlm_record(struct findings *f, const struct op_event *ev)
 static struct fnd_v4_recall *
 recall_slot(struct findings *f, uint64_t sid, bool create)
 {
-    struct fnd_v4 *v = &f->v4;
-    struct fnd_v4_recall *r = &v->recall_t[sid & (FND_V4_RECALLS - 1)];
+    struct fnd_v4_recall *r = &f->v4.recall_t[sid & (FND_V4_RECALLS - 1)];
 
     if (r->sid == sid)
         return r;
@@ -497,33 +512,117 @@ recall_slot(struct findings *f, uint64_t sid, bool create)
         return NULL;
     if (r->sid)
         f->evicted++;
-    else
-        v->recalls_pending++;
     r->sid = sid;
     r->t_recall = 0;
     return r;
 }
 
-/* A recall called at t_recall (ns) was pending at the replies of the OPENs
- * answered NFS4ERR_DELAY since, before its CB_RECALL's answer made it
- * known: those openers waited for it too. */
-static void
-recall_claim_delays(struct fnd_v4 *v, int64_t t_recall)
+static uint64_t
+file_key(const struct findings *f, struct bytes fh)
 {
-    for (unsigned i = 0; i < FND_V4_DELAYS; i++) {
-        if (v->delay_t[i] && v->delay_t[i] >= t_recall) {
-            v->recall_delays++;
-            v->delay_t[i] = 0;
-        }
+    uint64_t k = hash_bytes(fh.p, fh.len, f->seed ^ 0x64656c67ULL);
+
+    return k ? k : 1;
+}
+
+/* The (directory, name) an OPEN or LOOKUP by name gave. */
+static uint64_t
+name_key(const struct findings *f, const struct op_event *ev)
+{
+    uint64_t k = hash_bytes(ev->name.p, ev->name.len,
+                            hash_bytes(ev->fh.p, ev->fh.len, f->seed ^ 0x6e616d65ULL));
+
+    return k ? k : 1;
+}
+
+/* The delegated file of key `file`: found, or (create) started in its
+ * slot, replacing an older one (counted in evicted). */
+static struct fnd_v4_deleg *
+deleg_slot(struct findings *f, uint64_t file, bool create)
+{
+    struct fnd_v4_deleg *d = &f->v4.deleg_t[file & (FND_V4_DELEGS - 1)];
+
+    if (d->file == file)
+        return d;
+    if (!create)
+        return NULL;
+    if (d->file)
+        f->evicted++;
+    memset(d, 0, sizeof *d);
+    d->file = file;
+    return d;
+}
+
+/* Client ck holds a delegation of the file fh (one per client and file,
+ * RFC 8881 §10.4). */
+static void
+deleg_hold(struct findings *f, struct bytes fh, uint64_t ck)
+{
+    struct fnd_v4_deleg *d = deleg_slot(f, file_key(f, fh), true);
+    unsigned i, empty = FND_V4_HOLDERS;
+
+    for (i = 0; i < FND_V4_HOLDERS; i++) {
+        if (d->holder[i] == (ck | 1))
+            return;
+        if (!d->holder[i] && empty == FND_V4_HOLDERS)
+            empty = i;
     }
+    if (empty < FND_V4_HOLDERS)
+        d->holder[empty] = ck | 1;
+}
+
+/* Client ck gave its delegation of the file fh back (DELEGRETURN). */
+static void
+deleg_return(struct findings *f, struct bytes fh, uint64_t ck)
+{
+    struct fnd_v4_deleg *d = deleg_slot(f, file_key(f, fh), false);
+    unsigned i, left = 0;
+
+    if (!d)
+        return;
+    for (i = 0; i < FND_V4_HOLDERS; i++) {
+        if (d->holder[i] == (ck | 1))
+            d->holder[i] = 0;
+        left += d->holder[i] != 0;
+    }
+    if (!left)
+        d->file = 0;
+}
+
+/* An OPEN answered NFS4ERR_DELAY waits for a recall when a client other
+ * than the opener holds a delegation of the file it opens: the server
+ * recalls it and answers conflicting OPENs NFS4ERR_DELAY until it is
+ * returned (RFC 8881 §10.4.4, §15.1.1.3). The file: CLAIM_FH's current
+ * handle, or the (directory, name) an OPEN or LOOKUP by name resolved to
+ * it. */
+static bool
+waits_for_recall(struct findings *f, const struct op_event *ev, uint64_t ck)
+{
+    const struct fnd_v4_deleg *d = NULL;
+    uint64_t nk;
+    unsigned i;
+
+    if (!ev->name.len) {
+        d = ev->fh.len ? deleg_slot(f, file_key(f, ev->fh), false) : NULL;
+    } else {
+        nk = name_key(f, ev);
+        for (i = 0; i < FND_V4_DELEGS && !d; i++)
+            if (f->v4.deleg_t[i].file && f->v4.deleg_t[i].name == nk)
+                d = &f->v4.deleg_t[i];
+    }
+    for (i = 0; d && i < FND_V4_HOLDERS; i++)
+        if (d->holder[i] && d->holder[i] != (ck | 1))
+            return true;
+    return false;
 }
 
 /* A CB_RECALL (RFC 8881 §20.2, RFC 7530 §16.2.2) the client answered: an
- * instance; its delegation's recall starts at the call. One never
- * answered is an instance too, counted apart and not followed to a
- * DELEGRETURN: it is known at the call timeout or the capture's end, out of
- * time order. It costs no call time: the wait is that of the opens the
- * recall lets through. */
+ * instance; its delegation's recall starts at the call, and the client
+ * holds a delegation of the file. One never answered is an instance too,
+ * counted apart and not followed to a DELEGRETURN: it is known at the call
+ * timeout or the capture's end, out of time order. It costs no call time:
+ * a callback is the server's call; the wait is that of the OPENs it
+ * delays (recalls()). */
 void
 findings_nfs4_callback(struct findings *f, const struct op_event *ev)
 {
@@ -538,24 +637,29 @@ findings_nfs4_callback(struct findings *f, const struct op_event *ev)
         return;
     }
     f->v4.recalls++;
+    if (ev->fh.len)
+        deleg_hold(f, ev->fh, client_key(f, ev));
     r = recall_slot(f, ev->v4.deleg_sid, true);
-    if (!r->t_recall) { /* the first recall of the delegation */
+    if (!r->t_recall) /* the first recall of the delegation */
         r->t_recall = ns_of(&ev->t_call);
-        recall_claim_delays(&f->v4, r->t_recall);
-    }
 }
 
-/* A COMPOUND's share: the DELEGRETURN of a recalled delegation (the time
- * since its recall), OPENs answered NFS4ERR_DELAY while a recall is pending
- * (the server waits for the holder, §10.4.1), delegations revoked
- * (NFS4ERR_DELEG_REVOKED, §15.1.5.2, an instance each; the SEQUENCE flag
+/* A COMPOUND's share, before delay_grace_storms: an OPEN answered
+ * NFS4ERR_DELAY while another client holds a delegation of the file
+ * (evidence, claiming its time; the opener's first such try to its OPEN
+ * granted is evidence too), the DELEGRETURN of a recalled delegation (the
+ * time since its recall), delegations revoked (NFS4ERR_DELEG_REVOKED,
+ * §15.1.5.2, an instance each; the SEQUENCE flag
  * SEQ4_STATUS_RECALLABLE_STATE_REVOKED, §18.46.3: a recall not answered
- * in time). */
-static void
-recalls(struct findings *f, const struct op_event *ev)
+ * in time). The OPENs and CB_RECALLs granted and answered tell who holds
+ * which file's delegations. Returns true if it claimed a DELAY. */
+static bool
+recalls(struct findings *f, const struct op_event *ev, uint64_t ck, uint64_t *cost)
 {
     struct fnd_v4 *v = &f->v4;
+    uint8_t mop = nfs4_op_unpack((uint8_t)ev->main_ops, 0);
     struct fnd_v4_recall *r;
+    struct fnd_v4_wait *w;
 
     if (ev->v4.has_seq && (ev->v4.seq_flags & SEQ4_STATUS_RECALLABLE_STATE_REVOKED))
         v->recallable_revoked++;
@@ -563,12 +667,43 @@ recalls(struct findings *f, const struct op_event *ev)
         v->deleg_revoked++;
         findings_credit(f, FK_DELEG_RECALLS, ev, 1, 0);
     }
-    if (ev->status == ERR_DELAY && nfs4_op_unpack((uint8_t)ev->main_ops, 0) == OP_OPEN) {
-        if (v->recalls_pending)
-            v->recall_delays++;
-        else /* a recall not answered yet may claim it */
-            v->delay_t[v->delay_next++ & (FND_V4_DELAYS - 1)] = ns_of(&ev->t_reply);
+    if (mop == OP_OPEN && ev->status == ERR_DELAY && waits_for_recall(f, ev, ck)) {
+        v->recall_delays++;
+        findings_credit(f, FK_DELEG_RECALLS, ev, 0, claim(cost));
+        w = wait_slot(f, retry_key(f, ev, ck, W_RECALL), true);
+        if (!w->tries++)
+            w->t_first = ns_of(&ev->t_call);
+        return true;
     }
+    if (ev->status == 0 && ev->name.len && ev->obj_fh.len) { /* a name resolved */
+        struct fnd_v4_deleg *d = deleg_slot(f, file_key(f, ev->obj_fh), false);
+
+        if (d)
+            d->name = name_key(f, ev);
+    }
+    if (mop == OP_OPEN && ev->status == 0) {
+        struct bytes file = open_file(ev);
+
+        if (granted_deleg(ev) && file.len) {
+            deleg_hold(f, file, ck);
+            if (ev->name.len)
+                deleg_slot(f, file_key(f, file), false)->name = name_key(f, ev);
+        }
+        w = wait_slot(f, retry_key(f, ev, ck, W_RECALL), false);
+        if (w && w->tries) {
+            uint64_t us = us_between(w->t_first, ns_of(&ev->t_reply));
+
+            v->recall_waited++;
+            v->recall_wait_us += us;
+            if (us > v->recall_wait_max_us)
+                v->recall_wait_max_us = us;
+            w->key = 0;
+        }
+    }
+    if (mop != OP_DELEGRETURN)
+        return false;
+    if (ev->v4.main_done && ev->fh.len)
+        deleg_return(f, ev->fh, ck);
     r = ev->v4.deleg_sid ? recall_slot(f, ev->v4.deleg_sid, false) : NULL;
     if (r) { /* a DELEGRETURN of a recalled delegation */
         uint64_t us = us_between(r->t_recall, ns_of(&ev->t_call));
@@ -578,8 +713,8 @@ recalls(struct findings *f, const struct op_event *ev)
         if (us > v->recall_max_us)
             v->recall_max_us = us;
         r->sid = 0;
-        v->recalls_pending--;
     }
+    return false;
 }
 
 void
@@ -594,9 +729,9 @@ findings_nfs4_record(struct findings *f, const struct op_event *ev, uint64_t *un
     ck = client_key(f, ev);
     if (ev->kind == OPK_LOCK || ev->kind == OPK_LOCK_TEST)
         locks(f, ev, ck, unclaimed);
-    retries(f, ev, ck, unclaimed);
+    if (!recalls(f, ev, ck, unclaimed))
+        retries(f, ev, ck, unclaimed);
     stale(f, ev, ck, unclaimed);
     sessions(f, ev, unclaimed);
     opens(f, ev, ck, unclaimed);
-    recalls(f, ev);
 }

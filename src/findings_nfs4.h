@@ -29,7 +29,8 @@ struct op_event;
 #define FND_V4_WHY 8       /* why_no_delegation4 values counted (RFC 8881 §18.16.3) */
 #define FND_V4_DELEG 7     /* open_delegation_type4 values counted, 0..6 */
 #define FND_V4_RECALLS 256 /* delegations being recalled, followed to their DELEGRETURN */
-#define FND_V4_DELAYS 16   /* OPENs answered NFS4ERR_DELAY with no recall known yet (a power of 2) */
+#define FND_V4_DELEGS 1024 /* files clients hold delegations of */
+#define FND_V4_HOLDERS 4   /* holders followed per file; more are not */
 #define FND_V4_SESSIONS 64 /* sessions whose CREATE_SESSION limits are kept */
 
 #define FND_V4_HOLDER 48   /* bytes of a conflicting lock's owner kept */
@@ -73,6 +74,14 @@ struct fnd_v4_recall { /* a delegation being recalled */
     int64_t t_recall;        /* ns: the CB_RECALL's call */
 };
 
+/* A file clients hold delegations of (RFC 8881 §10.4): from an OPEN that
+ * granted one, or a CB_RECALL answered; a holder leaves at its DELEGRETURN. */
+struct fnd_v4_deleg {
+    uint64_t file;           /* hash of its handle; 0: empty */
+    uint64_t name;           /* hash of a (directory, name) that led to it; 0: none known */
+    uint64_t holder[FND_V4_HOLDERS]; /* the holders' client keys; 0: none */
+};
+
 struct fnd_v4 {
     /* lock_contention: LOCK / LOCKT COMPOUNDs (RFC 8881 §18.10, §18.11) */
     uint64_t lock, lock_denied, lockt, lockt_denied;
@@ -108,32 +117,32 @@ struct fnd_v4 {
     /* delegation_recalls: CB_RECALL (RFC 8881 §20.2) to DELEGRETURN (§18.6) */
     uint64_t recalls;              /* CB_COMPOUNDs recalling a delegation (their replies) */
     uint64_t recall_returned, recall_us, recall_max_us; /* returned after the recall */
-    uint64_t recall_delays;        /* OPENs answered NFS4ERR_DELAY while a recall was pending */
+    uint64_t recall_delays;        /* OPENs answered NFS4ERR_DELAY while another client held a
+                                    * delegation of the file (claimed here) */
+    uint64_t recall_waited, recall_wait_us, recall_wait_max_us; /* such an opener's first
+                                    * DELAYed try to its OPEN granted */
     uint64_t recalls_unanswered;   /* CB_COMPOUNDs recalling a delegation never answered */
     uint64_t deleg_revoked;        /* results NFS4ERR_DELEG_REVOKED */
     uint64_t recallable_revoked;   /* SEQUENCE replies: SEQ4_STATUS_RECALLABLE_STATE_REVOKED */
-    uint32_t recalls_pending;      /* in recall_t now */
     struct fnd_v4_recall recall_t[FND_V4_RECALLS];
-    /* The reply times (ns; 0: none) of the latest OPENs answered NFS4ERR_DELAY
-     * while no recall was known: a recall is known at its CB_RECALL's answer,
-     * and pending from its call, which may precede such a reply. */
-    int64_t delay_t[FND_V4_DELAYS];
-    uint32_t delay_next;           /* the next slot of delay_t */
+    struct fnd_v4_deleg deleg_t[FND_V4_DELEGS];
     uint64_t undecoded;            /* COMPOUND replies whose results were not decoded
                                     * (RPCSEC_GSS privacy, cut short): unseen by all this */
     struct fnd_v4_wait waits[FND_V4_WAITS];
     struct fnd_v4_open open_t[FND_V4_OPENS];
 };
 
-/* One NFSv4 COMPOUND (findings_wants(ev), ev->pg has an operation table).
- * *unclaimed: its time no finding has claimed yet (findings.h: time by
- * cause); the first rule here that counts the COMPOUND claims it, in the
- * order lock_contention, delay_grace_storms, stale_state, session_limits,
- * open_close_storm, and sets *unclaimed to 0. An OPEN's time is claimed
- * by its CLOSE when that makes it a short open of a storm. */
 /* A callback the server sent (the callback program, RFC 8881 §20): a
  * CB_RECALL starts a delegation's recall. */
 void findings_nfs4_callback(struct findings *f, const struct op_event *ev);
+/* One NFSv4 COMPOUND (findings_wants(ev), ev->pg has an operation table).
+ * *unclaimed: its time no finding has claimed yet (findings.h: time by
+ * cause); the first rule here that counts the COMPOUND claims it, in the
+ * order lock_contention, delegation_recalls (an OPEN answered
+ * NFS4ERR_DELAY while another client holds a delegation of the file),
+ * delay_grace_storms, stale_state, session_limits, open_close_storm, and
+ * sets *unclaimed to 0. An OPEN's time is claimed by its CLOSE when that
+ * makes it a short open of a storm. */
 void findings_nfs4_record(struct findings *f, const struct op_event *ev, uint64_t *unclaimed);
 
 /* One NLM LOCK or TEST answered in its reply (X/Open XNFS, nlm4_stats): a

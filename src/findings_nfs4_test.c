@@ -17,6 +17,7 @@
 
 extern const struct rpc_program nfs4_program; /* its operation table: kinds and flags */
 static struct flow_key key1; /* client 10.0.0.1 -> server 10.0.0.2 */
+static struct flow_key key2; /* client 10.0.0.3 -> server 10.0.0.2 */
 
 static const uint8_t FH_D[8] = "dir-D..", FH_F[8] = "file-F.";
 
@@ -595,36 +596,73 @@ delegreturn(unsigned t_ms, uint64_t sid)
     return ev;
 }
 
+/* ev sent by the second client, 10.0.0.3. */
+static struct op_event
+by2(struct op_event ev)
+{
+    ev.key = &key2;
+    return ev;
+}
+
+/* An OPEN of `name` in D (CLAIM_NULL; NULL: of F by handle, CLAIM_FH) at
+ * t_ms answered NFS4ERR_DELAY. */
+static struct op_event
+open_delayed(unsigned t_ms, const char *name)
+{
+    struct op_event ev = name ? named(cpd(OP_OPEN, t_ms, FH_D), name) : cpd(OP_OPEN, t_ms, FH_F);
+
+    return failed(ev, 10008, true);
+}
+
 /* delegation_recalls: CB_RECALL to the DELEGRETURN of the same
- * delegation, OPENs answered NFS4ERR_DELAY meanwhile, recalls never
- * answered, revocations; no call time claimed (the wait is the openers',
- * delay_grace_storms's). Negative: a DELEGRETURN without a recall, an OPEN
- * answered DELAY with no recall pending, another delegation's DELEGRETURN,
- * an unanswered callback that recalls nothing, the DELEGRETURN of a
- * delegation whose recall was never answered. */
+ * delegation, recalls never answered, revocations; an OPEN answered
+ * NFS4ERR_DELAY while another client holds a delegation of its file (by
+ * name: the (directory, name) the grant or a LOOKUP resolved; by handle)
+ * is its evidence and its time, not delay_grace_storms'. Negative: a
+ * DELEGRETURN without a recall, DELAYs with no delegation held, of the
+ * holder itself, of another name, after the DELEGRETURN; another
+ * delegation's DELEGRETURN, an unanswered callback that recalls nothing,
+ * the DELEGRETURN of a delegation whose recall was never answered. */
 static void
 test_recalls(void)
 {
+    static const uint8_t FH_G[8] = "file-G.";
     struct findings *f = findings_new(1024, 3, 9);
     struct op_event ev;
 
     feed(f, delegreturn(0, 0x77));                          /* never recalled */
-    feed(f, failed(cpd(OP_OPEN, 10, FH_D), 10008, true));   /* DELAY, no recall pending */
+    feed(f, open_delayed(10, "f"));                         /* no delegation held */
     EQ(f->n[FK_DELEG_RECALLS], 0);
-    EQ(f->v4.recall_delays, 0);
+    EQ(f->n[FK_DELAY_GRACE], 1);
+    ev = open_f(50);
+    ev.v4.deleg = OPEN_DELEGATE_READ + 1;                   /* client 1 holds F */
+    feed(f, ev);
+    feed(f, by2(open_delayed(60, "f")));                    /* client 2 waits */
+    feed(f, open_delayed(70, "f"));                         /* the holder itself */
+    feed(f, by2(open_delayed(80, "g")));                    /* another file */
+    EQ(f->v4.recall_delays, 1);
+    EQ(f->cost_us[FK_DELEG_RECALLS], 1000);
+    EQ(f->n[FK_DELAY_GRACE], 3);
+    EQ(f->cost_us[FK_DELAY_GRACE], 3000);
     feed(f, cb_recall(100, 0x11));
     feed(f, cb_recall(150, 0x11));                          /* recalled again: one recall */
-    feed(f, failed(cpd(OP_OPEN, 200, FH_D), 10008, true));  /* the opener waits */
+    feed(f, by2(open_delayed(200, NULL)));                  /* by handle */
     feed(f, delegreturn(300, 0x22));                        /* another delegation */
     EQ(f->v4.recall_returned, 0);
     feed(f, delegreturn(1100, 0x11));                       /* 1 s after the first recall */
     feed(f, delegreturn(1200, 0x11));                       /* already returned */
+    feed(f, by2(open_delayed(1250, "f")));                  /* nothing held any more */
     EQ(f->v4.recalls, 2);
     EQ(f->v4.recall_returned, 1);
     EQ(f->v4.recall_us, 1000000);
     EQ(f->v4.recall_max_us, 1000000);
-    EQ(f->v4.recall_delays, 1);
-    EQ(f->v4.recalls_pending, 0);
+    EQ(f->v4.recall_delays, 2);
+    EQ(f->cost_us[FK_DELEG_RECALLS], 2000);
+    EQ(f->n[FK_DELAY_GRACE], 4);
+    /* client 2's OPEN of f granted: its wait, from its first DELAYed try */
+    feed(f, by2(open_f(1260)));
+    EQ(f->v4.recall_waited, 1);
+    EQ(f->v4.recall_wait_us, 1261000 - 60000);
     ev = failed(delegreturn(1300, 0x33), 10087, true);      /* NFS4ERR_DELEG_REVOKED */
     feed(f, ev);
     ev = cpd(OP_GETATTR, 1400, FH_F);
@@ -643,26 +681,30 @@ test_recalls(void)
     EQ(f->v4.recalls_unanswered, 1);
     EQ(f->v4.recalls, 2);
     EQ(f->v4.recall_returned, 1);
-    EQ(f->v4.recalls_pending, 0);
     EQ(f->n[FK_DELEG_RECALLS], 4);
-    /* The server answers an OPEN NFS4ERR_DELAY after its CB_RECALL's call
-     * but before the client answers the recall: the opener waited for that
-     * recall; one answered before the recall's call did not. */
-    feed(f, failed(cpd(OP_OPEN, 1795, FH_D), 10008, true)); /* reply 1796: before */
-    ev = failed(cpd(OP_OPEN, 1800, FH_D), 10008, true);     /* reply 1801 */
+    /* A delegation granted before the capture: its recall says who holds
+     * which file; an OPEN by name waits for it once a LOOKUP of client 1
+     * resolved that name to the file. */
+    ev = cb_recall(1800, 0x55);
+    ev.fh = B(FH_G);
     feed(f, ev);
-    ev = cb_recall(1799, 0x55);                             /* called 1799, answered 1800 */
-    ev.t_reply.tv_nsec += 2000000;                          /* answered 1802 */
+    ev = by2(open_delayed(1810, NULL));
+    ev.fh = B(FH_G);
+    feed(f, ev);                                            /* by handle */
+    feed(f, by2(open_delayed(1820, "gname")));              /* name not known yet */
+    EQ(f->v4.recall_delays, 3);
+    ev = named(cpd(OP_LOOKUP, 1830, FH_D), "gname");
+    ev.obj_fh = B(FH_G);
     feed(f, ev);
-    EQ(f->v4.recall_delays, 2);
-    feed(f, delegreturn(1900, 0x55));
-    EQ(f->v4.recall_returned, 2);
-    EQ(f->v4.recall_us, 1000000 + 101000);
-    EQ(f->n[FK_DELEG_RECALLS], 5);
-    EQ(f->cost_us[FK_DELEG_RECALLS], 0);
-    EQ(f->n[FK_DELAY_GRACE], 4);                            /* the DELAYs stay theirs */
+    feed(f, by2(open_delayed(1840, "gname")));
+    EQ(f->v4.recall_delays, 4);
+    EQ(f->cost_us[FK_DELEG_RECALLS], 4000);
+    EQ(f->n[FK_DELAY_GRACE], 5);
+    EQ(f->cost_us[FK_DELAY_GRACE], 5000);
+    EQ(f->n[FK_DELEG_RECALLS], 5);                          /* DELAYs are no instances */
     /* A callback is no time spent in calls. */
-    EQ(f->nfs3_calls, 12);
+    EQ(f->nfs3_calls, 19);
+    EQ(f->total_us, 19000);
     findings_free(f);
 }
 
@@ -672,6 +714,8 @@ main(void)
     key1.af = 4;
     memcpy(key1.saddr, "\x0a\x00\x00\x01", 4);
     memcpy(key1.daddr, "\x0a\x00\x00\x02", 4);
+    key2 = key1;
+    key2.saddr[3] = 3;
     test_stable_writes();
     test_redundant_getattr();
     test_negative_lookups();

@@ -15,8 +15,11 @@ against tshark's decoding of the same frames.
     an NFSv4.0 client whose SETCLIENTID announces callback program
     0x40000123, called on a connection the server opens to the client; a
     READ delegation granted by OPEN, recalled by CB_RECALL and given back by
-    DELEGRETURN, an OPEN answered NFS4ERR_DELAY meanwhile, the 4.0 client's
-    delegation recalled twice, the second CB_RECALL never answered.
+    DELEGRETURN, an OPEN of another file answered NFS4ERR_DELAY meanwhile,
+    the 4.0 client's delegation recalled twice, the second CB_RECALL never
+    answered, then a third client's OPENs of that file (by handle, and by
+    the name the 4.0 client opened it by) answered NFS4ERR_DELAY and at last
+    granted.
     tshark decodes program 0x40000000 only, so it reads a twin of the
     capture where the 4.0 client announced and is called on 0x40000000
     (same frames, same times); a third variant announces another number,
@@ -26,7 +29,11 @@ Every expected number comes from tshark (nfs.cb_procedure, nfs.cb.operation,
 nfs.status, rpc.time, nfs.opcode, nfs.stateid.other): callback calls,
 replies, unanswered, CB_COMPOUND errors and latency, per callback operation
 its occurrences, results and errors, and the first CB_RECALL to DELEGRETURN
-time of the recalled delegation. A callback's client, in the breakdowns
+time of the recalled delegation; the OPENs answered NFS4ERR_DELAY while
+another client held a delegation of the file (deleg_delays.py: nfs.fh.hash,
+nfs.pathname.component, nfs.open.delegation_type, frame times), whose
+latency is the cost of delegation_recalls and not delay_grace_storms', and
+their openers' wait until granted. A callback's client, in the breakdowns
 (JSON and CSV) and the records, is the NFS client it is sent to (the
 address that sends the fore channel's COMPOUNDs, as tshark shows them), its
 server the NFS server, whichever end opened the connection.
@@ -37,7 +44,8 @@ against the generating client's record (nfs41-deleg.expect.json): callback
 calls, replies and operations, delegations granted by type, DELEGRETURNs,
 the recall to DELEGRETURN time to the microsecond of tshark's frame times,
 the OPENs answered NFS4ERR_DELAY, the finding delegation_recalls (its
-client the holder, 198.18.0.21), and the breakdowns' and records' clients
+client the holder, 198.18.0.21; its cost B's two delayed OPENs' latency,
+none left to delay_grace_storms), and the breakdowns' and records' clients
 (the holder and the opener, 198.18.0.22, each from its own address).
 
   e2e_callbacks.py NFSSCOPE PCAPS_DIR WORKDIR SAMPLES_DIR
@@ -54,6 +62,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from checks import check, finish, skip_part  # noqa: E402
 import pcapsyn as ps  # noqa: E402
+from deleg_delays import recall_delays  # noqa: E402
 
 CB_PROG = 0x40000000
 LEARNED = 0x40000123
@@ -119,6 +128,22 @@ def op_open(name, clientid=0):
     # seqid, share_access READ, share_deny NONE, open_owner4, OPEN4_NOCREATE, CLAIM_NULL name
     return (u32(18) + u32(0) + u32(1) + u32(0) + u64(clientid) + opq(b"owner1") + u32(0) +
             u32(0) + opq(name))
+
+
+def op_open_fh():
+    # seqid, share_access BOTH, share_deny NONE, open_owner4, OPEN4_NOCREATE, CLAIM_FH
+    return (u32(18) + u32(0) + u32(3) + u32(0) + u64(0) + opq(b"owner4") + u32(0) +
+            u32(4))
+
+
+def res_open_none(open_other):
+    # OPEN4resok: stateid, change_info4, rflags, attrset<>, OPEN_DELEGATE_NONE
+    return (u32(18) + u32(0) + stateid(1, open_other) + u32(0) + u64(1) + u64(2) + u32(4) +
+            u32(0) + u32(0))
+
+
+def res_getfh(fh):
+    return u32(10) + u32(0) + opq(fh)
 
 
 def res_open_deleg(open_other, deleg_other):
@@ -208,9 +233,10 @@ def build(announced, called, collide=True):
     call(c40, 0, 0x200, 100003, 4, 1, compound(0, [op_setclientid(announced, 40000)]))
     reply(c40, 1, 0x200, compound_res(0, [res_setclientid()]))
     call(c40, 0, 0x201, 100003, 4, 1,
-         compound(0, [op_putfh(DIRFH), op_open(b"g1", 0x1122334455667788)]))
+         compound(0, [op_putfh(DIRFH), op_open(b"g1", 0x1122334455667788), u32(10)]))
     reply(c40, 1, 0x201, compound_res(0, [res_status(22), res_open_deleg(b"OPEN-OTHER02",
-                                                                         DELEG40)]))
+                                                                         DELEG40),
+                                          res_getfh(FH)]))
     # The server opens the callback connection: CB_NULL, CB_COMPOUND(CB_RECALL).
     cb = ps.TcpConn(f, cli=("10.0.0.2", 1023), srv=("10.0.0.3", 40000), isn=(3000, 4000))
     call(cb, 0, 0x300, called, 1, 0, b"")
@@ -219,6 +245,21 @@ def build(announced, called, collide=True):
     reply(cb, 1, 0x301, compound_res(0, [res_status(4)]))
     # The server recalls it again; the client never answers.
     call(cb, 0, 0x302, called, 1, 1, cb_compound(0, 1, [cb_op_recall(DELEG40, FH)]))
+
+    # Another 4.1 client opens the file the 4.0 client still holds: by handle
+    # and by the name the 4.0 client opened, both answered NFS4ERR_DELAY
+    # (the recall); granted at last.
+    c4 = ps.TcpConn(f, cli=("10.0.0.4", 801), srv=("10.0.0.2", 2049), isn=(11000, 13000))
+    delay = [res_sequence(1), res_status(22), res_status(18, 10008)]
+    call(c4, 0, 0x400, 100003, 4, 1, compound(1, [op_sequence(1), op_putfh(FH), op_open_fh()]))
+    reply(c4, 1, 0x400, compound_res(10008, delay))
+    call(c4, 0, 0x401, 100003, 4, 1,
+         compound(1, [op_sequence(2), op_putfh(DIRFH), op_open(b"g1"), u32(10)]))
+    reply(c4, 1, 0x401, compound_res(10008, delay))
+    call(c4, 0, 0x402, 100003, 4, 1,
+         compound(1, [op_sequence(3), op_putfh(DIRFH), op_open(b"g1"), u32(10)]))
+    reply(c4, 1, 0x402, compound_res(0, [res_sequence(3), res_status(22),
+                                         res_open_none(b"OPEN-OTHER04"), res_getfh(FH)]))
     return f
 
 
@@ -324,24 +365,19 @@ def recall_truth(pcap, extra):
 def finding_truth(pcap, extra=()):
     """What the finding delegation_recalls should say, from tshark:
     CB_RECALL COMPOUNDs answered and never answered, the recall to
-    DELEGRETURN times, the OPENs answered NFS4ERR_DELAY while a recall was
-    pending (replies between the first CB_RECALL's call and the last
-    DELEGRETURN's call)."""
+    DELEGRETURN times, the OPENs answered NFS4ERR_DELAY while another
+    client held a delegation of the file, their latency and their openers'
+    wait until granted (deleg_delays.py)."""
     recall, ret, times = recall_truth(pcap, extra)
     answered = tshark_rows(pcap, ["frame.number", "rpc.reqframe", "rpc.repframe"],
                            "nfs.cb.operation == 4 && rpc.msgtyp == 1", extra)
     unanswered = {r[0] for r in tshark_rows(pcap, ["frame.number"],
                                             "nfs.cb.operation == 4 && rpc.msgtyp == 0", extra)}
     unanswered -= {r[1] or r[2] for r in answered}  # the call's frame ("Call In")
-    t_first = min(recall.values()) if recall else 0
-    t_last = max((ret[o] for o in recall if o in ret), default=0)
-    delayed = [r for r in tshark_rows(pcap, ["frame.time_epoch", "nfs.status"],
-                                      "nfs.opcode == 18 && rpc.msgtyp == 1", extra)
-               if r[1].split(",")[0] == "10008" and t_first <= float(r[0]) <= t_last]
     holders = {r[0] for r in tshark_rows(pcap, ["ip.dst"],
                                          "nfs.cb.operation == 4 && rpc.msgtyp == 0", extra)}
     return {"answered": answered, "unanswered": unanswered, "times": times,
-            "delayed": delayed, "holders": holders}
+            "holders": holders, "delays": recall_delays(pcap, extra)}
 
 
 def check_finding(label, rep, t):
@@ -366,9 +402,23 @@ def check_finding(label, rep, t):
           "%s: finding: returned %s after %s us (longest %s), tshark %d, %s (%s)" %
           (label, ev["returned"], ev["recall_to_return_us"], ev["recall_to_return_max_us"],
            len(times), sum(times), max(times)))
-    check(ev["opens_delayed"] == len(t["delayed"]),
-          "%s: finding: OPENs delayed %s, tshark %d" % (label, ev["opens_delayed"],
-                                                        len(t["delayed"])))
+    d = t["delays"]
+    check(ev["opens_delayed"] == len(d["delayed"]),
+          "%s: finding: OPENs delayed by a recall %s, tshark %d" %
+          (label, ev["opens_delayed"], len(d["delayed"])))
+    check(fd.get("cost_us") == d["cost_us"],
+          "%s: finding: cost %s us, tshark's latency of the OPENs delayed by a recall %d us" %
+          (label, fd.get("cost_us"), d["cost_us"]))
+    waits = (ev.get("opens_granted_after_delay"), ev.get("open_wait_us"),
+             ev.get("open_wait_max_us"))
+    check(waits == (len(d["waits"]), sum(d["waits"]), max(d["waits"], default=0)),
+          "%s: finding: openers granted after a delay, their wait (us), the longest %s; "
+          "tshark %d, %d, %d" % (label, waits, len(d["waits"]), sum(d["waits"]),
+                                 max(d["waits"], default=0)))
+    dg = {x["kind"]: x for x in rep["findings"]}.get("delay_grace_storms")
+    check((dg["count"] if dg else 0) == d["delay_other"],
+          "%s: delay_grace_storms %s, tshark's DELAY/GRACE answers no recall explains %d" %
+          (label, dg and dg["count"], d["delay_other"]))
     check(ev["deleg_revoked"] == 0 and ev["recallable_state_revoked"] == 0,
           "%s: finding: nothing revoked" % label)
 
@@ -479,13 +529,14 @@ def check_sample(nfsscope, samples, work):
     check(got == n_delay == e_delay == 2,
           "%s: OPENs answered NFS4ERR_DELAY %s, tshark %d, client's record %d" %
           (label, got, n_delay, e_delay))
-    # the finding: the server answers the first OPEN and sends its CB_RECALL
-    # from two threads, so which reaches the wire first depends on the run;
-    # an OPEN answered after the CB_RECALL's call (and before the client
-    # answered it) waited for the recall too
+    # the finding: both of B's OPENs answered NFS4ERR_DELAY waited for A's
+    # delegation (the server answers the first and sends its CB_RECALL from
+    # two threads, so which reaches the wire first depends on the run): their
+    # time is delegation_recalls', none is left to delay_grace_storms
     ft = finding_truth(path)
-    check(len(ft["delayed"]) >= 1, "%s: tshark: %d NFS4ERR_DELAY OPEN replies during the "
-          "recall" % (label, len(ft["delayed"])))
+    check(len(ft["delays"]["delayed"]) == n_delay and ft["delays"]["delay_other"] == 0,
+          "%s: tshark: %d NFS4ERR_DELAY OPEN replies while A held the delegation, of %d" %
+          (label, len(ft["delays"]["delayed"]), n_delay))
     check(len(ft["holders"]) == 1 and len(roles_truth(path, ())) > 0,
           "%s: one delegation holder among the clients" % label)
     check_finding(label, rep, ft)

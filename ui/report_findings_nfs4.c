@@ -245,15 +245,21 @@ findings_nfs4_summary(const struct stats *s, const struct findings *f, enum fkin
             "can reach).",
             f->n[FK_OPEN_CLOSE], f->n[FK_OPEN_CLOSE], a);
         break;
-    case FK_DELEG_RECALLS:
+    case FK_DELEG_RECALLS: {
+        char c[32], d[32];
+
         findings_fmt_dur(a, sizeof a, v->recall_us);
         findings_fmt_dur(b, sizeof b, v->recall_max_us);
+        findings_fmt_dur(c, sizeof c, v->recall_wait_us);
+        findings_fmt_dur(d, sizeof d, v->recall_wait_max_us);
         findings_say(buf, sz,
             "The server recalled %" PRIu64 " delegation%s (CB_RECALL); %" PRIu64 " came back "
             "by DELEGRETURN, %s from recall to return in all (longest %s), %" PRIu64
             " not in the capture; %" PRIu64 " CB_RECALL%s never answered; %" PRIu64
-            " OPENs were answered NFS4ERR_DELAY while a "
-            "recall was pending; revoked: %" PRIu64 " NFS4ERR_DELEG_REVOKED, %" PRIu64
+            " OPENs were answered NFS4ERR_DELAY while another client held a delegation of "
+            "the file (their time is this finding's), %" PRIu64 " of those openers got the "
+            "file %s after their first try in all (longest %s); revoked: %" PRIu64
+            " NFS4ERR_DELEG_REVOKED, %" PRIu64
             " SEQUENCE replies with SEQ4_STATUS_RECALLABLE_STATE_REVOKED. Another client "
             "opened a file one client held a delegation on: each recall makes the opener wait "
             "until the holder writes back and returns it; a holder that does not answer in "
@@ -261,8 +267,9 @@ findings_nfs4_summary(const struct stats *s, const struct findings *f, enum fkin
             v->recalls, v->recalls == 1 ? "" : "s", v->recall_returned, a, b,
             v->recalls > v->recall_returned ? v->recalls - v->recall_returned : 0,
             v->recalls_unanswered, v->recalls_unanswered == 1 ? " was" : "s were",
-            v->recall_delays, v->deleg_revoked, v->recallable_revoked);
+            v->recall_delays, v->recall_waited, c, d, v->deleg_revoked, v->recallable_revoked);
         break;
+    }
     default:
         break;
     }
@@ -364,6 +371,9 @@ findings_nfs4_evidence(struct json_w *w, const struct stats *s, const struct fin
         json_kv_u64(w, "recall_to_return_max_us", v->recall_max_us);
         json_kv_u64(w, "recalls_unanswered", v->recalls_unanswered);
         json_kv_u64(w, "opens_delayed", v->recall_delays);
+        json_kv_u64(w, "opens_granted_after_delay", v->recall_waited);
+        json_kv_u64(w, "open_wait_us", v->recall_wait_us);
+        json_kv_u64(w, "open_wait_max_us", v->recall_wait_max_us);
         json_kv_u64(w, "deleg_revoked", v->deleg_revoked);
         json_kv_u64(w, "recallable_state_revoked", v->recallable_revoked);
         break;
