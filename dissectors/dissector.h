@@ -111,8 +111,8 @@ struct rpc_op {
 
 /* What the shared layers do with a program (struct rpc_program.flags). */
 enum {
-    PGF_PRIMARY = 1u << 0,   /* the report's main program: its table is printed even when
-                              * empty, its calls are a breakdown row's nfs3_calls, the
+    PGF_PRIMARY = 1u << 0,   /* the report's main program: the text report says it had
+                              * no calls when no NFS version had any, its calls are a breakdown row's nfs3_calls, the
                               * view's per-row procedure table lists all its procedures */
     PGF_IO_DETAIL = 1u << 1, /* the report gives its WRITE stable_how and committed, READ
                               * and WRITE volumes and sizes */

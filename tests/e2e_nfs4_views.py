@@ -25,7 +25,12 @@ Per capture:
   prom  the final scrape of a replay with --metrics: COMPOUND calls and
         replies per minor version, COMPOUND errors by status, COMPOUNDs and
         their latency counts by kind, per operation count, results, not
-        evaluated and errors by status.
+        evaluated and errors by status;
+  v3    the text report's "NFS v3 (nfs3)" section is there exactly when
+        tshark decodes NFSv3 calls (nfs.procedure_v3 of the RPC calls),
+        with their number: absent on the NFSv4-only captures, present on
+        NFSv3 captures (samples/all-ops.pcap, the public
+        suricata-verify-nfs3-01-input.pcap).
 
   e2e_nfs4_views.py NFSSCOPE PCAPS_DIR SAMPLES_DIR WORKDIR"""
 import collections
@@ -40,7 +45,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from checks import check, finish  # noqa: E402  (tests/checks.py)
+from checks import check, finish, skip_part  # noqa: E402  (tests/checks.py)
 
 PUBLIC = {  # the captures e2e_nfs4 compares, with their truth
     'nfstrace-eth-ipv4-tcp-nfsv4-incorrect_mount.pcap': 'nfstrace-eth-ipv4-tcp-nfsv4-incorrect_mount.json',
@@ -131,6 +136,24 @@ def check_text(name, out, n4):
     check(ops == want, f'{name}: text operations {ops} == {want}')
     check(any('latency: of the COMPOUNDs containing the operation' in ln for ln in sec),
           f'{name}: text labels the operations\' latency as the COMPOUNDs\'')
+
+
+def check_v3_section(name, out, pcap, tshark_options):
+    """The NFS v3 section of the text report against tshark's NFSv3 calls."""
+    opts = (tshark_options or '').split()
+    p = subprocess.run(['tshark', '-n', '-r', pcap] + opts +
+                       ['-Y', 'rpc.msgtyp == 0', '-T', 'fields', '-E', 'occurrence=a',
+                        '-E', 'aggregator=,', '-e', 'nfs.procedure_v3'],
+                       capture_output=True, text=True, timeout=300)
+    if not check(p.returncode == 0, f'{name}: tshark: {p.stderr[-300:]}'):
+        return
+    # one nfs.procedure_v3 per NFSv3 call (a frame carrying calls carries no
+    # reply of the same connection's client)
+    calls = sum(len(ln.split(',')) for ln in p.stdout.split('\n') if ln.strip())
+    lines = [ln for ln in out.split('\n') if ln.startswith('NFS v3 (nfs3):')]
+    want = [f'NFS v3 (nfs3): {calls} calls'] if calls else []
+    check([ln.split(',')[0] for ln in lines] == want,
+          f'{name}: text NFS v3 section {lines}, tshark {calls} NFSv3 calls')
 
 
 # ---- csv -------------------------------------------------------------------
@@ -358,8 +381,11 @@ def tshark_ok():
     return v.startswith(TSHARK)
 
 
-def one(nfsscope, work, name, pcap, n4, tshark_options):
-    check_text(name, run([nfsscope, '-r', pcap]).decode(), n4)
+def one(nfsscope, work, name, pcap, n4, tshark_options, has_tshark):
+    text = run([nfsscope, '-r', pcap]).decode()
+    check_text(name, text, n4)
+    if has_tshark:
+        check_v3_section(name, text, pcap, tshark_options)
     check_csv(name, run([nfsscope, '-r', pcap, '-o', 'csv']), n4)
     rec = os.path.join(work, os.path.basename(pcap) + '.records.csv')
     run([nfsscope, '-r', pcap, '-o', 'json', '--records', rec])
@@ -377,7 +403,7 @@ def main():
     if os.path.isdir(truth_dir):
         for cap, tname in PUBLIC.items():
             ref = json.load(open(os.path.join(truth_dir, tname)))
-            one(nfsscope, work, cap, os.path.join(pcaps, cap), ref['nfs4'], None)
+            one(nfsscope, work, cap, os.path.join(pcaps, cap), ref['nfs4'], None, has_tshark)
     else:
         print('note: no truth-v4 in', pcaps, ': only the samples are compared')
     n, seen = 0, []
@@ -391,10 +417,20 @@ def main():
         pcap = next(os.path.join(samples, base + e) for e in ('.pcap', '.pcapng')
                     if os.path.exists(os.path.join(samples, base + e)))
         one(nfsscope, work, base, pcap, truth['nfs4'],
-            truth['tshark_options'] if has_tshark else None)
+            truth['tshark_options'] if has_tshark else None, has_tshark)
         seen.append((base, pcap, truth['nfs4']))
         n += 1
     check(n >= 3, f'{n} NFSv4 samples compared')
+    # NFSv3 captures keep their NFS v3 section
+    v3 = [(os.path.join(samples, 'all-ops.pcap'),
+           json.load(open(os.path.join(samples, 'all-ops.truth.json')))['tshark_options'])]
+    if os.path.isdir(truth_dir):
+        v3.append((os.path.join(pcaps, 'suricata-verify-nfs3-01-input.pcap'), None))
+    for pcap, options in v3 if has_tshark else []:
+        check_v3_section(os.path.basename(pcap), run([nfsscope, '-r', pcap]).decode(), pcap,
+                         options)
+    if not has_tshark:
+        skip_part(f'no {TSHARK}: the NFS v3 sections are not compared with tshark')
     # two samples of different minor versions (4.0 and 4.1)
     pick = [next((x for x in seen if set(x[2]['by_minorversion']) == {m}), None)
             for m in ('0', '1')]

@@ -37,6 +37,11 @@ static const struct rpc_program fake_nfs3 = {
     .procs = nfs3_names, .flags = PGF_PRIMARY | PGF_IO_DETAIL, .status_name = fake_status,
 };
 
+static const struct rpc_program fake_nfs2 = { /* another NFS version (3 procedures) */
+    .name = "nfs2", .title = "NFS v2", .prog = 100003, .vers = 2, .nprocs = 3,
+    .procs = nfs3_names, .status_name = fake_status,
+};
+
 static const struct rpc_op mnt_names[3] = { { .name = "null" }, { .name = "mnt" }, { .name = "umnt" } };
 
 static const struct rpc_program fake_mnt = { /* a nasty name: CSV quoting, escaping */
@@ -550,6 +555,19 @@ test_text(void)
     HAS(txt, "nfsscope report: (no source)\ncapture: 0 packets, 0 B\n");
     HAS(txt, "\nNFS v3 (nfs3): no calls\n");
     HAS(txt, "capture quality: no anomalies\n");
+    free(txt);
+    /* calls of another program only: still no NFS, said so */
+    s.progs[1].calls = 1;
+    s.progs[1].procs[1].calls = 1;
+    txt = run(&report_text_view, &s, NULL, false);
+    HAS(txt, "\nNFS v3 (nfs3): no calls\n");
+    free(txt);
+    /* calls of another NFS version only: NFS v3 is left out like any
+     * program without calls */
+    s.progs[1].pg = &fake_nfs2;
+    txt = run(&report_text_view, &s, NULL, false);
+    HAS(txt, "\nNFS v2 (nfs2): 1 calls");
+    HASNT(txt, "NFS v3");
     free(txt);
     teardown(&s);
 }

@@ -752,6 +752,16 @@ row_used(const struct proc_stats *p)
            p->latency.count;
 }
 
+/* Some version of the NFS program (100003) had calls. */
+static bool
+nfs_called(const struct stats *s)
+{
+    for (size_t i = 0; i < s->nprogs; i++)
+        if (s->progs[i].pg->prog == NFS_PROGRAM && s->progs[i].calls)
+            return true;
+    return false;
+}
+
 static void
 program(FILE *out, const struct stats *s, const struct view_info *vi, const struct prog_stats *ps,
         uint64_t span)
@@ -763,8 +773,10 @@ program(FILE *out, const struct stats *s, const struct view_info *vi, const stru
 
     if (pg->flags & PGF_ANNOUNCED) /* inside the program that announces it */
         return;
-    if (ps->calls == 0 && !(pg->flags & PGF_PRIMARY))
-        return; /* only the main program (NFSv3) is always shown, as nfsstat does */
+    /* A program without calls is left out; the main one (NFSv3) says so
+     * when no NFS version had any, so a report never lacks an NFS line. */
+    if (ps->calls == 0 && (!(pg->flags & PGF_PRIMARY) || nfs_called(s)))
+        return;
     fputc('\n', out);
     put_esc(out, pg->title ? pg->title : pg->name);
     fputs(" (", out);
