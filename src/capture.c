@@ -19,12 +19,15 @@
 #include "capture.h"
 
 #include <errno.h>
+#include <linux/if_packet.h>
 #include <net/if.h>
 #include <pcap/pcap.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -126,6 +129,31 @@ check_link(struct source *s, char *err, size_t errlen)
     return 0;
 }
 
+/* A loopback interface hands a packet socket every packet twice: as it is
+ * sent (PACKET_OUTGOING) and as it comes back in, and libpcap throws the
+ * first copy away only after the kernel has copied it into the ring, in the
+ * sender's context. Told to leave outgoing packets out (packet(7),
+ * PACKET_IGNORE_OUTGOING, Linux 4.20), the kernel copies each packet once:
+ * the ring holds twice as many, the sender does half the copying, and the
+ * drop count counts packets, not copies. The packets read are the same. */
+static void
+skip_looped_copies(struct source *s)
+{
+#ifdef PACKET_IGNORE_OUTGOING
+    struct ifreq ifr;
+    int fd = pcap_fileno(s->p), one = 1;
+
+    if (strlen(s->name) >= sizeof ifr.ifr_name)
+        return;
+    memset(&ifr, 0, sizeof ifr);
+    memcpy(ifr.ifr_name, s->name, strlen(s->name));
+    if (ioctl(fd, SIOCGIFFLAGS, &ifr) == 0 && (ifr.ifr_flags & IFF_LOOPBACK))
+        (void)setsockopt(fd, SOL_PACKET, PACKET_IGNORE_OUTGOING, &one, sizeof one);
+#else
+    (void)s;
+#endif
+}
+
 static int
 open_live(struct capture *c, const struct nfsscope_config *cfg, char *err, size_t errlen)
 {
@@ -177,6 +205,7 @@ open_live(struct capture *c, const struct nfsscope_config *cfg, char *err, size_
     if (st > 0) /* a warning, not an error (libpcap's capturetest) */
         snprintf(c->warning, sizeof c->warning, "%s: %s", pcap_statustostr(st),
                  pcap_geterr(s->p));
+    skip_looped_copies(s);
     s->nano = pcap_get_tstamp_precision(s->p) == PCAP_TSTAMP_PRECISION_NANO;
     s->dlt = pcap_datalink(s->p);
     st = check_link(s, err, errlen);

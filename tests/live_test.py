@@ -16,7 +16,8 @@ procedure's calls/replies/errors) equal both `nfsscope -r` of the tcpdump
 file and `nfsscope -r` of the original samples; that periodic JSON lines came
 out; that the process ran as `nobody` (effective uid 65534, from
 /proc/PID/status) once the capture was open, and kept root with -Z root;
-that SIGINT ends a run cleanly with a final report; the messages for a
+that SIGINT ends a run cleanly with a final report; that a burst into a
+full ring is counted once, as packets read plus kernel drops; the messages for a
 missing interface, no permission (run as nobody) and an interface removed
 under the capture; and that `-i lo` on a terminal (tmux) opens the view.
 
@@ -242,6 +243,7 @@ def main():
     with open(os.path.join(work, "keep.out")) as f:
         check("nfsscope report: lo" in f.read(), "SIGINT: final report")
 
+    drops_counted_once(nfsscope, work, samples, net, bpf)
     no_permission(nfsscope)
     records_refused(nfsscope, work)
     file_capabilities(nfsscope, work)
@@ -301,6 +303,49 @@ def live_view(nfsscope, work, bpf, pcap, want_calls):
         check("nfsscope report: lo" in s, "final report after the view")
     finally:
         subprocess.run(base + ["kill-server"], capture_output=True)
+
+
+def drops_counted_once(nfsscope, work, samples, net, bpf):
+    """A burst into a ring too small for it: with nfsscope stopped (SIGSTOP)
+    while bulk-io.pcap (2.4 MB) is replayed into a 1 MiB buffer, the kernel
+    drops what does not fit, and the packets nfsscope then reads plus the
+    kernel drops it reports equal the packets replayed (tcpdump -r's count of
+    the file). On lo the kernel delivers every packet twice, outgoing and
+    looped back in: were the outgoing copies taken into the ring (and
+    thrown away after), they would fill it and count as drops too."""
+    src = os.path.join(work, "bulk-io.pcap.rw")
+    r = subprocess.run(["tcprewrite", "--pnat=198.18.0.0/24:%s.0/24" % net,
+                        "--infile=" + os.path.join(samples, "bulk-io.pcap"), "--outfile=" + src],
+                       capture_output=True, text=True)
+    if r.returncode != 0:
+        check(False, "tcprewrite bulk-io.pcap: %s" % r.stderr.strip())
+        return
+    r = subprocess.run(["tcpdump", "-n", "-r", src, bpf], capture_output=True, text=True)
+    want = len(r.stdout.splitlines())
+    out = os.path.join(work, "burst.json")
+    err = os.path.join(work, "burst.err")
+    with open(out, "w") as o, open(err, "w") as e:
+        ns = subprocess.Popen([nfsscope, "-i", "lo", "--no-tui", "-o", "json", "-B", "1024", bpf],
+                              stdout=o, stderr=e)
+    try:
+        check(wait_line(err, "listening on lo", 20), "burst: capture with -B 1024 starts")
+        os.kill(ns.pid, signal.SIGSTOP)
+        r = subprocess.run(["tcpreplay", "-q", "-i", "lo", "--pps", "4000", src],
+                           capture_output=True, text=True)
+        check(r.returncode == 0, "burst: tcpreplay bulk-io.pcap")
+        os.kill(ns.pid, signal.SIGCONT)
+        time.sleep(0.5)
+        ns.send_signal(signal.SIGINT)
+        ns.wait(timeout=20)
+    finally:
+        if ns.poll() is None:
+            ns.kill()
+            ns.wait()
+    with open(out) as f:
+        cap = json.load(f)["capture"]
+    got, drops = cap["packets"], cap["kernel_drops"]
+    check(want > 2000 and drops is not None and drops > 0 and got + drops == want,
+          "burst into a full ring: %s read + %s kernel drops == %d replayed" % (got, drops, want))
 
 
 def records_refused(nfsscope, work):
