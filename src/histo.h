@@ -48,7 +48,7 @@ struct histo_small {
 void histo_small_init(struct histo_small *h);
 
 /* The bucket of a value: below 8 its own, then 8 per power of two. Inline,
- * with histo_small_record: a reply records one latency into 7 of them. */
+ * with the records: a reply records one latency into 7 of them. */
 static inline unsigned
 histo_small_index(uint64_t v)
 {
@@ -62,11 +62,11 @@ histo_small_index(uint64_t v)
     return idx < HISTO_SMALL_BUCKETS ? idx : HISTO_SMALL_BUCKETS - 1;
 }
 
+/* Record v, whose bucket i = histo_small_index(v) the caller found once for
+ * all the histograms it records v into. */
 static inline void
-histo_small_record(struct histo_small *h, uint64_t v)
+histo_small_record_in(struct histo_small *h, uint64_t v, unsigned i)
 {
-    unsigned i = histo_small_index(v);
-
     if (h->bucket[i] < UINT32_MAX)
         h->bucket[i]++;
     if (h->count == 0 || v < h->min)
@@ -75,6 +75,12 @@ histo_small_record(struct histo_small *h, uint64_t v)
         h->max = v;
     h->count++;
     h->sum += v;
+}
+
+static inline void
+histo_small_record(struct histo_small *h, uint64_t v)
+{
+    histo_small_record_in(h, v, histo_small_index(v));
 }
 uint64_t histo_small_percentile(const struct histo_small *h, double pct);
 void histo_small_merge(struct histo_small *dst, const struct histo_small *src);

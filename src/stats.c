@@ -817,8 +817,10 @@ stats_call_by(struct stats *s, struct pending_call *pc, struct bd_cache *c)
     uint8_t k[BD_KEY_MAX];
     struct bytes fh = { pc->fh, pc->fh_len };
     struct bd_row *file = NULL;
-    uint32_t pk;
-    unsigned i, d;
+    /* The same for every row (locals: the rows' stores could alias pc). */
+    uint32_t pk, write_count = pc->write_count;
+    bool primary = pc->pg && (pc->pg->flags & PGF_PRIMARY);
+    unsigned i, d, stable = pc->stable;
 
     if (!s->bd_on)
         return;
@@ -841,13 +843,12 @@ stats_call_by(struct stats *s, struct pending_call *pc, struct bd_cache *c)
         pc->bd_idx[d] = (uint32_t)(r - s->bd[d].rows);
         pc->bd_gen[d] = r->gen;
         r->calls++;
-        if (s->bd[d].procs && pk != BD_PROCS_OTHER)
-            bd_procs_call(s->bd[d].procs, pc->bd_idx[d], r->gen, pk, pc->write_count);
-        if (pc->pg && (pc->pg->flags & PGF_PRIMARY))
-            r->nfs3_calls++;
-        if (pc->stable <= STABLE_FILE_SYNC)
-            r->stable[pc->stable]++;
-        r->write_bytes += pc->write_count;
+        if (pk != BD_PROCS_OTHER && s->bd[d].procs)
+            bd_procs_call(s->bd[d].procs, pc->bd_idx[d], r->gen, pk, write_count);
+        r->nfs3_calls += primary;
+        if (stable <= STABLE_FILE_SYNC)
+            r->stable[stable]++;
+        r->write_bytes += write_count;
         if (d == BD_FILE)
             file = r;
     }
@@ -885,8 +886,9 @@ stats_record_by(struct stats *s, const struct op_event *ev)
     uint8_t k[BD_KEY_MAX];
     bool error;
     uint32_t pk;
-    uint64_t lat; /* once: the same for every row and the timeline */
-    unsigned d;
+    /* Once: the same for every row and the timeline. */
+    uint64_t lat, read_bytes = ev->read_bytes;
+    unsigned d, lat_i;
 
     if (!s->bd_on || !ev->key || ev->outcome == OP_ORPHAN_REPLY)
         return;
@@ -929,6 +931,7 @@ stats_record_by(struct stats *s, const struct op_event *ev)
                 names_learn(s->names, ev->fh, ev->dirent[i].name, ev->dirent[i].fh);
     }
     lat = ev->outcome != OP_NO_REPLY ? stats_latency_us(&ev->t_call, &ev->t_reply) : 0;
+    lat_i = histo_small_index(lat);
     for (d = 0; d < BD__COUNT; d++) {
         struct bd_row *r = ev->bd_idx ? bd_table_at(&s->bd[d], ev->bd_idx[d], ev->bd_gen[d]) : NULL;
 
@@ -941,19 +944,19 @@ stats_record_by(struct stats *s, const struct op_event *ev)
         }
         r->replies++;
         r->errors += error;
-        r->read_bytes += ev->read_bytes;
-        histo_small_record(&r->latency, lat);
-        if (s->bd[d].procs && pk != BD_PROCS_OTHER)
+        r->read_bytes += read_bytes;
+        histo_small_record_in(&r->latency, lat, lat_i);
+        if (pk != BD_PROCS_OTHER && s->bd[d].procs)
             bd_procs_reply(s->bd[d].procs, (size_t)(r - s->bd[d].rows), r->gen, pk, error,
-                           ev->read_bytes, lat);
+                           read_bytes, lat);
     }
     if (ev->outcome != OP_NO_REPLY) {
         struct tl_bucket *b = timeline_at(&s->tl, &ev->t_reply);
         if (b) {
             b->replies++;
             b->errors += error;
-            b->read_bytes += ev->read_bytes;
-            histo_small_record(&b->latency, lat);
+            b->read_bytes += read_bytes;
+            histo_small_record_in(&b->latency, lat, lat_i);
         }
     }
 }
