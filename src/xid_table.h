@@ -78,6 +78,12 @@ struct pending_call {
     uint32_t bd_idx[PC_BD_DIMS], bd_gen[PC_BD_DIMS]; /* breakdown rows of the call */
     _Alignas(8) uint8_t priv[PC_PRIV_SIZE]; /* dissector scratch: e.g. READ offset/count */
 };
+/* xid_table_add zeroes all but fh[] and name[], which sit together. */
+_Static_assert(offsetof(struct pending_call, name) == offsetof(struct pending_call, fh) + PC_FH_MAX &&
+                   offsetof(struct pending_call, bd_idx) >=
+                       offsetof(struct pending_call, name) + PC_NAME_MAX &&
+                   offsetof(struct pending_call, bd_idx) < offsetof(struct pending_call, priv),
+               "fh[] and name[] end the part of a pending call that is not zeroed");
 
 /* An answered call, remembered answered_keep_s (see the top of the file). */
 struct answered_call {
@@ -99,6 +105,7 @@ struct xid_table {
     size_t fresh;                           /* slots [fresh, cap) have never been used */
     struct hashtab idx;
     uint64_t seed;
+    uint64_t last_flow, last_word, last_hash; /* the last key hashed (xid_table.c) */
     xid_lost_fn *on_lost;
     void *ctx;
     uint64_t evicted, expired;
@@ -121,8 +128,9 @@ const struct answered_call *xid_answered_find(struct xid_table *t, uint64_t flow
 /* Forget an answered call (its XID was reused for another call). */
 void xid_answered_forget(struct xid_table *t, const struct answered_call *a);
 
-/* A new pending entry (zeroed but for the key). When full the oldest entry is
- * evicted first: reported through on_lost if still pending. Never NULL. */
+/* A new pending entry (zeroed but for the key, and for the bytes of fh[] and
+ * name[], whose lengths are 0). When full the oldest entry is evicted first:
+ * reported through on_lost if still pending. Never NULL. */
 struct pending_call *xid_table_add(struct xid_table *t, uint64_t flow_id, unsigned sent_dir,
                                    uint32_t xid, const struct timespec *now);
 
