@@ -3,6 +3,7 @@
 #include "xid_table.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "t.h"
 
@@ -595,9 +596,57 @@ test_directions_handles_rekey(void)
     xid_table_fini(&t);
 }
 
+/* A slot given again comes back zeroed but for the handle and name bytes,
+ * whose lengths are 0; the key's fields are the new key's. */
+static void
+test_reused_slot(void)
+{
+    struct xid_table t;
+    struct pending_call *pc, *again;
+    struct timespec now = T(3);
+    size_t i;
+    bool zero = true;
+
+    EQ(xid_table_init(&t, 4, 12, NULL, NULL), 0);
+    pc = xid_table_add(&t, 9, 1, 500, &now);
+    memset(pc, 0xff, sizeof *pc); /* every field dirty, then back to its key */
+    pc->flow_id = 9;
+    pc->sent_dir = 1;
+    pc->xid = 500;
+    pc->state = PC_PENDING;
+    pc->seq_prev = pc->seq_next = HT_NONE;
+    xid_table_remove(&t, pc);
+    again = xid_table_add(&t, 10, 0, 501, &now);
+    CHECK(again == pc); /* the freed slot */
+    EQ(again->flow_id, 10);
+    EQ(again->xid, 501);
+    EQ(again->sent_dir, 0);
+    EQ(again->dir, 0);
+    EQ(again->state, PC_PENDING);
+    EQ(again->uid, UINT32_MAX);
+    EQ(again->gid, UINT32_MAX);
+    EQ(again->t_call.tv_sec, 3);
+    CHECK(again->pg == NULL);
+    EQ(again->fh_len, 0);
+    EQ(again->name_len, 0);
+    EQ(again->fh2_len, 0);
+    EQ(again->name2_len, 0);
+    EQ(again->retrans, 0);
+    EQ(again->write_count, 0);
+    EQ(again->minor, 0);
+    for (i = 0; i < PC_BD_DIMS; i++)
+        zero = zero && again->bd_idx[i] == 0 && again->bd_gen[i] == 0;
+    for (i = 0; i < PC_PRIV_SIZE; i++)
+        zero = zero && again->priv[i] == 0;
+    CHECK(zero);
+    CHECK(xid_table_find(&t, 10, 0, 501) == again && xid_table_find(&t, 9, 1, 500) == NULL);
+    xid_table_fini(&t);
+}
+
 int
 main(void)
 {
+    test_reused_slot();
     test_directions_handles_rekey();
     test_basic();
     test_evict();
