@@ -247,18 +247,24 @@ set_name(struct names *n, uint32_t s, struct bytes name)
 void
 names_learn(struct names *n, struct bytes parent, struct bytes name, struct bytes child)
 {
+    if (n && parent.len)
+        names_learn_under(n, names_key(n, parent), name, child);
+}
+
+void
+names_learn_under(struct names *n, uint64_t pk, struct bytes name, struct bytes child)
+{
     struct entry *e;
-    uint64_t ck, pk;
+    uint64_t ck;
     uint32_t s;
 
-    if (!n || !child.len || !parent.len || !name.len)
+    if (!n || !child.len || !name.len)
         return;
     /* "." and ".." name the directory itself or its parent, not a child. */
     if ((name.len == 1 && name.p[0] == '.') ||
         (name.len == 2 && name.p[0] == '.' && name.p[1] == '.'))
         return;
     ck = names_key(n, child);
-    pk = names_key(n, parent);
     if (ck == pk)
         return;
     e = upsert(n, ck);

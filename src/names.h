@@ -38,6 +38,10 @@ void names_free(struct names *n); /* NULL is a no-op */
 
 /* `child` is called `name` in directory `parent`. */
 void names_learn(struct names *n, struct bytes parent, struct bytes name, struct bytes child);
+/* The same with the parent as its key, names_key(n, parent) (a listing's
+ * entries share theirs). */
+void names_learn_under(struct names *n, uint64_t parent_key, struct bytes name,
+                       struct bytes child);
 /* A successful RENAME (RFC 1813 §3.3.14): the object named (from_dir,
  * from_name) is now (to_dir, to_name); an object to_name named before is
  * replaced. Returns true if the moved object's handle was known. */

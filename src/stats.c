@@ -924,11 +924,14 @@ stats_record_by(struct stats *s, const struct op_event *ev)
         s->dir_replies++;
         s->dir_cut += ev->dir_cut;
     }
-    if (ev->outcome == OP_REPLIED) { /* READDIRPLUS: each entry's name and handle */
+    if (ev->outcome == OP_REPLIED && ev->ndirent && ev->fh.len) {
+        /* READDIRPLUS: each entry's name and handle, in the directory */
+        uint64_t dir = names_key(s->names, ev->fh);
         unsigned i;
+
         for (i = 0; i < ev->ndirent; i++)
             if (ev->dirent[i].fh.len)
-                names_learn(s->names, ev->fh, ev->dirent[i].name, ev->dirent[i].fh);
+                names_learn_under(s->names, dir, ev->dirent[i].name, ev->dirent[i].fh);
     }
     lat = ev->outcome != OP_NO_REPLY ? stats_latency_us(&ev->t_call, &ev->t_reply) : 0;
     lat_i = histo_small_index(lat);
