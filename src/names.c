@@ -490,6 +490,7 @@ names_merge(struct names *dst, const struct names *src)
     if (!dst || !src)
         return;
     dst->evicted += src->evicted;
+    dst->changed++; /* entries change parent below: no remembered export holds */
     for (s = src->tail; s != HT_NONE; s = src->slab[s].prev) { /* least recent first */
         const struct entry *from = &src->slab[s];
         struct bytes name = { ename(src, s), from->name_len };

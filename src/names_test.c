@@ -318,6 +318,25 @@ main(void)
         EQ(names_export_of_memo(n, B("F"), &mf), names_export_of(n, B("F")));
         names_free(n);
     }
+    /* A merge that makes an entry an export root (the other cache saw it
+     * mounted) moves the export of what lies under it. */
+    {
+        struct names *src = names_new(8, 11);
+        struct names_export_memo mf;
+
+        memset(&mf, 0, sizeof mf);
+        n = names_new(8, 11); /* the same seed: the same keys, as shards have */
+        names_learn_export(n, B("/one"), B("R1"));
+        names_learn(n, B("R1"), B("d"), B("D"));
+        names_learn(n, B("D"), B("f"), B("F"));
+        EQ(names_export_of_memo(n, B("F"), &mf), names_key(n, B("R1")));
+        names_learn_export(src, B("/one/d"), B("D"));
+        names_merge(n, src);
+        EQ(names_export_of(n, B("F")), names_key(n, B("D")));
+        EQ(names_export_of_memo(n, B("F"), &mf), names_key(n, B("D")));
+        names_free(src);
+        names_free(n);
+    }
     /* Any sequence of changes: the memo's answer is names_export_of's. */
     {
         static const char *const h[] = { "A", "B", "C", "D", "E", "F", "G" };
