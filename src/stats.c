@@ -770,6 +770,8 @@ make_key(const struct stats *s, enum bd_dim d, const struct flow_key *key, unsig
 }
 
 _Static_assert(BD__COUNT == PC_BD_DIMS, "a pending call remembers one row per dimension");
+_Static_assert(sizeof ((struct bd_cache *)0)->idx == sizeof ((struct pending_call *)0)->bd_idx,
+               "a connection remembers its last call's rows");
 
 /* The row of `key` in t, through the row the connection's last call went
  * to when that row still holds the same key: bd_table_row's answer, as a
@@ -811,31 +813,34 @@ export_row(struct stats *s, const struct bd_cache *c, struct bd_row *file, struc
 void
 stats_call_by(struct stats *s, struct pending_call *pc, struct bd_cache *c)
 {
-    /* The file's row before the export's, which it gives. */
-    static const uint8_t dims[BD__COUNT] = { BD_CLIENT, BD_SERVER, BD_PAIR,
-                                             BD_FILE,   BD_EXPORT, BD_USER };
     uint8_t k[BD_KEY_MAX];
     struct bytes fh = { pc->fh, pc->fh_len };
-    struct bd_row *file = NULL;
+    struct bd_row *row[BD__COUNT] = { NULL };
     /* The same for every row (locals: the rows' stores could alias pc). */
     uint32_t pk, write_count = pc->write_count;
     bool primary = pc->pg && (pc->pg->flags & PGF_PRIMARY);
-    unsigned i, d, stable = pc->stable;
+    unsigned d, stable = pc->stable;
 
     if (!s->bd_on)
         return;
     /* An RPCSEC_GSS control message is no procedure's call. */
     pk = s->bd[BD_CLIENT].procs && !pc->gss_proc ? proc_key(s, pc->pg, pc->proc) : BD_PROCS_OTHER;
-    for (i = 0; i < BD__COUNT; i++) {
-        struct bd_row *r = NULL;
-        bool cacheable;
+    /* The address rows are the connection's last call's in the same
+     * direction, the user's too for the same uid, while the rows live. */
+    if (c && c->valid && c->dir == pc->dir) {
+        row[BD_CLIENT] = bd_table_at(&s->bd[BD_CLIENT], c->idx[BD_CLIENT], c->gen[BD_CLIENT]);
+        row[BD_SERVER] = bd_table_at(&s->bd[BD_SERVER], c->idx[BD_SERVER], c->gen[BD_SERVER]);
+        row[BD_PAIR] = bd_table_at(&s->bd[BD_PAIR], c->idx[BD_PAIR], c->gen[BD_PAIR]);
+        if (c->uid == pc->uid)
+            row[BD_USER] = bd_table_at(&s->bd[BD_USER], c->idx[BD_USER], c->gen[BD_USER]);
+    }
+    /* The file's row, then the export's, which it gives. */
+    row[BD_FILE] = row_of_key(&s->bd[BD_FILE], c, BD_FILE, k,
+                              make_key(s, BD_FILE, &pc->key, pc->dir, pc->uid, fh, k));
+    row[BD_EXPORT] = export_row(s, c, row[BD_FILE], fh);
+    for (d = 0; d < BD__COUNT; d++) {
+        struct bd_row *r = row[d];
 
-        d = dims[i];
-        cacheable = c && (d == BD_CLIENT || d == BD_SERVER || d == BD_PAIR || d == BD_USER);
-        if (cacheable && c->valid && c->dir == pc->dir && (d != BD_USER || c->uid == pc->uid))
-            r = bd_table_at(&s->bd[d], c->idx[d], c->gen[d]);
-        else if (d == BD_EXPORT)
-            r = export_row(s, c, file, fh);
         if (!r)
             r = row_of_key(&s->bd[d], c, d, k,
                            make_key(s, d, &pc->key, pc->dir, pc->uid, fh, k));
@@ -849,32 +854,27 @@ stats_call_by(struct stats *s, struct pending_call *pc, struct bd_cache *c)
         if (stable <= STABLE_FILE_SYNC)
             r->stable[stable]++;
         r->write_bytes += write_count;
-        if (d == BD_FILE)
-            file = r;
     }
     {
         struct tl_bucket *b = timeline_at(&s->tl, &pc->t_call);
         if (b) {
             b->calls++;
-            b->write_bytes += pc->write_count;
+            b->write_bytes += write_count;
         }
     }
-    if (c && pc->write_count) {
+    if (c && write_count) {
         struct prog_stats *ps = stats_prog(s, pc->pg);
-        if (ps && pc->write_count < c->max_write)
+        if (ps && write_count < c->max_write)
             ps->writes_below_max++;
-        if (pc->write_count > c->max_write)
-            c->max_write = pc->write_count;
+        if (write_count > c->max_write)
+            c->max_write = write_count;
     }
     if (c) {
-        if (!c->valid || c->dir != pc->dir) /* address rows changed: all four are fresh */
-            c->valid = 1;
+        c->valid = 1;
         c->dir = pc->dir;
         c->uid = pc->uid;
-        for (d = 0; d < BD__COUNT; d++) {
-            c->idx[d] = pc->bd_idx[d];
-            c->gen[d] = pc->bd_gen[d];
-        }
+        memcpy(c->idx, pc->bd_idx, sizeof c->idx);
+        memcpy(c->gen, pc->bd_gen, sizeof c->gen);
     }
 }
 
