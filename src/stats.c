@@ -233,13 +233,17 @@ stats_prog_by_name(const struct stats *s, const char *name)
 }
 
 const struct rpc_program *
-stats_program(const struct stats *s, uint32_t prog, uint32_t vers)
+stats_program(struct stats *s, uint32_t prog, uint32_t vers)
 {
-    size_t i;
+    size_t i = s->number_hint;
 
+    if (i < s->nprogs && s->progs[i].pg->prog == prog && s->progs[i].pg->vers == vers)
+        return s->progs[i].pg;
     for (i = 0; i < s->nprogs; i++)
-        if (s->progs[i].pg->prog == prog && s->progs[i].pg->vers == vers)
+        if (s->progs[i].pg->prog == prog && s->progs[i].pg->vers == vers) {
+            s->number_hint = i;
             return s->progs[i].pg;
+        }
     for (i = 0; i < s->learned.n; i++)
         if (s->learned.prog[i] == prog && s->learned.pg[i]->vers == vers)
             return s->learned.pg[i];

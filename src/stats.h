@@ -330,6 +330,8 @@ struct stats {
     size_t nprogs;
     struct prog_stats *progs; /* one per rpc_programs[] entry, same order */
     size_t prog_hint;         /* index of the program found last: most calls are its */
+    size_t number_hint;       /* the same for stats_program(): the first entry with the
+                               * (number, version) it found last */
     /* Who and what; absent (bd_on false, names NULL) unless
      * stats_breakdowns_init() was called. */
     bool bd_on;
@@ -361,7 +363,7 @@ struct prog_stats *stats_prog(struct stats *s, const struct rpc_program *pg);
 const struct prog_stats *stats_prog_by_name(const struct stats *s, const char *name);
 /* The program (prog, vers) among the ones s counts, or learned for a
  * number (stats_learn_program), or NULL: not decoded. */
-const struct rpc_program *stats_program(const struct stats *s, uint32_t prog, uint32_t vers);
+const struct rpc_program *stats_program(struct stats *s, uint32_t prog, uint32_t vers);
 /* A call announced that calls of program pg (one s counts) will come under
  * number prog: remember it, unless prog is pg's own number or a registered
  * program's. */
