@@ -149,7 +149,7 @@ v6_walk(struct rd *r, uint32_t *wl, uint8_t *nh, bool first, struct v6_frag *fh,
 }
 
 /* RFC 9293 §3.1 TCP header. */
-static enum decode_rc
+static inline enum decode_rc
 decode_tcp(struct rd *r, uint32_t wl, struct anomalies *an, struct l4_seg *out)
 {
     uint8_t doff;

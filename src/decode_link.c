@@ -125,7 +125,7 @@ skip_vlan_tags(struct rd *r, uint16_t *et, struct l3_view *out)
 
 /* The EtherType just read: tags walked only when there are some (the
  * untagged frame, the usual one, costs a compare), then the L3 kind. */
-static enum decode_rc
+static inline enum decode_rc
 after_ethertype(struct rd *r, uint16_t et, struct l3_view *out)
 {
     if (is_vlan_tpid(et)) {

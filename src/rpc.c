@@ -9,7 +9,7 @@
 
 /* opaque_auth (RFC 5531 §8.2): flavor, body<400>. A body over 400 bytes
  * makes the cursor invalid and sets h->bad_cred. */
-static uint32_t
+static inline uint32_t
 opaque_auth(struct xdr_cur *x, struct bytes *body, struct rpc_hdr *h)
 {
     uint32_t flavor = xdr_cur_u32(x);

@@ -209,7 +209,7 @@ commit_view(struct feed *f)
 }
 
 /* k head bytes at q, contiguous in the message after the ones so far. */
-static void
+static inline void
 head_add(struct feed *f, const uint8_t *q, size_t k)
 {
     if (f->view && f->view + f->view_len == q) {

@@ -323,7 +323,8 @@ push_data(struct tcp_reasm *r, struct tcp_half *h, void *flow, unsigned dir, uin
         emit_gap(out, flow, dir, (uint32_t)(end - h->next_seq), ts);
         h->next_seq = end;
     }
-    drain(r, h, flow, dir, ts, out);
+    if (h->ooo_count > 0) /* in order, nothing buffered: the usual segment */
+        drain(r, h, flow, dir, ts, out);
 }
 
 /* Step 6: the peer acknowledged `ack` of half o. */
