@@ -935,6 +935,7 @@ static void
 call_keys(const struct findings *f, const struct op_event *ev, struct who *w, uint64_t *dfk,
           uint64_t *dma)
 {
+    struct ftab *pm[2];
     unsigned i;
 
     w->fk = fh_key(f, ev->fh);
@@ -969,15 +970,14 @@ call_keys(const struct findings *f, const struct op_event *ev, struct who *w, ui
     }
     w->dfk = dfk;
     w->dma = dma;
-    for (i = 0; i < SC__COUNT; i++) {
-        ftab_prefetch(f->model[i], w->ma_f);
-        if (w->ml_f)
-            ftab_prefetch(f->model[i], w->ml_f);
-        if (w->mx_f)
-            ftab_prefetch(f->model[i], w->mx_f);
-    }
-    ftab_prefetch(f->mod, w->fk);
-    ftab_prefetch(f->parent, w->fk);
+    pm[0] = f->parent; /* the group of parent and mod (findings_new) */
+    pm[1] = f->mod;
+    ftab_group_prefetch(f->model, SC__COUNT, w->ma_f);
+    if (w->ml_f)
+        ftab_group_prefetch(f->model, SC__COUNT, w->ml_f);
+    if (w->mx_f)
+        ftab_group_prefetch(f->model, SC__COUNT, w->mx_f);
+    ftab_group_prefetch(pm, 2, w->fk);
 }
 
 /* NLM LOCK and TEST calls answered in their reply (not the *_MSG ones):

@@ -110,6 +110,22 @@ ftab_prefetch(const struct ftab *t, uint64_t key)
     __builtin_prefetch(val_of(t, s));
 }
 
+/* ftab_prefetch of `key` in every member of a group of n (ftab_group_new,
+ * t its first member): the home row is the same for all, so its address is
+ * computed once, and its slots' lines and each member's value line are
+ * loaded. */
+static inline void
+ftab_group_prefetch(struct ftab *const *t, unsigned n, uint64_t key)
+{
+    const uint8_t *row = (const uint8_t *)slot_at(t[0], ftab_home(t[0], key));
+    unsigned i;
+
+    for (i = 0; i < n * sizeof(struct fslot); i += 64)
+        __builtin_prefetch(row + i);
+    for (i = 0; i < n; i++)
+        __builtin_prefetch(row + t[i]->voff + i * sizeof(struct fslot));
+}
+
 /* Find or add `key` (a new value is zeroed); `now` marks it recently used.
  * Returns its slot. */
 static inline struct fslot *
