@@ -288,52 +288,48 @@ stats_latency_us(const struct timespec *a, const struct timespec *b)
     return (uint64_t)(ns + 500) / 1000;
 }
 
-/* R20 (ISO 3) in hundredths: the mantissas of one decade. */
-static const uint16_t r20[STATS_LAT_PER_DECADE] = {
-    100, 112, 125, 140, 160, 180, 200, 224, 250, 280,
-    315, 355, 400, 450, 500, 560, 630, 710, 800, 900,
+/* The bounds in nanoseconds: R20 (ISO 3) in hundredths, the mantissas of
+ * one decade, times 100 ns (10 us) and each power of ten up to 10 s. */
+#define R20(s)                                                                          \
+    100 * (s), 112 * (s), 125 * (s), 140 * (s), 160 * (s), 180 * (s), 200 * (s), 224 * (s), \
+        250 * (s), 280 * (s), 315 * (s), 355 * (s), 400 * (s), 450 * (s), 500 * (s),     \
+        560 * (s), 630 * (s), 710 * (s), 800 * (s), 900 * (s)
+static const uint64_t lat_bound[STATS_LAT_BOUNDS] = {
+    R20(100ULL),     R20(1000ULL),     R20(10000ULL),     R20(100000ULL),
+    R20(1000000ULL), R20(10000000ULL), 100ULL * 100000000ULL,
 };
+_Static_assert(STATS_LAT_BOUNDS == 6 * 20 + 1, "six decades of R20 and their end");
 
 uint64_t
 stats_lat_bound_ns(unsigned i)
 {
-    uint64_t scale = 100; /* r20[0] * 100 ns = 10 us */
-    unsigned d;
-
-    if (i >= STATS_LAT_BOUNDS)
-        i = STATS_LAT_BOUNDS - 1;
-    for (d = 0; d < i / STATS_LAT_PER_DECADE; d++)
-        scale *= 10;
-    return r20[i % STATS_LAT_PER_DECADE] * scale;
+    return lat_bound[i < STATS_LAT_BOUNDS ? i : STATS_LAT_BOUNDS - 1];
 }
 
-/* The first bound >= usec: its decade first (each ends at r20[19] * scale),
- * then the mantissa within it by bisection; no division and no power
- * computed per bound, as this runs for every reply. */
+/* The first bound >= usec. Bound i is about 10^(4 + i/20) ns (R20 rounds
+ * by under 1.3 %), so ns >= 2^m puts it at or after 20 * log10(2^m / 10^4),
+ * 6.0206 m - 80: the walk starts one below that and takes at most 8 steps
+ * (an octave spans about 6 bounds); no division, no power computed, as this
+ * runs for every reply. */
 unsigned
 stats_lat_bucket(uint64_t usec)
 {
-    uint64_t ns, scale = 100; /* r20[0] * 100 ns = 10 us */
-    unsigned d = 0, lo = 0, hi = STATS_LAT_PER_DECADE - 1;
+    uint64_t ns;
+    unsigned m;
+    int i;
 
-    if (usec > UINT64_MAX / 1000)
+    if (usec > lat_bound[STATS_LAT_BOUNDS - 1] / 1000)
         return STATS_LAT_BOUNDS;
     ns = usec * 1000;
-    while (d < STATS_LAT_DECADES && ns > r20[STATS_LAT_PER_DECADE - 1] * scale) {
-        d++;
-        scale *= 10;
-    }
-    if (d == STATS_LAT_DECADES && ns > r20[0] * scale) /* above the last bound */
-        return STATS_LAT_BOUNDS;
-    while (lo < hi) { /* the first j with ns <= r20[j] * scale (r20[19] at the latest) */
-        unsigned mid = (lo + hi) / 2;
-
-        if (ns <= r20[mid] * scale)
-            hi = mid;
-        else
-            lo = mid + 1;
-    }
-    return d * STATS_LAT_PER_DECADE + lo;
+    if (ns <= lat_bound[0])
+        return 0;
+    m = 63u - (unsigned)__builtin_clzll(ns);
+    i = ((int)m * 60206 - 800000) / 10000 - 1;
+    if (i < 0)
+        i = 0;
+    while (lat_bound[i] < ns) /* ends: ns <= the last bound */
+        i++;
+    return (unsigned)i;
 }
 
 /* A timed reply: the histogram and the fixed-bound counts. */

@@ -270,6 +270,18 @@ test_registry_stats(void)
             EQ(stats_lat_bucket(v), want);
         }
     }
+    /* And around every power of two nanoseconds, where the search starts anew. */
+    for (unsigned m = 0; m < 35; m++) {
+        uint64_t us = ((uint64_t)1 << m) / 1000;
+
+        for (uint64_t v = us ? us - 1 : 0; v <= us + 2; v++) {
+            unsigned want = 0;
+
+            while (want < STATS_LAT_BOUNDS && v * 1000 > stats_lat_bound_ns(want))
+                want++;
+            EQ(stats_lat_bucket(v), want);
+        }
+    }
 
     /* getattr: 5 replies at 50, 100, 101, 1000 us and 20 s; 2 NOENT, 1 RPC error. */
     op(&s, nfs3, 1, 50, OP_REPLIED, true, 0, 0);
