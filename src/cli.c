@@ -99,8 +99,11 @@ static const char usage_text[] =
     "                     as redundant (default 3, like acregmin)\n"
     "  --max-findings N   entries per findings table (default 16384)\n"
     "  --no-findings      skip the findings (about half the work per call)\n"
-    "  --threads 1|2      2 (default): a report from -r files runs the findings on a\n"
-    "                     second thread, with the same results; 1: one thread\n"
+    "  --threads N        threads for a report from -r files, 1..16 (default 2): the\n"
+    "                     findings on one of them, and with --no-findings the\n"
+    "                     connections shared by all N (by address pair), with the\n"
+    "                     same report while no table fills; one decoding thread\n"
+    "                     with -i, --tui, --metrics, --interval, -w or --records\n"
     "  nfsscope diff [-o text|json] A B\n"
     "                     compare two captures or saved JSON reports (-o json):\n"
     "                     calls, latency, WRITE stable_how and findings, with the change\n"
@@ -489,7 +492,7 @@ cli_parse(int argc, char **argv, struct cli *c)
             no_findings = true;
             break;
         case OPT_THREADS:
-            cfg->threads = (unsigned)parse_count("--threads", optarg, 1, 2);
+            cfg->threads = (unsigned)parse_count("--threads", optarg, 1, 16);
             break;
         case OPT_WINDOW:
             cfg->window_s = (unsigned)parse_count("--window", optarg, 1, 86400);

@@ -49,7 +49,8 @@ struct nfsscope_config {
     int order;        /* enum bd_order of the top-N lists */
     uint64_t hash_seed; /* 0: from getrandom() */
     unsigned window_s;  /* findings: repeats within this many seconds are redundant */
-    unsigned threads;   /* --threads: 2 = findings on a second thread for -r reports */
+    unsigned threads;   /* --threads: for -r reports, the findings on a thread of their own
+                         * (when on) and the rest decoding shards (main.c, shards.h) */
     /* live capture and the view */
     int snaplen;          /* -s: bytes kept per packet, 0 = 262144 */
     int buffer_kib;       /* -B: kernel buffer in KiB, 0 = libpcap's default */

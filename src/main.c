@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -22,6 +24,7 @@
 #include "privdrop.h"
 #include "records.h"
 #include "pipeline.h"
+#include "shards.h"
 #include "report_prom.h"
 #include "tui.h"
 #include "view.h"
@@ -132,10 +135,34 @@ struct run {
     char err[512];
 };
 
+/* How many threads decode a one-shot report from files (shards.h): the
+ * threads --threads allows beside the findings' own; 1 for everything that
+ * reads the state as it goes or writes packets or calls in capture order
+ * (a live interface, the view, --metrics, --interval, -w, --records), and
+ * for input that cannot be read once per thread (standard input, a pipe). */
+static unsigned
+decoding_threads(const struct cli *c)
+{
+    const struct nfsscope_config *cfg = &c->cfg;
+    size_t i;
+
+    if (cfg->iface || c->use_tui || cfg->metrics_addr || cfg->interval_s > 0 || c->wpcap_path ||
+        c->records_path || cfg->findings_max) /* the findings: one decoding thread */
+        return 1;
+    for (i = 0; i < cfg->nfiles; i++) {
+        struct stat st;
+
+        if (strcmp(cfg->files[i], "-") == 0 || stat(cfg->files[i], &st) != 0 ||
+            !S_ISREG(st.st_mode))
+            return 1;
+    }
+    return cfg->threads;
+}
+
 /* Everything before the first packet, in this order. Returns 0, or the
  * exit status (1, or 2 for a usage error) with r->err set. */
 static int
-run_open(struct run *r, const struct cli *c)
+run_open(struct run *r, struct cli *c)
 {
     const struct nfsscope_config *cfg = &c->cfg;
     int st;
@@ -148,6 +175,9 @@ run_open(struct run *r, const struct cli *c)
     r->vi.order = cfg->order;
     r->vi.detail = cfg->detail;
     r->vi.all = cfg->all_rows;
+    if (decoding_threads(c) > 1 && c->cfg.hash_seed == 0 &&
+        getrandom(&c->cfg.hash_seed, sizeof c->cfg.hash_seed, 0) != sizeof c->cfg.hash_seed)
+        c->cfg.hash_seed = 0x6e66737363706531ULL; /* every shard hashes alike */
     if (pipeline_init(&r->ctx, cfg) != 0) {
         snprintf(r->err, sizeof r->err, "out of memory for the configured tables (lower"
                                          " --max-flows or --max-pending)");
@@ -242,6 +272,11 @@ run_capture(struct run *r, const struct cli *c)
     ro.stop = &stop_requested;
     /* A one-shot report from files: the findings on a second thread;
      * live runs, the view, --metrics and --interval read them as they go. */
+    if (decoding_threads(c) > 1) {
+        st = shards_run(&r->ctx, r->cap, cfg, decoding_threads(c), &ro, r->err, sizeof r->err);
+        r->finished = 1;
+        return st;
+    }
     if (cfg->threads > 1 && !capture_is_live(r->cap) && !r->ma.m && cfg->interval_s <= 0)
         pipeline_findings_thread(&r->ctx, FW_RING_BYTES);
     st = capture_run(r->cap, &r->ctx, &ro, r->err, sizeof r->err);

@@ -9,6 +9,7 @@
 #include "decode_link.h"
 #include "findings.h"
 #include "findings_worker.h"
+#include "hashtab.h"
 #include "lockwait.h"
 #include "nfs4_state.h"
 #include "records.h"
@@ -333,6 +334,67 @@ pipeline_fini(struct nfsscope_ctx *ctx)
 }
 
 void
+pipeline_shard(struct nfsscope_ctx *ctx, unsigned shard, unsigned nshards)
+{
+    ctx->shard = shard;
+    ctx->nshards = nshards > 1 ? nshards : 0;
+}
+
+void
+pipeline_merge(struct nfsscope_ctx *dst, const struct nfsscope_ctx *src)
+{
+    uint64_t cut = dst->stats.anom.n[ANOM_FILE_TRUNCATED];
+
+    stats_merge(&dst->stats, &src->stats);
+    dst->stats.anom.n[ANOM_FILE_TRUNCATED] = cut; /* counted by every shard */
+    lockwait_merge(dst->lockwait, src->lockwait);
+    nfs4_state_merge(dst->nfs4_state, src->nfs4_state);
+}
+
+/* An address folded to 64 bits (an IPv6 one's halves XORed). */
+static uint64_t
+addr_fold(const uint8_t *p, size_t len)
+{
+    uint64_t a, b;
+    uint32_t v4;
+
+    if (len == 4) {
+        memcpy(&v4, p, 4);
+        return v4;
+    }
+    memcpy(&a, p, 8);
+    memcpy(&b, p + 8, 8);
+    return a ^ b;
+}
+
+unsigned
+pipeline_shard_of(const struct l3_view *l3, unsigned nshards)
+{
+    size_t off, len;
+    uint64_t a, b;
+
+    if (l3->kind == L3_IPV4) {
+        off = 12;
+        len = 4;
+    } else if (l3->kind == L3_IPV6) {
+        off = 8;
+        len = 16;
+    } else {
+        return 0;
+    }
+    if (l3->l3.len < off + 2 * len)
+        return 0;
+    a = addr_fold(l3->l3.p + off, len);
+    b = addr_fold(l3->l3.p + off + len, len);
+    if (a > b) { /* the same both ways */
+        uint64_t t = a;
+        a = b;
+        b = t;
+    }
+    return (unsigned)(hash_u64x2(a, b, 0) % nshards);
+}
+
+void
 pipeline_findings_thread(struct nfsscope_ctx *ctx, size_t ring_bytes)
 {
     if (ctx->findings && !ctx->findings_worker)
@@ -454,7 +516,8 @@ pipeline_packet(struct nfsscope_ctx *ctx, const struct pkt *p)
     cap->packets++;
     cap->bytes += p->wirelen;
     if (caplen > p->wirelen) {
-        anomaly_add(&ctx->stats.anom, ANOM_PKT_CAPLEN_BAD, 1);
+        if (ctx->shard == 0)
+            anomaly_add(&ctx->stats.anom, ANOM_PKT_CAPLEN_BAD, 1);
         caplen = p->wirelen; /* never trust bytes past the wire length */
     }
     if (caplen < p->wirelen)
@@ -466,10 +529,14 @@ pipeline_packet(struct nfsscope_ctx *ctx, const struct pkt *p)
     if (ctx->wpcap)
         ipfrag_forget_last(ctx->frag);
     rc = link_decode(p->dlt, p->data, caplen, p->wirelen, &l3);
-    if (rc != DECODE_OK)
-        anomaly_add(&ctx->stats.anom, link_anomaly(rc), 1);
-    else
+    if (rc != DECODE_OK) {
+        if (ctx->shard == 0)
+            anomaly_add(&ctx->stats.anom, link_anomaly(rc), 1);
+    } else if (ctx->nshards && pipeline_shard_of(&l3, ctx->nshards) != ctx->shard) {
+        rc = DECODE_UNSUPPORTED; /* another shard's: only the clock moves */
+    } else {
         rc = ip_decode(ctx->frag, &l3, &ts, &ctx->stats.anom, &seg);
+    }
     if (rc == DECODE_OK) {
         if (seg.key.proto == FLOW_PROTO_TCP) {
             unsigned dir;

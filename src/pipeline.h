@@ -12,7 +12,17 @@
  * path as it was known before the call (a RENAME's old name).
  *
  * Single-threaded, driven by packet time. struct nfsscope_ctx owns every
- * table; all memory is allocated in pipeline_init(), none per packet. */
+ * table; all memory is allocated in pipeline_init(), none per packet.
+ *
+ * Shards (--threads): several contexts, each on its own thread, read the
+ * same input; each decodes the link header of every packet but goes on only
+ * with the packets whose unordered pair of IP addresses hashes to it, so
+ * both directions of a connection, its IP fragments (no ports after the
+ * first), a client's other connections to the same server and the server's
+ * callbacks stay in one shard. Every shard counts every packet in the
+ * capture totals and moves its clock with it, so time-based expiry runs at
+ * the same packets as with one context; pipeline_merge() adds the shards'
+ * results into the first. */
 #ifndef NFSSCOPE_PIPELINE_H
 #define NFSSCOPE_PIPELINE_H
 
@@ -64,6 +74,7 @@ struct nfsscope_ctx {
     const struct flow *pkt_flow;
     unsigned pkt_dir;
     uint64_t pkt_frame;
+    unsigned shard, nshards; /* this context's share of the packets; nshards 0: all */
 };
 
 /* 0, or -1 when memory for the configured tables cannot be had. */
@@ -71,6 +82,22 @@ int pipeline_init(struct nfsscope_ctx *ctx, const struct nfsscope_config *cfg);
 void pipeline_fini(struct nfsscope_ctx *ctx);
 
 void pipeline_packet(struct nfsscope_ctx *ctx, const struct pkt *p);
+
+/* This context keeps shard `shard` of `nshards` (see the top of the file);
+ * before the first packet. Every shard's configuration must have the same
+ * hash_seed (not 0). */
+void pipeline_shard(struct nfsscope_ctx *ctx, unsigned shard, unsigned nshards);
+/* The shard (0 .. nshards-1) of a packet whose link header gave l3: a hash
+ * of its two IP addresses, the same both ways (RFC 791 §3.1, RFC 8200 §3:
+ * source and destination at fixed offsets, in fragments too). Anything
+ * else, or a header too short to hold them, goes to shard 0, which counts
+ * it. */
+struct l3_view;
+unsigned pipeline_shard_of(const struct l3_view *l3, unsigned nshards);
+/* After pipeline_finish() of both: src's results added into dst (stats,
+ * NLM lock waits, NFSv4 state); the anomalies of the files themselves,
+ * which every shard counts, once. */
+void pipeline_merge(struct nfsscope_ctx *dst, const struct nfsscope_ctx *src);
 
 /* Run the findings on a second thread from now on (findings_worker.h)
  * until pipeline_finish(); on failure they stay on this thread. */

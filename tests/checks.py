@@ -38,6 +38,15 @@ def skip_part(why, ci_required=False):
     print("SKIP (part): " + why)
 
 
+def json_only_args(argv, count):
+    """A script's arguments: an optional leading --json-only (a slow
+    sanitizer build runs JSON reports only), then `count` more. Returns
+    (json_only, args), or None when the count is wrong."""
+    json_only = argv[:1] == ["--json-only"]
+    args = argv[1:] if json_only else argv
+    return (json_only, args) if len(args) == count else None
+
+
 def status(nfailed):
     if nfailed or failures:
         return 1

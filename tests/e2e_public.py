@@ -20,7 +20,10 @@ Latency min and max are exact values: equal to tshark's to the microsecond.
 Every capture, malformed ones included, must run to completion (exit 0) and
 produce a valid report.
 
-usage: e2e_public.py NFSSCOPE PCAP_DIR
+usage: e2e_public.py NFSSCOPE PCAP_DIR [NFSSCOPE_OPTION...]
+  NFSSCOPE_OPTION: added to every run (--threads 3 --no-findings: the
+  connections on three decoding threads); with options, a .bz2 capture is
+  read as it is (the builtin reader decompresses it), not from a pipe
 Exit 77 (ctest: skipped) when PCAP_DIR, tcpdump or tshark is absent; under CI
 (CI=true) that is a failure instead.
 """
@@ -334,7 +337,10 @@ def fail(msg):
     print("FAIL " + msg)
 
 
-def run(nfsscope, path):
+def run(nfsscope, path, extra=()):
+    if extra:
+        return subprocess.run([nfsscope, "-o", "json", "-r", path, *extra], capture_output=True,
+                              timeout=600)
     if path.endswith(".bz2"):
         bz = subprocess.Popen(["bzip2", "-dc", path], stdout=subprocess.PIPE)
         p = subprocess.run([nfsscope, "-o", "json", "-r", "-"], stdin=bz.stdout,
@@ -470,7 +476,7 @@ def compare_pinned(name, rep, pin):
 
 
 def main():
-    nfsscope, pcaps = sys.argv[1], sys.argv[2]
+    nfsscope, pcaps, extra = sys.argv[1], sys.argv[2], sys.argv[3:]
     missing = [] if os.path.isdir(pcaps) else [pcaps + " (public captures)"]
     missing += [tool for tool in ("tcpdump", "tshark") if not shutil.which(tool)]
     if missing:
@@ -480,7 +486,7 @@ def main():
     names = sorted(f for f in os.listdir(pcaps) if f.endswith((".pcap", ".pcapng", ".bz2")))
     compared = oracled = others = 0
     for name in names:
-        p = run(nfsscope, os.path.join(pcaps, name))
+        p = run(nfsscope, os.path.join(pcaps, name), extra)
         if p.returncode != 0:
             fail(f"{name}: exit {p.returncode}: {p.stderr.decode(errors='replace').strip()}")
             continue

@@ -21,7 +21,9 @@ portmap2, version 3 -> rpcbind3, "nlm4" -> nlm4) and every program tshark lists 
 nfsscope decodes (calls, replies, error statuses, latency; a program tshark
 does not list must have no calls).
 
-usage: e2e_samples.py NFSSCOPE SAMPLES_DIR
+usage: e2e_samples.py NFSSCOPE SAMPLES_DIR [NFSSCOPE_OPTION...]
+  NFSSCOPE_OPTION: added to every run (--threads 3 --no-findings: the
+  connections on three decoding threads)
 """
 import hashlib
 import json
@@ -182,7 +184,7 @@ def compare_other_truth(name, rep, truth):
 
 
 def main():
-    nfsscope, d = sys.argv[1], sys.argv[2]
+    nfsscope, d, extra = sys.argv[1], sys.argv[2], sys.argv[3:]
     names = sorted(f for f in os.listdir(d)
                    if f.endswith((".pcap", ".pcapng")) and not f.startswith("."))
     if not names:
@@ -190,7 +192,7 @@ def main():
         return 1
     for f in names:
         name = f.rsplit(".", 1)[0]
-        p = subprocess.run([nfsscope, "-o", "json", "-r", os.path.join(d, f)],
+        p = subprocess.run([nfsscope, "-o", "json", "-r", os.path.join(d, f), *extra],
                            capture_output=True, timeout=300)
         if p.returncode != 0:
             fail(f"{name}: exit {p.returncode}: {p.stderr.decode(errors='replace').strip()}")

@@ -10,7 +10,7 @@
   nfsscope waits for the rest of its input); with --threads 1 it has none;
 - the findings thread blocks SIGINT and SIGTERM, so SIGINT stops a run that
   waits on standard input at once, with the report of what was read;
-- --threads outside 1..2 is a usage error (exit 2, a line that names it).
+- --threads outside 1..16 is a usage error (exit 2, a line that names it).
 
 usage: e2e_threads.py [--json-only] NFSSCOPE SAMPLES_DIR PUBLIC_PCAPS_DIR WORK_DIR
   --json-only: no text reports (half the runs: scripts/check's ThreadSanitizer
@@ -26,7 +26,7 @@ import subprocess
 import sys
 import time
 
-from checks import check, finish, skip_part
+from checks import check, finish, json_only_args, skip_part
 
 
 # One hash seed for every run: which entry a full table evicts depends on it
@@ -138,14 +138,11 @@ def sigint_while_reading(nfsscope, path):
 
 
 def main():
-    args = sys.argv[1:]
-    json_only = args[:1] == ["--json-only"]
-    if json_only:
-        args = args[1:]
-    if len(args) != 4:
+    parsed = json_only_args(sys.argv[1:], 4)
+    if not parsed:
         print(__doc__)
         return 2
-    nfsscope, samples, public, work = args
+    json_only, (nfsscope, samples, public, work) = parsed
     modes = [["-o", "json"]]
     if not json_only:
         modes.append(["-o", "text", "--by", "client,server,pair,export,file,user"])
@@ -178,7 +175,7 @@ def main():
 
     sigint_while_reading(nfsscope, ls_storm)
 
-    for bad in ("0", "3", "x", ""):
+    for bad in ("0", "17", "x", ""):
         p = run(nfsscope, ["-r", ls_storm, "--threads", bad])
         first = p.stderr.split(b"\n")[0]
         check(p.returncode == 2 and first.startswith(b"nfsscope: --threads") and bad.encode() in first,

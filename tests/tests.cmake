@@ -12,6 +12,14 @@ add_test(NAME e2e_samples COMMAND Python3::Interpreter ${CMAKE_SOURCE_DIR}/tests
          $<TARGET_FILE:nfsscope> ${CMAKE_SOURCE_DIR}/samples)
 set_tests_properties(e2e_samples PROPERTIES TIMEOUT 600)
 
+# The same truth with the connections on three decoding threads.
+add_test(NAME e2e_public_shards COMMAND Python3::Interpreter ${CMAKE_SOURCE_DIR}/tests/e2e_public.py
+         $<TARGET_FILE:nfsscope> ${NFSSCOPE_PCAPS} --threads 3 --no-findings)
+set_tests_properties(e2e_public_shards PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 900)
+add_test(NAME e2e_samples_shards COMMAND Python3::Interpreter ${CMAKE_SOURCE_DIR}/tests/e2e_samples.py
+         $<TARGET_FILE:nfsscope> ${CMAKE_SOURCE_DIR}/samples --threads 3 --no-findings)
+set_tests_properties(e2e_samples_shards PROPERTIES TIMEOUT 600)
+
 add_test(NAME cli COMMAND Python3::Interpreter ${CMAKE_SOURCE_DIR}/tests/cli_test.py
          $<TARGET_FILE:nfsscope> ${NFSSCOPE_PCAPS} ${CMAKE_BINARY_DIR}/cli_test_work)
 set_tests_properties(cli PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
@@ -229,6 +237,15 @@ add_test(NAME e2e_threads COMMAND Python3::Interpreter ${CMAKE_SOURCE_DIR}/tests
          $<TARGET_FILE:nfsscope> ${CMAKE_SOURCE_DIR}/samples ${NFSSCOPE_PCAPS}
          ${CMAKE_BINARY_DIR}/threads_work)
 set_tests_properties(e2e_threads PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
+
+# Connections decoded by several threads (--threads N --no-findings): the
+# same reports with 1, 2, 3 and 4 decoding threads on every sample and
+# public capture; one client's connections to 8 servers merge into one
+# client row; the threads are there, and not where they may not be.
+add_test(NAME e2e_shards COMMAND Python3::Interpreter ${CMAKE_SOURCE_DIR}/tests/e2e_shards.py
+         $<TARGET_FILE:nfsscope> ${CMAKE_SOURCE_DIR}/samples ${NFSSCOPE_PCAPS}
+         ${CMAKE_BINARY_DIR}/shards_work)
+set_tests_properties(e2e_shards PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 900)
 
 # The NFSv4 decoder on the public NFSv4 captures against tshark's per-operation
 # truth (truth-v4/), through a test-only driver that keeps whole RPC messages
