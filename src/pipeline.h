@@ -21,7 +21,8 @@
  * first), a client's other connections to the same server and the server's
  * callbacks stay in one shard. Every shard counts every packet in the
  * capture totals and moves its clock with it, so time-based expiry runs at
- * the same packets as with one context; pipeline_merge() adds the shards'
+ * the same packets as with one context (its work per check is bounded per
+ * shard, so a backlog clears sooner); pipeline_merge() adds the shards'
  * results into the first. */
 #ifndef NFSSCOPE_PIPELINE_H
 #define NFSSCOPE_PIPELINE_H
