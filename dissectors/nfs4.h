@@ -105,8 +105,8 @@ struct nfs4_chan { /* channel_attrs4 (RFC 8881 §18.36) */
     uint32_t maxoperations, maxrequests;
 };
 
-/* The attributes of a fattr4 the findings use (RFC 8881 §5.8), and a digest
- * of all values but time_access, to tell whether two attribute sets of one
+/* The attributes of a fattr4 the findings use (RFC 8881 §5.8): from them
+ * nfs4_event.c makes the digest that tells whether two attribute sets of one
  * file differ. `have` says which were present (NFS4_ATTR_* bits). */
 enum { NFS4_ATTR_TYPE = 1, NFS4_ATTR_CHANGE = 2, NFS4_ATTR_SIZE = 4, NFS4_ATTR_FILEID = 8,
        NFS4_ATTR_MTIME = 16, NFS4_ATTR_CTIME = 32 };
@@ -118,7 +118,6 @@ struct nfs4_attrs {
     uint64_t change, size, fileid;
     int64_t mtime_s, ctime_s;
     uint32_t mtime_ns, ctime_ns;
-    uint64_t digest;    /* over the bitmap and every value except time_access; 0: none */
     struct bytes fh;    /* FATTR4_FILEHANDLE (a READDIR entry's handle), borrowed; empty: none */
 };
 

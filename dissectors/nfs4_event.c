@@ -160,7 +160,7 @@ nfs4_event_fill(const struct nfs4_digest *d, const struct nfs4_reply *r, struct 
             ev->opf |= t->flags & (OPF_MOD_DATA | OPF_MOD_META);
         switch (res->op) {
         case OP_GETATTR:
-            if (!res->has_attrs)
+            if (!res->has_attrs || ev->no_attrs) /* only the findings read them */
                 break;
             if (main_gen && res->fh_gen == main_gen)
                 attr_of(&res->attrs, &ev->attr);

@@ -130,6 +130,25 @@ test_getattr_and_write(void)
     EQ(ev2.offset, 8192); /* the WRITE's offset (enc_args) */
 }
 
+/* Nothing reads the attributes (the findings are off: op_event.no_attrs):
+ * the event carries none, the rest as before. */
+static void
+test_no_attrs(void)
+{
+    static const uint32_t ga[] = { OP_SEQUENCE, OP_PUTFH, OP_GETATTR };
+    struct op_event ev;
+
+    call_ops(ga, 3);
+    reply_ops(ga, 3, 99, 0);
+    run(&ev);
+    CHECK(ev.attr.valid);
+    memset(&ev, 0, sizeof ev);
+    ev.no_attrs = true;
+    nfs4_event_fill(&dig, &reply, &ev);
+    CHECK(!ev.attr.valid && !ev.obj_attr.valid);
+    CHECK(ev.v4.main_done && ev.v4.has_seq);
+}
+
 static void
 test_failures(void)
 {
@@ -191,6 +210,7 @@ main(void)
 {
     test_open_by_name();
     test_getattr_and_write();
+    test_no_attrs();
     test_failures();
     test_readdir_access();
     return t_done();

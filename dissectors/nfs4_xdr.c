@@ -5,10 +5,6 @@
 
 #include <string.h>
 
-#include "hashtab.h"
-
-#define DIGEST_SEED 0x6e66733461747472ULL /* "nfs4attr": compares attribute sets, never indexes */
-
 uint32_t
 nfs4_count(struct xdr_cur *x, uint32_t min_size)
 {
@@ -523,7 +519,6 @@ nfs4_fattr(struct xdr_cur *x, struct nfs4_attrs *a)
     uint32_t n = xdr_cur_u32(x), w;
     struct bytes bits, vals;
     struct xdr_cur y;
-    uint32_t atime_at = 0, atime_end = 0;
     bool walked = true;
 
     if (!xdr_cur_ok(x))
@@ -546,24 +541,9 @@ nfs4_fattr(struct xdr_cur *x, struct nfs4_attrs *a)
             unsigned attr = 32 * w + b;
             if (!(word & (1u << b)))
                 continue;
-            if (attr == 47)
-                atime_at = xdr_cur_pos(&y);
             if (!attr_value(&y, attr, a) || !xdr_cur_ok(&y))
                 walked = false;
-            if (attr == 47)
-                atime_end = xdr_cur_pos(&y);
         }
     }
     a->walked = walked && xdr_cur_left(&y) == 0;
-    /* The digest: the bitmap, then the values without time_access (reading
-     * a file changes its atime, not what a client caches about it). */
-    a->digest = hash_bytes(bits.p, bits.len, DIGEST_SEED);
-    if (a->walked && atime_end > atime_at) {
-        a->digest = hash_bytes(vals.p, atime_at, a->digest);
-        a->digest = hash_bytes(vals.p + atime_end, vals.len - atime_end, a->digest);
-    } else {
-        a->digest = hash_bytes(vals.p, vals.len, a->digest);
-    }
-    if (!a->digest)
-        a->digest = 1; /* 0 means "no digest" */
 }

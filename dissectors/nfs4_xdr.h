@@ -27,7 +27,7 @@ void nfs4_fh(struct xdr_cur *x, struct bytes *fh); /* nfs_fh4: opaque<NFS4_FHSIZ
 /* bitmap4: uint32_t<NFS4_BITMAP_MAX>; the first three words into first (may be NULL). */
 void nfs4_bitmap(struct xdr_cur *x, uint32_t *first3);
 /* fattr4 {bitmap4, attrlist4}: skipped exactly; a (may be NULL) gets the
- * attributes the findings use and a digest. */
+ * attributes the findings use (their digest: nfs4_event.c). */
 void nfs4_fattr(struct xdr_cur *x, struct nfs4_attrs *a);
 void nfs4_nfstime(struct xdr_cur *x, int64_t *s, uint32_t *ns);
 void nfs4_change_info(struct xdr_cur *x);      /* change_info4 */
