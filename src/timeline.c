@@ -48,6 +48,7 @@ coarsen(struct timeline *t)
     memset(&t->b[TIMELINE_BUCKETS / 2], 0, (TIMELINE_BUCKETS / 2) * sizeof *t->b);
     t->used = (t->used + 1) / 2;
     t->interval_s *= 2;
+    t->last_valid = false;
 }
 
 void
@@ -66,6 +67,8 @@ timeline_at(struct timeline *t, const struct timespec *ts)
 
     if (!t->b)
         return NULL;
+    if (t->last_valid && ts->tv_sec == t->last_sec)
+        return &t->b[t->last_idx];
     timeline_start(t, ts->tv_sec);
     if (ts->tv_sec < t->start) {
         t->before++;
@@ -81,6 +84,9 @@ timeline_at(struct timeline *t, const struct timespec *ts)
     }
     if (idx + 1 > t->used)
         t->used = (uint32_t)idx + 1;
+    t->last_sec = ts->tv_sec;
+    t->last_idx = (uint32_t)idx;
+    t->last_valid = true;
     return &t->b[idx];
 }
 

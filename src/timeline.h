@@ -30,6 +30,9 @@ struct timeline {
     uint32_t used;       /* buckets [0, used) have been reached */
     uint64_t before;     /* events older than start (timestamps going backwards) */
     bool started;        /* start is set */
+    bool last_valid;     /* last_sec's bucket is last_idx (until the next coarsening) */
+    uint32_t last_idx;
+    time_t last_sec;     /* the second timeline_at found last: most events share it */
 };
 
 int timeline_init(struct timeline *t, uint32_t interval_s); /* 0 or -1 */

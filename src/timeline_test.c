@@ -63,6 +63,42 @@ percentiles(void)
     CHECK(timeline_percentile(&t, 103, 104, 100, &v));
     EQ(v, 7);
     timeline_fini(&t);
+    /* The same second again, before and after a coarsening: its bucket moved. */
+    {
+        struct timespec a = { 1300, 0 }, late = { 1600, 0 };
+
+        EQ(timeline_init(&t, 1), 0);
+        timeline_start(&t, 1000);
+        CHECK(timeline_at(&t, &a) == &t.b[300]);
+        CHECK(timeline_at(&t, &a) == &t.b[300]);
+        CHECK(timeline_at(&t, &late) == &t.b[300]); /* 600 s: 2 s buckets */
+        EQ(t.interval_s, 2);
+        CHECK(timeline_at(&t, &a) == &t.b[150]);
+        a.tv_sec = 999; /* before the start: never a bucket, counted each time */
+        CHECK(timeline_at(&t, &a) == NULL && timeline_at(&t, &a) == NULL);
+        EQ(t.before, 2);
+        timeline_fini(&t);
+    }
+    /* A merge that coarsens the timeline merged into: the second it found
+     * last is in another bucket now (1,008 s: bucket 8 of 1 s, then 4 of 2 s). */
+    {
+        struct timeline src;
+        struct timespec a = { 1008, 0 }, late = { 1608, 0 };
+
+        EQ(timeline_init(&t, 1), 0);
+        EQ(timeline_init(&src, 1), 0);
+        timeline_start(&t, 1000);
+        timeline_at(&t, &a)->calls = 3;
+        timeline_at(&src, &a)->calls = 5; /* src starts at 1,008 */
+        timeline_at(&src, &late);
+        EQ(src.interval_s, 2);
+        timeline_merge(&t, &src);
+        EQ(t.interval_s, 2);
+        EQ(t.b[4].calls, 8);
+        EQ(t.b[8].calls, 0);
+        timeline_fini(&src);
+        timeline_fini(&t);
+    }
 }
 
 /* timeline_merge: calls split between two timelines started at the same
