@@ -10,10 +10,16 @@
 #include "hashtab.h"
 #include "stats.h"
 
-/* A fixed set of slots with a hash index on a key of up to 16 bytes and a
- * recency list: the least recently used slot is the one a new key takes
- * when all are in use (names.c does the same for handles). */
-#define KEY_MAX 16
+/* Client ids, sessionids and stateids are the server's own (RFC 8881
+ * §2.4, §2.10.3, §8.2.1: only the server that made one interprets it), so
+ * two servers may use the same values: a table's key is the server's
+ * address family and address, then the identifier (skey()). */
+#define KEY_SERVER 17
+#define KEY_MAX (KEY_SERVER + NFS4_SESSIONID_SIZE)
+
+/* A fixed set of slots with a hash index on a key of up to KEY_MAX bytes
+ * and a recency list: the least recently used slot is the one a new key
+ * takes when all are in use (names.c does the same for handles). */
 
 struct lru {
     struct hashtab idx;
@@ -160,6 +166,22 @@ lru_get(struct lru *t, const void *k, bool *created, bool *evicted)
 
 /* ---- the state ---- */
 
+struct skey {
+    uint8_t b[KEY_MAX];
+};
+
+/* The key of identifier id (len bytes) of who's server. */
+static const uint8_t *
+skey(struct skey *k, uint8_t af, const uint8_t server[16], const void *id, size_t len)
+{
+    k->b[0] = af;
+    memcpy(k->b + 1, server, 16);
+    memcpy(k->b + KEY_SERVER, id, len);
+    return k->b;
+}
+
+#define WHO_KEY(k, who, id, len) skey(k, (who)->af, (who)->server, id, len)
+
 enum sid_kind { SID_OPEN, SID_LOCK, SID_DELEG, SID__COUNT };
 
 struct sid {
@@ -188,9 +210,9 @@ nfs4_state_new(size_t clients, size_t sessions, size_t stateids, uint64_t seed)
 
     if (!st)
         return NULL;
-    if (lru_init(&st->cl, clients, 8, seed ^ 0x636c) != 0 ||
-        lru_init(&st->se, sessions, NFS4_SESSIONID_SIZE, seed ^ 0x7365) != 0 ||
-        lru_init(&st->si, stateids, 12, seed ^ 0x7369) != 0)
+    if (lru_init(&st->cl, clients, KEY_SERVER + 8, seed ^ 0x636c) != 0 ||
+        lru_init(&st->se, sessions, KEY_SERVER + NFS4_SESSIONID_SIZE, seed ^ 0x7365) != 0 ||
+        lru_init(&st->si, stateids, KEY_SERVER + 12, seed ^ 0x7369) != 0)
         goto fail;
     st->clients = calloc(clients, sizeof *st->clients);
     st->sessions = calloc(sessions, sizeof *st->sessions);
@@ -273,8 +295,9 @@ static struct nfs4_client *
 client_get(struct nfs4_state *st, uint64_t clientid, const struct nfs4_state_who *who,
            uint32_t minor)
 {
+    struct skey k;
     bool created, evicted;
-    uint32_t s = lru_get(&st->cl, &clientid, &created, &evicted);
+    uint32_t s = lru_get(&st->cl, WHO_KEY(&k, who, &clientid, 8), &created, &evicted);
     struct nfs4_client *c = &st->clients[s];
 
     if (evicted)
@@ -293,9 +316,10 @@ client_get(struct nfs4_state *st, uint64_t clientid, const struct nfs4_state_who
 }
 
 static struct nfs4_client *
-client_find(struct nfs4_state *st, uint64_t clientid)
+client_find(struct nfs4_state *st, const struct nfs4_state_who *who, uint64_t clientid)
 {
-    uint32_t s = lru_find(&st->cl, &clientid);
+    struct skey k;
+    uint32_t s = lru_find(&st->cl, WHO_KEY(&k, who, &clientid, 8));
 
     return s == HT_NONE ? NULL : &st->clients[s];
 }
@@ -303,8 +327,10 @@ client_find(struct nfs4_state *st, uint64_t clientid)
 static struct nfs4_session *
 session_get(struct nfs4_state *st, const uint8_t *sessionid, const struct nfs4_state_who *who)
 {
+    struct skey k;
     bool created, evicted;
-    uint32_t s = lru_get(&st->se, sessionid, &created, &evicted);
+    uint32_t s = lru_get(&st->se, WHO_KEY(&k, who, sessionid, NFS4_SESSIONID_SIZE), &created,
+                         &evicted);
     struct nfs4_session *se = &st->sessions[s];
 
     if (evicted)
@@ -321,9 +347,10 @@ session_get(struct nfs4_state *st, const uint8_t *sessionid, const struct nfs4_s
 }
 
 static struct nfs4_session *
-session_find(struct nfs4_state *st, const uint8_t *sessionid)
+session_find(struct nfs4_state *st, const struct nfs4_state_who *who, const uint8_t *sessionid)
 {
-    uint32_t s = lru_find(&st->se, sessionid);
+    struct skey k;
+    uint32_t s = lru_find(&st->se, WHO_KEY(&k, who, sessionid, NFS4_SESSIONID_SIZE));
 
     return s == HT_NONE ? NULL : &st->sessions[s];
 }
@@ -349,15 +376,17 @@ static struct sid *
 sid_put(struct nfs4_state *st, const uint8_t other[12], enum sid_kind kind,
         const struct nfs4_state_who *who, uint64_t clientid)
 {
+    struct skey k;
+    const uint8_t *key = WHO_KEY(&k, who, other, 12);
     bool created, evicted;
     uint32_t s;
     struct sid *e;
 
-    s = lru_find(&st->si, other);
+    s = lru_find(&st->si, key);
     if (s != HT_NONE && st->sids[s].kind != kind) { /* reused for another kind: hostile */
         sid_forget(st, s);
     }
-    s = lru_get(&st->si, other, &created, &evicted);
+    s = lru_get(&st->si, key, &created, &evicted);
     e = &st->sids[s];
     if (evicted) {
         recall_drop(st, e);
@@ -382,12 +411,13 @@ sid_put(struct nfs4_state *st, const uint8_t other[12], enum sid_kind kind,
 /* The clientid a COMPOUND acts for: its SEQUENCE's session's (4.1), or the
  * one its 4.0 OPEN or LOCK owner gave; 0 when not known. */
 static uint64_t
-compound_clientid(struct nfs4_state *st, const struct nfs4_digest *d)
+compound_clientid(struct nfs4_state *st, const struct nfs4_state_who *who,
+                  const struct nfs4_digest *d)
 {
     uint64_t id = 0;
 
     if (d->has_seq) {
-        const struct nfs4_session *se = session_find(st, d->sessionid);
+        const struct nfs4_session *se = session_find(st, who, d->sessionid);
         return se && se->has_clientid ? se->clientid : 0;
     }
     if (d->st_op < d->ndecoded) {
@@ -454,7 +484,7 @@ nfs4_state_call(struct nfs4_state *st, const struct nfs4_state_who *who,
         st->st.sessions.slots_beyond += se->slots_beyond - slots_beyond;
         st->st.sessions.slot_busy += se->slot_busy - slot_busy;
         if (se->has_clientid) {
-            struct nfs4_client *c = client_find(st, se->clientid);
+            struct nfs4_client *c = client_find(st, who, se->clientid);
             if (c) {
                 c->sequences++;
                 c->t_last = who->t;
@@ -470,7 +500,9 @@ nfs4_state_call(struct nfs4_state *st, const struct nfs4_state_who *who,
         break;
     }
     case OP_DELEGRETURN: { /* RFC 8881 §18.6 */
-        uint32_t s = a->has_stateid ? lru_find(&st->si, a->stateid.other) : HT_NONE;
+        struct skey k;
+        uint32_t s = a->has_stateid ? lru_find(&st->si, WHO_KEY(&k, who, a->stateid.other, 12))
+                                    : HT_NONE;
 
         st->st.delegations.delegreturn++;
         if (s != HT_NONE && st->sids[s].kind == SID_DELEG && !st->sids[s].d.returning) {
@@ -543,7 +575,7 @@ result_ok(struct nfs4_state *st, const struct nfs4_state_who *who, const struct 
         break;
     }
     case OP_DESTROY_CLIENTID: { /* RFC 8881 §18.50 */
-        struct nfs4_client *c = have_arg ? client_find(st, arg_id) : NULL;
+        struct nfs4_client *c = have_arg ? client_find(st, who, arg_id) : NULL;
 
         st->st.clients.destroyed++;
         if (c)
@@ -551,7 +583,7 @@ result_ok(struct nfs4_state *st, const struct nfs4_state_who *who, const struct 
         break;
     }
     case OP_DESTROY_SESSION: { /* RFC 8881 §18.37 */
-        struct nfs4_session *se = have_arg ? session_find(st, cd->st_arg) : NULL;
+        struct nfs4_session *se = have_arg ? session_find(st, who, cd->st_arg) : NULL;
 
         st->st.sessions.destroyed++;
         if (se)
@@ -559,8 +591,8 @@ result_ok(struct nfs4_state *st, const struct nfs4_state_who *who, const struct 
         break;
     }
     case OP_OPEN: { /* RFC 8881 §18.16 */
-        uint64_t cid = compound_clientid(st, cd);
-        struct nfs4_client *c = cid ? client_find(st, cid) : NULL;
+        uint64_t cid = compound_clientid(st, who, cd);
+        struct nfs4_client *c = cid ? client_find(st, who, cid) : NULL;
         uint32_t type = r->u.open.delegation;
 
         st->st.stateids.opens++;
@@ -590,11 +622,12 @@ result_ok(struct nfs4_state *st, const struct nfs4_state_who *who, const struct 
         st->st.stateids.open_confirms++;
         break;
     case OP_LOCK: { /* RFC 8881 §18.10 */
-        uint64_t cid = compound_clientid(st, cd);
-        struct nfs4_client *c = cid ? client_find(st, cid) : NULL;
+        uint64_t cid = compound_clientid(st, who, cd);
+        struct nfs4_client *c = cid ? client_find(st, who, cid) : NULL;
+        struct skey k;
 
         st->st.stateids.locks++;
-        if (r->has_stateid && lru_find(&st->si, r->stateid.other) == HT_NONE)
+        if (r->has_stateid && lru_find(&st->si, WHO_KEY(&k, who, r->stateid.other, 12)) == HT_NONE)
             sid_put(st, r->stateid.other, SID_LOCK, who, cid);
         if (c)
             c->locks++;
@@ -606,7 +639,8 @@ result_ok(struct nfs4_state *st, const struct nfs4_state_who *who, const struct 
     case OP_CLOSE:        /* RFC 8881 §18.2 */
     case OP_FREE_STATEID: /* §18.38 */
     case OP_DELEGRETURN: { /* §18.6 */
-        uint32_t s = have_arg ? lru_find(&st->si, cd->st_arg) : HT_NONE;
+        struct skey k;
+        uint32_t s = have_arg ? lru_find(&st->si, WHO_KEY(&k, who, cd->st_arg, 12)) : HT_NONE;
 
         if (r->op == OP_CLOSE)
             st->st.stateids.closes++;
@@ -687,25 +721,27 @@ nfs4_state_result(struct nfs4_state *st, const struct nfs4_state_who *who,
         result_ok(st, who, d, index);
 }
 
-/* A callback operation as the server sends it: a CB_RECALL of a delegation
- * granted in the capture starts its recall (the first one counts). */
+/* A callback operation as the server (who->server, its sender) sends it: a
+ * CB_RECALL of a delegation granted in the capture starts its recall (the
+ * first one counts). */
 static void
-callback_call(struct nfs4_state *st, const struct nfs4_argop *a, const struct timespec *t)
+callback_call(struct nfs4_state *st, const struct nfs4_state_who *who, const struct nfs4_argop *a)
 {
+    struct skey k;
     uint32_t s;
     struct nfs4_deleg_info *dl;
 
     if (a->op != OP_CB_RECALL)
         return;
     st->st.recalls.calls++;
-    s = a->has_stateid ? lru_find(&st->si, a->stateid.other) : HT_NONE;
+    s = a->has_stateid ? lru_find(&st->si, WHO_KEY(&k, who, a->stateid.other, 12)) : HT_NONE;
     if (s == HT_NONE || st->sids[s].kind != SID_DELEG)
         return;
     dl = &st->sids[s].d;
     if (dl->recalled || dl->returning)
         return;
     dl->recalled = true;
-    dl->t_recall = *t;
+    dl->t_recall = who->t;
     st->st.recalls.known++;
     st->st.recalls.pending++;
 }
@@ -725,16 +761,21 @@ nfs4_state_record_op(struct nfs4_state *st, const struct op_event *msg, const st
         st->frame = frame;
         st->sub = 0;
     }
-    if (msg->pg == &nfs4_callback_program) { /* the callbacks, on either channel */
-        if (op->phase == OPI_CALL && d->arg)
-            callback_call(st, d->arg, &msg->t_call);
+    /* The client and the server; a callback's client is its callee, its
+     * server the sender (rpc_match.c), on either channel. */
+    memset(&who, 0, sizeof who);
+    who.af = msg->key->af;
+    memcpy(who.addr, msg->call_dir == 0 ? msg->key->saddr : msg->key->daddr, sizeof who.addr);
+    memcpy(who.server, msg->call_dir == 0 ? msg->key->daddr : msg->key->saddr, sizeof who.server);
+    if (msg->pg == &nfs4_callback_program) {
+        if (op->phase == OPI_CALL && d->arg) {
+            who.t = msg->t_call;
+            callback_call(st, &who, d->arg);
+        }
         return;
     }
     if (msg->prog != NFS4_PROGRAM || msg->vers != NFS4_VERSION || msg->from_server)
         return;
-    memset(&who, 0, sizeof who);
-    who.af = msg->key->af;
-    memcpy(who.addr, msg->call_dir == 0 ? msg->key->saddr : msg->key->daddr, sizeof who.addr);
     if (op->phase == OPI_CALL) {
         who.t = msg->t_call;
         nfs4_state_call(st, &who, d);
@@ -843,10 +884,11 @@ nfs4_state_clients(const struct nfs4_state *st, const struct nfs4_client **out, 
 }
 
 bool
-nfs4_state_delegation(const struct nfs4_state *st, const uint8_t other[12],
-                      struct nfs4_deleg_info *out)
+nfs4_state_delegation(const struct nfs4_state *st, uint8_t af, const uint8_t server[16],
+                      const uint8_t other[12], struct nfs4_deleg_info *out)
 {
-    uint32_t s = st ? lru_find(&st->si, other) : HT_NONE;
+    struct skey k;
+    uint32_t s = st ? lru_find(&st->si, skey(&k, af, server, other, 12)) : HT_NONE;
 
     if (s == HT_NONE || st->sids[s].kind != SID_DELEG)
         return false;

@@ -26,6 +26,9 @@
  *   - from the callbacks (CB_COMPOUND, either channel): each CB_RECALL of
  *     a delegation granted in the capture, and the time to the DELEGRETURN
  *     that gives it back.
+ * Client ids, sessions and stateids are each server's own (RFC 8881 §2.4,
+ * §2.10.3, §8.2.1): every table is keyed by the server's address and the
+ * identifier, so servers that reuse values stay apart.
  * Each table has a fixed size given at creation, allocated once; when full
  * the least recently used entry is dropped (counted in `evicted`). Nothing
  * is allocated per packet. Single-threaded: one owner, the pipeline. */
@@ -147,6 +150,7 @@ void nfs4_state_free(struct nfs4_state *st); /* NULL is a no-op */
 /* Who and when, for the functions below. */
 struct nfs4_state_who {
     uint8_t af, addr[16]; /* the client (the connection's client side) */
+    uint8_t server[16];   /* the server (the other side; a callback's sender) */
     struct timespec t;    /* the call (nfs4_state_call) or its reply (nfs4_state_result) */
 };
 
@@ -178,11 +182,11 @@ size_t nfs4_state_stateids_active(const struct nfs4_state *st, unsigned kind);
 size_t nfs4_state_sessions(const struct nfs4_state *st, const struct nfs4_session **out, size_t max);
 size_t nfs4_state_clients(const struct nfs4_state *st, const struct nfs4_client **out, size_t max);
 
-/* The delegation whose stateid has this `other` (RFC 8881 §8.2.2), if it
- * was granted in the capture and is still held (not returned with success,
- * not evicted): true and *out filled. */
-bool nfs4_state_delegation(const struct nfs4_state *st, const uint8_t other[12],
-                           struct nfs4_deleg_info *out);
+/* The delegation the server (af, server) granted whose stateid has this
+ * `other` (RFC 8881 §8.2.2), if it was granted in the capture and is still
+ * held (not returned with success, not evicted): true and *out filled. */
+bool nfs4_state_delegation(const struct nfs4_state *st, uint8_t af, const uint8_t server[16],
+                           const uint8_t other[12], struct nfs4_deleg_info *out);
 
 /* Add src's counts to dst's and its clients, sessions and stateids to dst's
  * tables (the shards of one run, pipeline.h): an entry both hold adds its

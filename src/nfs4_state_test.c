@@ -9,6 +9,10 @@
 
 #include "t.h"
 
+/* The server the calls below go to: 10.0.0.<server>. */
+static const uint8_t SERVER1[16] = { 10, 0, 0, 1 }, SERVER2[16] = { 10, 0, 0, 2 };
+static const uint8_t *server = SERVER1;
+
 static struct nfs4_state_who
 WHO(time_t s)
 {
@@ -18,6 +22,7 @@ WHO(time_t s)
     w.af = 4;
     w.addr[0] = 10;
     w.addr[3] = 7;
+    memcpy(w.server, server, sizeof w.server);
     w.t.tv_sec = s;
     return w;
 }
@@ -192,13 +197,13 @@ test_v40_client(void)
         uint8_t other[12];
 
         memset(other, 0xd1, 12);
-        CHECK(nfs4_state_delegation(st, other, &di));
+        CHECK(nfs4_state_delegation(st, 4, SERVER1, other, &di));
         EQ(di.type, OPEN_DELEGATE_READ);
         EQ(di.clientid, 0x1122334455667788ull);
         EQ(di.t_granted.tv_sec, 6);
         EQ(di.addr[0], 10);
         memset(other, 0xa1, 12); /* the open stateid is not a delegation */
-        CHECK(!nfs4_state_delegation(st, other, &di));
+        CHECK(!nfs4_state_delegation(st, 4, SERVER1, other, &di));
     }
     nfs4_state_free(st);
 }
@@ -379,14 +384,14 @@ test_delegations(void)
     memset(a->stateid.other, 0xd2, 12);
     call(st, &k, 0, 5);
     memset(other, 0xd2, 12);
-    CHECK(nfs4_state_delegation(st, other, &di));
+    CHECK(nfs4_state_delegation(st, 4, SERVER1, other, &di));
     EQ(di.returning, 1);
     EQ(di.t_return.tv_sec, 5);
     EQ(di.type, OPEN_DELEGATE_WRITE);
     res(&k, NFS4_OK);
     res(&k, NFS4_OK);
     reply(st, &k, 5);
-    CHECK(!nfs4_state_delegation(st, other, &di));
+    CHECK(!nfs4_state_delegation(st, 4, SERVER1, other, &di));
     EQ(s->delegations.delegreturn, 1);
     EQ(s->delegations.returned, 1);
     EQ(s->delegations.return_unknown, 0);
@@ -414,6 +419,81 @@ test_delegations(void)
     EQ(s->delegations.returned, 2);
     EQ(s->delegations.return_errors.n, 1);
     EQ(s->stateids.errors.count[0], 1);
+    nfs4_state_free(st);
+}
+
+/* Two servers that give the same client id, sessionid and delegation
+ * stateid (RFC 8881 §8.2.1: each server interprets its own): two clients,
+ * two sessions whose slots do not collide, two delegations; a DELEGRETURN
+ * to one server returns only its own. */
+static void
+test_two_servers(void)
+{
+    struct nfs4_state *st = nfs4_state_new(4, 4, 8, 6);
+    const struct nfs4_state_stats *s = nfs4_state_stats(st);
+    const struct nfs4_session *sl[4];
+    const struct nfs4_client *cl[4];
+    static struct cmp ko[2];
+    struct nfs4_deleg_info di;
+    struct nfs4_argop *a;
+    struct nfs4_resop *r;
+    uint8_t other[12];
+    unsigned i;
+
+    for (i = 0; i < 2; i++) {
+        server = i ? SERVER2 : SERVER1;
+        arg(&k, OP_EXCHANGE_ID);
+        call(st, &k, 1, 1);
+        res(&k, NFS4_OK)->u.cid.clientid = 42;
+        reply(st, &k, 1);
+        arg(&k, OP_CREATE_SESSION)->clientid = 42;
+        call(st, &k, 1, 2);
+        memset(res(&k, NFS4_OK)->u.cs.sessionid, 0x5a, NFS4_SESSIONID_SIZE);
+        reply(st, &k, 2);
+        /* Slot 0 in flight on both servers at once. */
+        sequence(&ko[i], 0x5a, 0);
+        arg(&ko[i], OP_PUTFH);
+        arg(&ko[i], OP_OPEN);
+        call(st, &ko[i], 1, 3);
+    }
+    for (i = 0; i < 2; i++) {
+        server = i ? SERVER2 : SERVER1;
+        seq_ok(&ko[i], 0, 0, 0);
+        res(&ko[i], NFS4_OK);
+        r = res(&ko[i], NFS4_OK);
+        r->u.open.delegation = OPEN_DELEGATE_READ;
+        memset(r->u.open.deleg_stateid.other, 0xd1, 12);
+        reply(st, &ko[i], 4);
+    }
+    EQ(nfs4_state_clients_active(st), 2);
+    EQ(s->clients.confirmed, 2);
+    EQ(nfs4_state_sessions_active(st), 2);
+    EQ(s->sessions.slot_busy, 0);
+    EQ(nfs4_state_sessions(st, sl, 4), 2);
+    EQ(sl[0]->calls, 1);
+    EQ(sl[0]->in_flight, 0);
+    EQ(sl[1]->in_flight, 0);
+    EQ(nfs4_state_clients(st, cl, 4), 2);
+    EQ(cl[0]->delegations, 1);
+    EQ(cl[1]->delegations, 1);
+    EQ(nfs4_state_stateids_active(st, 2), 2);
+
+    server = SERVER2;
+    arg(&k, OP_PUTFH);
+    a = arg(&k, OP_DELEGRETURN);
+    a->has_stateid = true;
+    memset(a->stateid.other, 0xd1, 12);
+    call(st, &k, 1, 5);
+    res(&k, NFS4_OK);
+    res(&k, NFS4_OK);
+    reply(st, &k, 5);
+    server = SERVER1;
+    memset(other, 0xd1, 12);
+    CHECK(nfs4_state_delegation(st, 4, SERVER1, other, &di));
+    EQ(di.returning, 0);
+    CHECK(!nfs4_state_delegation(st, 4, SERVER2, other, &di));
+    EQ(s->delegations.return_unknown, 0);
+    EQ(nfs4_state_stateids_active(st, 2), 1);
     nfs4_state_free(st);
 }
 
@@ -558,6 +638,7 @@ main(void)
     test_v40_client();
     test_v41_session();
     test_delegations();
+    test_two_servers();
     test_bounds();
     return t_done();
 }

@@ -6,7 +6,10 @@
 - every sample and every public capture gives byte-identical reports (JSON;
   text with every breakdown; CSV) with one decoding thread (--threads 1)
   and with 2, 3 and 4 (the .bz2 captures read as they are, which the
-  builtin reader decompresses: every thread reads them);
+  builtin reader decompresses: every thread reads them); so does
+  nfs41-deleg.pcap merged with a copy of itself on other addresses
+  (e2e_nfs4_servers.py: two servers' NFSv4 state with the same
+  identifiers; skipped without tcprewrite, editcap and mergecap);
 - a synthetic capture of one client with a TCP connection to each of 8
   servers (which pipeline_test shows land on at least two shards for 2, 3
   and 4 threads): one client row holding every call the generator made,
@@ -29,6 +32,7 @@ import sys
 
 from checks import check, finish, json_only_args, skip_part
 import pcapsyn as ps
+from e2e_nfs4_servers import merged_capture
 
 ENV = dict(os.environ, NFSSCOPE_HASH_SEED="7")
 
@@ -97,6 +101,10 @@ def main():
         modes += [["-o", "text", "--by", "client,server,pair,export,file,user"], ["-o", "csv"]]
     caps = captures(samples, public)
     check(len(caps) >= 12, f"{len(caps)} captures found")
+    if all(shutil.which(p) for p in ("tcprewrite", "editcap", "mergecap")):
+        caps.append(merged_capture(os.path.join(samples, "nfs41-deleg.pcap"), work))
+    else:
+        skip_part("two NFSv4 servers: tcprewrite, editcap or mergecap absent")
     for cap in caps:
         name = os.path.basename(cap)
         for mode in modes:

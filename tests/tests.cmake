@@ -358,6 +358,13 @@ add_test(NAME e2e_callbacks COMMAND Python3::Interpreter ${CMAKE_SOURCE_DIR}/tes
          ${CMAKE_SOURCE_DIR}/samples)
 set_tests_properties(e2e_callbacks PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
 
+# Two NFSv4 servers with the same client ids, sessionids and stateids: a
+# sample merged with a copy of itself on other addresses, against tshark's
+# counts on the sample, twice.
+add_test(NAME e2e_nfs4_servers COMMAND Python3::Interpreter ${CMAKE_SOURCE_DIR}/tests/e2e_nfs4_servers.py
+         $<TARGET_FILE:nfsscope> ${CMAKE_SOURCE_DIR}/samples ${CMAKE_BINARY_DIR}/nfs4_servers_work)
+set_tests_properties(e2e_nfs4_servers PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
+
 # bench/srt-check, bench/run's cross-check against tshark's SRT table, on
 # lossy-cms (duplicate replies by TCP retransmission) and an NFSv4 sample.
 add_test(NAME bench_srt_check COMMAND Python3::Interpreter ${CMAKE_SOURCE_DIR}/tests/bench_srt_check_test.py
