@@ -13,14 +13,13 @@
 /* Client ids, sessionids and stateids are the server's own (RFC 8881
  * §2.4, §2.10.3, §8.2.1: only the server that made one interprets it), so
  * two servers may use the same values: a table's key is the server's
- * address family and address, then the identifier (skey()). */
+ * address family (1 byte) and address (16), then the identifier (skey()). */
 #define KEY_SERVER 17
 #define KEY_MAX (KEY_SERVER + NFS4_SESSIONID_SIZE)
 
 /* A fixed set of slots with a hash index on a key of up to KEY_MAX bytes
  * and a recency list: the least recently used slot is the one a new key
  * takes when all are in use (names.c does the same for handles). */
-
 struct lru {
     struct hashtab idx;
     uint8_t (*key)[KEY_MAX];
@@ -170,7 +169,7 @@ struct skey {
     uint8_t b[KEY_MAX];
 };
 
-/* The key of identifier id (len bytes) of who's server. */
+/* The table key of identifier id (len bytes) of server (af, server). */
 static const uint8_t *
 skey(struct skey *k, uint8_t af, const uint8_t server[16], const void *id, size_t len)
 {
@@ -180,7 +179,12 @@ skey(struct skey *k, uint8_t af, const uint8_t server[16], const void *id, size_
     return k->b;
 }
 
-#define WHO_KEY(k, who, id, len) skey(k, (who)->af, (who)->server, id, len)
+/* The same, of who's server. */
+static const uint8_t *
+who_key(struct skey *k, const struct nfs4_state_who *who, const void *id, size_t len)
+{
+    return skey(k, who->af, who->server, id, len);
+}
 
 enum sid_kind { SID_OPEN, SID_LOCK, SID_DELEG, SID__COUNT };
 
@@ -297,7 +301,7 @@ client_get(struct nfs4_state *st, uint64_t clientid, const struct nfs4_state_who
 {
     struct skey k;
     bool created, evicted;
-    uint32_t s = lru_get(&st->cl, WHO_KEY(&k, who, &clientid, 8), &created, &evicted);
+    uint32_t s = lru_get(&st->cl, who_key(&k, who, &clientid, 8), &created, &evicted);
     struct nfs4_client *c = &st->clients[s];
 
     if (evicted)
@@ -319,7 +323,7 @@ static struct nfs4_client *
 client_find(struct nfs4_state *st, const struct nfs4_state_who *who, uint64_t clientid)
 {
     struct skey k;
-    uint32_t s = lru_find(&st->cl, WHO_KEY(&k, who, &clientid, 8));
+    uint32_t s = lru_find(&st->cl, who_key(&k, who, &clientid, 8));
 
     return s == HT_NONE ? NULL : &st->clients[s];
 }
@@ -329,7 +333,7 @@ session_get(struct nfs4_state *st, const uint8_t *sessionid, const struct nfs4_s
 {
     struct skey k;
     bool created, evicted;
-    uint32_t s = lru_get(&st->se, WHO_KEY(&k, who, sessionid, NFS4_SESSIONID_SIZE), &created,
+    uint32_t s = lru_get(&st->se, who_key(&k, who, sessionid, NFS4_SESSIONID_SIZE), &created,
                          &evicted);
     struct nfs4_session *se = &st->sessions[s];
 
@@ -350,7 +354,7 @@ static struct nfs4_session *
 session_find(struct nfs4_state *st, const struct nfs4_state_who *who, const uint8_t *sessionid)
 {
     struct skey k;
-    uint32_t s = lru_find(&st->se, WHO_KEY(&k, who, sessionid, NFS4_SESSIONID_SIZE));
+    uint32_t s = lru_find(&st->se, who_key(&k, who, sessionid, NFS4_SESSIONID_SIZE));
 
     return s == HT_NONE ? NULL : &st->sessions[s];
 }
@@ -377,7 +381,7 @@ sid_put(struct nfs4_state *st, const uint8_t other[12], enum sid_kind kind,
         const struct nfs4_state_who *who, uint64_t clientid)
 {
     struct skey k;
-    const uint8_t *key = WHO_KEY(&k, who, other, 12);
+    const uint8_t *key = who_key(&k, who, other, 12);
     bool created, evicted;
     uint32_t s;
     struct sid *e;
@@ -501,7 +505,7 @@ nfs4_state_call(struct nfs4_state *st, const struct nfs4_state_who *who,
     }
     case OP_DELEGRETURN: { /* RFC 8881 §18.6 */
         struct skey k;
-        uint32_t s = a->has_stateid ? lru_find(&st->si, WHO_KEY(&k, who, a->stateid.other, 12))
+        uint32_t s = a->has_stateid ? lru_find(&st->si, who_key(&k, who, a->stateid.other, 12))
                                     : HT_NONE;
 
         st->st.delegations.delegreturn++;
@@ -627,7 +631,7 @@ result_ok(struct nfs4_state *st, const struct nfs4_state_who *who, const struct 
         struct skey k;
 
         st->st.stateids.locks++;
-        if (r->has_stateid && lru_find(&st->si, WHO_KEY(&k, who, r->stateid.other, 12)) == HT_NONE)
+        if (r->has_stateid && lru_find(&st->si, who_key(&k, who, r->stateid.other, 12)) == HT_NONE)
             sid_put(st, r->stateid.other, SID_LOCK, who, cid);
         if (c)
             c->locks++;
@@ -640,7 +644,7 @@ result_ok(struct nfs4_state *st, const struct nfs4_state_who *who, const struct 
     case OP_FREE_STATEID: /* §18.38 */
     case OP_DELEGRETURN: { /* §18.6 */
         struct skey k;
-        uint32_t s = have_arg ? lru_find(&st->si, WHO_KEY(&k, who, cd->st_arg, 12)) : HT_NONE;
+        uint32_t s = have_arg ? lru_find(&st->si, who_key(&k, who, cd->st_arg, 12)) : HT_NONE;
 
         if (r->op == OP_CLOSE)
             st->st.stateids.closes++;
@@ -734,7 +738,7 @@ callback_call(struct nfs4_state *st, const struct nfs4_state_who *who, const str
     if (a->op != OP_CB_RECALL)
         return;
     st->st.recalls.calls++;
-    s = a->has_stateid ? lru_find(&st->si, WHO_KEY(&k, who, a->stateid.other, 12)) : HT_NONE;
+    s = a->has_stateid ? lru_find(&st->si, who_key(&k, who, a->stateid.other, 12)) : HT_NONE;
     if (s == HT_NONE || st->sids[s].kind != SID_DELEG)
         return;
     dl = &st->sids[s].d;

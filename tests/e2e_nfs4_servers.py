@@ -75,7 +75,8 @@ def truth(pcap):
         t["by_type"][name] = t["by_type"].get(name, 0) + 1
     t["granted"] = t["by_type"].get("OPEN_DELEGATE_READ", 0) + \
         t["by_type"].get("OPEN_DELEGATE_WRITE", 0)
-    t["delegreturn"] = len(tshark_rows(pcap, ["frame.number"], "nfs.opcode == 8 && rpc.msgtyp == 0"))
+    t["delegreturn"] = len(tshark_rows(pcap, ["frame.number"],
+                                       "nfs.opcode == 8 && rpc.msgtyp == 0"))
     t["cb_recall"] = len(tshark_rows(pcap, ["frame.number"],
                                      "nfs.cb.operation == 4 && rpc.msgtyp == 0"))
     t["opens"] = len(tshark_rows(pcap, ["frame.number"], "nfs.opcode == 18 && rpc.msgtyp == 0"))
