@@ -16,7 +16,7 @@
  *     p50/p90/p99; "distinct" adds (an upper bound); "other" rows add;
  *   - timeline buckets merge by "t" (p99_us: the larger, an upper bound);
  *   - NFSv4 client and session rows merge by their "key" (the clientid,
- *     the sessionid): counts add, {"max"}/{"min"} keep the larger/smaller,
+ *     the sessionid) and "server": counts add, {"max"}/{"min"} keep the larger/smaller,
  *     channel attributes and strings are the first report's;
  *   - anomalies add; "findings" are not merged (they need the packets: run
  *     nfsscope on the captures together) and are left out.
@@ -348,6 +348,17 @@ same_item(const struct mnode *a, const struct mnode *b, const char *by)
     return false;
 }
 
+/* NFSv4 client and session rows are each server's (their "server"): two
+ * rows with the same key and different servers stay apart. Rows without
+ * one match by key alone. */
+static bool
+same_server(const struct mnode *a, const struct mnode *b)
+{
+    if (a->kind != N_OBJ || b->kind != N_OBJ || !child(a, "server") || !child(b, "server"))
+        return true;
+    return same_item(a, b, "server");
+}
+
 /* Arrays of items matched by a member (rows by "key", buckets by "t", size
  * buckets by "lo") or histogram pairs by their first element (by == NULL). */
 static void
@@ -361,7 +372,7 @@ merge_items(struct mnode *d, struct mnode *s, const char *by)
 
         next = c->next;
         for (t = d->first; t; t = t->next)
-            if (same_item(t, c, by))
+            if (same_item(t, c, by) && same_server(t, c))
                 break;
         if (!t) {
             append(d, c);
@@ -992,8 +1003,8 @@ emit_table(FILE *out, const struct mnode *root, bool csv)
  * every other leaf is a number or null. */
 static const char *const string_members[] = { "schema", "key", "fh", "order", "filter",
                                                /* NFSv4 clients and sessions */
-                                               "clientid", "address", "learned_by",
-                                               "client", "server" /* rpc.tls.listed[] */ };
+                                               "clientid", "address", "learned_by", "server",
+                                               "client" /* rpc.tls.listed[] */ };
 
 static bool
 string_allowed(const struct mnode *m, const struct mnode *parent)

@@ -311,6 +311,7 @@ client_get(struct nfs4_state *st, uint64_t clientid, const struct nfs4_state_who
         c->clientid = clientid;
         c->af = who->af;
         memcpy(c->addr, who->addr, sizeof c->addr);
+        memcpy(c->server, who->server, sizeof c->server);
         c->minor = minor <= 0xfe ? (uint8_t)minor : 0xfe;
         c->t_first = who->t;
         st->cl_order[s] = next_order(st);
@@ -342,6 +343,8 @@ session_get(struct nfs4_state *st, const uint8_t *sessionid, const struct nfs4_s
     if (created) {
         memset(se, 0, sizeof *se);
         memcpy(se->sessionid, sessionid, NFS4_SESSIONID_SIZE);
+        se->af = who->af;
+        memcpy(se->server, who->server, sizeof se->server);
         se->t_first = who->t;
         se->target_min = UINT32_MAX;
         st->se_order[s] = next_order(st);

@@ -61,6 +61,7 @@ enum nfs4_client_how { NFS4_CLIENT_SEEN, NFS4_CLIENT_SETCLIENTID, NFS4_CLIENT_EX
 struct nfs4_client {
     uint64_t clientid;
     uint8_t af, addr[16];    /* FLOW_AF_*: the client's address (the first seen) */
+    uint8_t server[16];      /* the server's (of af), whose client id it is */
     uint8_t how;             /* enum nfs4_client_how */
     uint8_t minor;           /* the minor version it was learned with */
     bool confirmed, destroyed;
@@ -73,6 +74,7 @@ struct nfs4_client {
 
 struct nfs4_session {
     uint8_t sessionid[NFS4_SESSIONID_SIZE];
+    uint8_t af, server[16];  /* FLOW_AF_*: the server's address, whose session it is */
     uint64_t clientid;
     bool has_clientid, created, destroyed;
     bool has_slot, has_target;

@@ -17,7 +17,9 @@ nfs.clientid) and sessions (CREATE_SESSION replies' nfs.session_id4)
 tracked, SEQUENCE calls, and calls on a slot still in flight (per server,
 session and slot, from nfs.session_id4 and nfs.slotid); tshark on the
 merged capture sees twice the single sample's CB_RECALLs and OPENs (the
-merge is whole).
+merge is whole). Each session row names its server: its SEQUENCE calls are
+tshark's for that (server, sessionid), also after `nfsscope merge` of the
+sample's report with the merged capture's (rows merge by key and server).
 
   e2e_nfs4_servers.py NFSSCOPE SAMPLES_DIR WORK_DIR
 Exit 77 (skip) when tshark, tcprewrite, editcap or mergecap is absent."""
@@ -88,7 +90,22 @@ def truth(pcap):
     t["sequence"] = len(tshark_rows(pcap, ["frame.number"],
                                     "nfs.opcode == 53 && rpc.msgtyp == 0 && !nfs.cb_procedure"))
     t["slot_busy"] = slot_busy_truth(pcap)
+    t["per_session"] = {}
+    for dst, sid in tshark_rows(pcap, ["ip.dst", "nfs.session_id4"],
+                                "nfs.opcode == 53 && rpc.msgtyp == 0 && !nfs.cb_procedure"):
+        k = (sid.split(",")[0], dst)
+        t["per_session"][k] = t["per_session"].get(k, 0) + 1
     return t
+
+
+def session_calls(rep):
+    """SEQUENCE calls per (sessionid, server) of a report's session rows."""
+    out = {}
+    for r in rep["nfs4"]["sessions"]["rows"]:
+        k = (r["key"], r["server"])
+        check(k not in out, "one session row per sessionid and server: %s twice" % (k,))
+        out[k] = r["sequence_calls"]
+    return out
 
 
 def main():
@@ -107,8 +124,9 @@ def main():
           "tshark: the merged capture holds both copies (CB_RECALL %d, OPEN %d)" %
           (both["cb_recall"], both["opens"]))
 
-    rep = json.loads(subprocess.run([nfsscope, "-r", merged, "-o", "json"], check=True,
-                                    capture_output=True, text=True).stdout)["nfs4"]
+    full = json.loads(subprocess.run([nfsscope, "-r", merged, "-o", "json"], check=True,
+                                     capture_output=True, text=True).stdout)
+    rep = full["nfs4"]
     dl, rc = rep["delegations"], rep["callbacks"]["recalls"]
     got = {k: v for k, v in dl["by_type"].items() if v}
     want = {k: 2 * v for k, v in one["by_type"].items()}
@@ -145,6 +163,26 @@ def main():
           sum(r["slot_busy"] for r in se["rows"]) == se["sequence"]["slot_busy"],
           "slot_busy %s, tshark per server %d (twice the sample's %d)" %
           (se["sequence"]["slot_busy"], both["slot_busy"], one["slot_busy"]))
+    got = session_calls(full)
+    check(got == both["per_session"] and len({s for _, s in got}) == 2,
+          "SEQUENCE calls per session and server %s, tshark %s" % (got, both["per_session"]))
+
+    # nfsscope merge: the sample's report and the merged capture's
+    paths = [os.path.join(work, n) for n in ("sample.json", "two-servers.json", "merged.json")]
+    with open(paths[1], "w") as fh:
+        json.dump(full, fh)
+    with open(paths[0], "w") as fh:
+        subprocess.run([nfsscope, "-r", sample, "-o", "json"], check=True, stdout=fh)
+    with open(paths[2], "w") as fh:
+        subprocess.run([nfsscope, "merge", "-o", "json", paths[0], paths[1]], check=True,
+                       stdout=fh)
+    with open(paths[2]) as fh:
+        got = session_calls(json.load(fh))
+    want = dict(both["per_session"])
+    for k, v in one["per_session"].items():
+        want[k] = want.get(k, 0) + v
+    check(got == want, "merged reports: SEQUENCE calls per session and server %s, tshark %s" %
+          (got, want))
     return finish()
 
 

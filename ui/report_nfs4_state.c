@@ -111,6 +111,8 @@ clients(struct json_w *w, const struct nfs4_state *st)
         clientid(w, c->clientid);
         json_key(w, "address");
         address(w, c->af, c->addr);
+        json_key(w, "server");
+        address(w, c->af, c->server);
         json_key(w, "minor_version");
         json_obj(w);
         json_kv_u64(w, "min", c->minor);
@@ -176,6 +178,8 @@ one_session(struct json_w *w, const struct nfs4_session *se)
         clientid(w, se->clientid);
     else
         json_null(w);
+    json_key(w, "server");
+    address(w, se->af, se->server);
     json_kv_u64(w, "created", se->created);
     json_kv_u64(w, "destroyed", se->destroyed);
     channel(w, "fore_channel", &se->fore, se->created);
