@@ -132,6 +132,7 @@ struct run {
     struct view_info vi;
     const char *iface_source[2]; /* -i: vi.sources */
     int finished;            /* pipeline_finish() already called */
+    unsigned decoders;       /* decoding threads (decoding_threads()) */
     char err[512];
 };
 
@@ -175,7 +176,8 @@ run_open(struct run *r, struct cli *c)
     r->vi.order = cfg->order;
     r->vi.detail = cfg->detail;
     r->vi.all = cfg->all_rows;
-    if (decoding_threads(c) > 1 && c->cfg.hash_seed == 0 &&
+    r->decoders = decoding_threads(c);
+    if (r->decoders > 1 && c->cfg.hash_seed == 0 &&
         getrandom(&c->cfg.hash_seed, sizeof c->cfg.hash_seed, 0) != sizeof c->cfg.hash_seed)
         c->cfg.hash_seed = 0x6e66737363706531ULL; /* every shard hashes alike */
     if (pipeline_init(&r->ctx, cfg) != 0) {
@@ -272,8 +274,8 @@ run_capture(struct run *r, const struct cli *c)
     ro.stop = &stop_requested;
     /* A one-shot report from files: the findings on a second thread;
      * live runs, the view, --metrics and --interval read them as they go. */
-    if (decoding_threads(c) > 1) {
-        st = shards_run(&r->ctx, r->cap, cfg, decoding_threads(c), &ro, r->err, sizeof r->err);
+    if (r->decoders > 1) {
+        st = shards_run(&r->ctx, r->cap, cfg, r->decoders, &ro, r->err, sizeof r->err);
         r->finished = 1;
         return st;
     }
