@@ -56,15 +56,7 @@ histo_record(struct histo *h, uint64_t v)
 {
     unsigned idx = histo_index(v);
 
-    if (idx == HISTO_BUCKETS - 1 && v > histo_bucket_lo(idx) * 2)
-        h->overflow++;
-    h->bucket[idx]++;
-    if (h->count == 0 || v < h->min)
-        h->min = v;
-    if (v > h->max)
-        h->max = v;
-    h->count++;
-    h->sum += v;
+    histo_record_in(h, v, idx, idx == HISTO_BUCKETS - 1 && v > histo_bucket_lo(idx) * 2);
 }
 
 double

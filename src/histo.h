@@ -24,6 +24,20 @@ struct histo {
  * needs no histo_init, and pages no record reaches stay untouched. */
 void histo_init(struct histo *h);
 void histo_record(struct histo *h, uint64_t usec);
+/* Record v, whose bucket idx = histo_index(v) and overflow (v past twice
+ * the last bucket's start) the caller found once for several histograms. */
+static inline void
+histo_record_in(struct histo *h, uint64_t v, unsigned idx, int overflow)
+{
+    h->overflow += (uint64_t)(overflow != 0);
+    h->bucket[idx]++;
+    if (h->count == 0 || v < h->min)
+        h->min = v;
+    if (v > h->max)
+        h->max = v;
+    h->count++;
+    h->sum += v;
+}
 /* pct in [0, 100]; returns 0 when empty. Nearest-rank on buckets. */
 uint64_t histo_percentile(const struct histo *h, double pct);
 double histo_mean(const struct histo *h);

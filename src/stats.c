@@ -332,14 +332,32 @@ stats_lat_bucket(uint64_t usec)
     return (unsigned)i;
 }
 
+/* The latency of ev's reply, worked out once for its timestamps. */
+static const struct lat_memo *
+lat_of(struct stats *s, const struct op_event *ev)
+{
+    struct lat_memo *l = &s->lat;
+
+    if (!l->valid || l->t_reply.tv_nsec != ev->t_reply.tv_nsec ||
+        l->t_call.tv_nsec != ev->t_call.tv_nsec || l->t_reply.tv_sec != ev->t_reply.tv_sec ||
+        l->t_call.tv_sec != ev->t_call.tv_sec) {
+        l->t_call = ev->t_call;
+        l->t_reply = ev->t_reply;
+        l->us = stats_latency_us(&ev->t_call, &ev->t_reply);
+        l->idx = histo_index(l->us);
+        l->overflow = l->idx == HISTO_BUCKETS - 1 && l->us > histo_bucket_lo(l->idx) * 2;
+        l->le = stats_lat_bucket(l->us);
+        l->valid = 1;
+    }
+    return l;
+}
+
 /* A timed reply: the histogram and the fixed-bound counts. */
 static void
-record_latency(struct proc_stats *p, const struct op_event *ev)
+record_latency(struct proc_stats *p, const struct lat_memo *l)
 {
-    uint64_t us = stats_latency_us(&ev->t_call, &ev->t_reply);
-
-    histo_record(&p->latency, us);
-    p->lat_le[stats_lat_bucket(us)]++;
+    histo_record_in(&p->latency, l->us, l->idx, l->overflow);
+    p->lat_le[l->le]++;
 }
 
 static struct proc_stats *
@@ -468,10 +486,10 @@ count_status(struct proc_stats *p, uint32_t status)
 
 /* A reply's share of one message row: replies, errors, statuses, latency. */
 static void
-record_reply(struct proc_stats *p, const struct op_event *ev)
+record_reply(struct proc_stats *p, const struct op_event *ev, const struct lat_memo *l)
 {
     p->replies++;
-    record_latency(p, ev);
+    record_latency(p, l);
     if (ev->outcome == OP_RPC_ERROR) {
         p->errors++;
         p->rpc_errors++;
@@ -488,7 +506,7 @@ record_reply(struct proc_stats *p, const struct op_event *ev)
 
 /* A replied message in its kind's row (the first STATS_MAX_KINDS kinds). */
 static void
-record_kind(struct kind_table *t, const struct op_event *ev)
+record_kind(struct kind_table *t, const struct op_event *ev, const struct lat_memo *l)
 {
     unsigned i;
 
@@ -508,7 +526,7 @@ record_kind(struct kind_table *t, const struct op_event *ev)
             t->rows[t->n].first = t->rows[t->n - 1].first;
         t->n++;
     }
-    record_reply(&t->rows[i].st, ev);
+    record_reply(&t->rows[i].st, ev, l);
 }
 
 /* The row of a GSS control message's event, or NULL: not one. */
@@ -540,7 +558,7 @@ record_gss_ctl(struct stats *s, const struct op_event *ev)
     if (ps)
         ps->replies++;
     if (p)
-        record_reply(p, ev);
+        record_reply(p, ev, lat_of(s, ev));
 }
 
 void
@@ -549,6 +567,7 @@ stats_record(struct stats *s, const struct op_event *ev)
     struct prog_stats *ps;
     struct proc_stats *p = proc_of(s, ev->pg, ev->proc, &ps);
     struct minor_stats *m = p ? minor_of(ps, ev->minor) : NULL;
+    const struct lat_memo *l;
 
     if (ev->gss_proc) {
         record_gss_ctl(s, ev);
@@ -571,9 +590,9 @@ stats_record(struct stats *s, const struct op_event *ev)
         if (ps)
             ps->replies++;
         if (p)
-            record_reply(p, ev);
+            record_reply(p, ev, lat_of(s, ev));
         if (m)
-            record_reply(&m->procs[ev->proc], ev);
+            record_reply(&m->procs[ev->proc], ev, lat_of(s, ev));
         return;
     case OP_REPLIED:
         break;
@@ -583,13 +602,14 @@ stats_record(struct stats *s, const struct op_event *ev)
         ps->replies++;
     if (!p)
         return;
-    record_reply(p, ev);
+    l = lat_of(s, ev);
+    record_reply(p, ev, l);
     if (m)
-        record_reply(&m->procs[ev->proc], ev);
+        record_reply(&m->procs[ev->proc], ev, l);
     if (ev->has_main_ops) {
-        record_kind(&ps->kinds, ev);
+        record_kind(&ps->kinds, ev, l);
         if (m)
-            record_kind(&m->kinds, ev);
+            record_kind(&m->kinds, ev, l);
     }
     p->bytes += ev->read_bytes;
     if (ps->ops) /* a program with operations counts its I/O per operation */
@@ -658,10 +678,11 @@ record_op_io(struct prog_stats *ps, const struct op_item *op)
 
 /* One result or not-evaluated operation in one operation row. */
 static void
-record_op(struct proc_stats *p, const struct op_event *msg, const struct op_item *op)
+record_op(struct proc_stats *p, const struct op_event *msg, const struct op_item *op,
+          const struct lat_memo *l)
 {
     if (!op->repeat) /* an operation takes as long as its message, counted once per message */
-        record_latency(p, msg);
+        record_latency(p, l);
     if (op->phase == OPI_NOT_EVALUATED) {
         p->not_evaluated++;
         return;
@@ -703,18 +724,20 @@ void
 stats_record_op(struct stats *s, const struct op_event *msg, const struct op_item *op)
 {
     struct prog_stats *ps = stats_prog(s, msg->pg);
+    const struct lat_memo *l;
     struct minor_stats *m;
 
     if (!ps || !ps->ops || op->op >= msg->pg->nops || op->phase == OPI_CALL ||
         msg->outcome != OP_REPLIED)
         return;
-    record_op(&ps->ops[op->op], msg, op);
+    l = lat_of(s, msg);
+    record_op(&ps->ops[op->op], msg, op, l);
     record_op_file(s, msg, op);
     if (op->io && op->phase == OPI_RESULT)
         record_op_io(ps, op);
     m = minor_of(ps, msg->minor);
     if (m)
-        record_op(&m->ops[op->op], msg, op);
+        record_op(&m->ops[op->op], msg, op, l);
 }
 
 void
@@ -933,7 +956,7 @@ stats_record_by(struct stats *s, const struct op_event *ev)
             if (ev->dirent[i].fh.len)
                 names_learn_under(s->names, dir, ev->dirent[i].name, ev->dirent[i].fh);
     }
-    lat = ev->outcome != OP_NO_REPLY ? stats_latency_us(&ev->t_call, &ev->t_reply) : 0;
+    lat = ev->outcome != OP_NO_REPLY ? lat_of(s, ev)->us : 0;
     lat_i = histo_small_index(lat);
     for (d = 0; d < BD__COUNT; d++) {
         struct bd_row *r = ev->bd_idx ? bd_table_at(&s->bd[d], ev->bd_idx[d], ev->bd_gen[d]) : NULL;

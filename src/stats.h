@@ -314,6 +314,16 @@ struct capture_totals {
     uint64_t ts_backwards;      /* packets older than the previous one */
 };
 
+/* A reply's latency as every row records it: microseconds, histogram
+ * bucket and fixed bound, for the last (call, reply) timestamps seen (a
+ * COMPOUND records the same latency in a dozen rows: stats.c lat_of). */
+struct lat_memo {
+    struct timespec t_call, t_reply;
+    uint64_t us;
+    unsigned idx, le;
+    int overflow, valid;
+};
+
 struct stats {
     struct proc_stats *rows_mem; /* the rows of every program, one block (stats.c) */
     size_t rows_used;
@@ -338,6 +348,7 @@ struct stats {
     struct bd_table bd[BD__COUNT];
     struct names *names;
     struct timeline tl; /* per-interval calls, bytes and latency */
+    struct lat_memo lat;
 };
 
 /* Allocate per-program tables for every registered program. 0 or -1 (ENOMEM). */
