@@ -702,22 +702,27 @@ record_op(struct proc_stats *p, const struct op_event *msg, const struct op_item
  * OPEN, SAVEFH/RESTOREFH... set it), the "(none)" row when that handle is
  * not known (its bytes neither in a GETFH result nor the call's kept one). */
 static void
-record_op_file(struct stats *s, const struct op_event *msg, const struct op_item *op)
+record_op_file(struct stats *s, const struct prog_stats *ps, const struct op_event *msg,
+               const struct op_item *op)
 {
     struct bd_table *t = &s->bd[BD_FILE];
-    const struct bd_row *r;
-    size_t i, slot;
+    size_t len = op->fh.len < BD_KEY_MAX ? op->fh.len : BD_KEY_MAX, slot;
+    unsigned m = len != 0;
+    struct bd_row *r;
 
     if (!s->bd_on || !t->ops || msg->pg->prog != NFS_PROGRAM ||
         op->phase != OPI_RESULT)
         return;
-    for (i = 0; i < s->nprogs && s->progs[i].pg != msg->pg; i++)
-        continue;
-    if (i >= s->nprogs)
-        return;
-    r = bd_table_row(t, op->fh.len ? op->fh.p : (const uint8_t *)"", op->fh.len);
+    /* the row found last for a result with (without) a handle, if it is
+     * this handle's: bd_table_row's answer, as a key is in one row at most */
+    r = bd_table_at(t, s->op_file_idx[m], s->op_file_gen[m]);
+    if (!r || r->key_len != len || (len && memcmp(r->key, op->fh.p, len) != 0)) {
+        r = bd_table_row(t, len ? op->fh.p : (const uint8_t *)"", len);
+        s->op_file_idx[m] = (uint32_t)(r - t->rows);
+        s->op_file_gen[m] = r->gen;
+    }
     slot = (size_t)(r - t->rows);
-    bd_procs_call(t->ops, slot, r->gen, bd_procs_key(i, op->op), 0);
+    bd_procs_call(t->ops, slot, r->gen, bd_procs_key((size_t)(ps - s->progs), op->op), 0);
 }
 
 void
@@ -732,7 +737,7 @@ stats_record_op(struct stats *s, const struct op_event *msg, const struct op_ite
         return;
     l = lat_of(s, msg);
     record_op(&ps->ops[op->op], msg, op, l);
-    record_op_file(s, msg, op);
+    record_op_file(s, ps, msg, op);
     if (op->io && op->phase == OPI_RESULT)
         record_op_io(ps, op);
     m = minor_of(ps, msg->minor);

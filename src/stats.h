@@ -349,6 +349,10 @@ struct stats {
     struct names *names;
     struct timeline tl; /* per-interval calls, bytes and latency */
     struct lat_memo lat;
+    /* The file rows of the last NFSv4 result recorded with a handle and
+     * without one (stats_record_op: a COMPOUND's results mostly run on one
+     * current handle), found again by bd_table_at while they hold it. */
+    uint32_t op_file_idx[2], op_file_gen[2];
 };
 
 /* Allocate per-program tables for every registered program. 0 or -1 (ENOMEM). */
