@@ -753,6 +753,47 @@ callback_call(struct nfs4_state *st, const struct nfs4_state_who *who, const str
     st->st.recalls.pending++;
 }
 
+/* Does the operation change or look up state: a call that nfs4_state_call
+ * acts on, a result that nfs4_state_result (a state error, or result_ok's
+ * operations) acts on? Most of a COMPOUND's operations do not (PUTFH,
+ * GETATTR, READ...): they are told apart before anything is prepared. */
+static bool
+call_acts(uint32_t op)
+{
+    return op == OP_SEQUENCE || op == OP_RENEW || op == OP_DELEGRETURN;
+}
+
+static bool
+result_acts(const struct nfs4_resop *r)
+{
+    if (!r || !r->has_status)
+        return false;
+    switch (r->op) {
+    case OP_SEQUENCE:
+    case OP_RENEW:
+    case OP_DELEGRETURN:
+        return true;
+    case OP_SETCLIENTID:
+    case OP_EXCHANGE_ID:
+    case OP_SETCLIENTID_CONFIRM:
+    case OP_CREATE_SESSION:
+    case OP_DESTROY_CLIENTID:
+    case OP_DESTROY_SESSION:
+    case OP_OPEN:
+    case OP_OPEN_CONFIRM:
+    case OP_LOCK:
+    case OP_LOCKU:
+    case OP_CLOSE:
+    case OP_FREE_STATEID:
+        if (r->status == NFS4_OK)
+            return true;
+        break;
+    default:
+        break;
+    }
+    return r->status != NFS4_OK && state_error(r->status);
+}
+
 void
 nfs4_state_record_op(struct nfs4_state *st, const struct op_event *msg, const struct op_item *op)
 {
@@ -768,6 +809,11 @@ nfs4_state_record_op(struct nfs4_state *st, const struct op_event *msg, const st
         st->frame = frame;
         st->sub = 0;
     }
+    if (msg->pg == &nfs4_callback_program ? op->phase != OPI_CALL || !d->arg ||
+                                                d->arg->op != OP_CB_RECALL
+        : op->phase == OPI_CALL             ? !d->arg || !call_acts(d->arg->op)
+                                            : !result_acts(d->res))
+        return;
     /* The client and the server; a callback's client is its callee, its
      * server the sender (rpc_match.c), on either channel. */
     memset(&who, 0, sizeof who);
