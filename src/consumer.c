@@ -20,6 +20,8 @@ consumers_add(struct consumers *l, const char *name, consumer_fn *fn, consumer_o
     l->c[l->n].fn = fn;
     l->c[l->n].op = op;
     l->c[l->n].self = self;
+    if (op)
+        l->op_ix[l->nop++] = (unsigned char)l->n;
     l->n++;
     return true;
 }
@@ -38,7 +40,9 @@ consumers_emit_op(const struct consumers *l, const struct op_event *msg, const s
 {
     unsigned i;
 
-    for (i = 0; i < l->n; i++)
-        if (l->c[i].op)
-            l->c[i].op(l->c[i].self, msg, op);
+    for (i = 0; i < l->nop; i++) {
+        const struct consumer *c = &l->c[l->op_ix[i]];
+
+        c->op(c->self, msg, op);
+    }
 }

@@ -39,8 +39,9 @@ struct consumer {
 #define CONSUMERS_MAX 12 /* the pipeline's list has 7; room for the next programs' state */
 
 struct consumers {
-    unsigned n;
+    unsigned n, nop;
     struct consumer c[CONSUMERS_MAX];
+    unsigned char op_ix[CONSUMERS_MAX]; /* those that take operations, in list order */
 };
 
 /* Empty the list. */
