@@ -17,6 +17,8 @@
 #define KEY_SERVER 17
 #define KEY_MAX (KEY_SERVER + NFS4_SESSIONID_SIZE)
 
+#define LRU_MEMO_BITS 8
+
 /* A fixed set of slots with a hash index on a key of up to KEY_MAX bytes
  * and a recency list: the least recently used slot is the one a new key
  * takes when all are in use (names.c does the same for handles). */
@@ -28,6 +30,7 @@ struct lru {
     uint32_t head, tail, free_head;
     size_t cap, count, fresh, klen;
     uint64_t seed;
+    uint32_t memo[1u << LRU_MEMO_BITS]; /* slots found last, by lru_memo_ix */
 };
 
 static int
@@ -75,7 +78,7 @@ lru_hash(const struct lru *t, const void *k)
 }
 
 static uint32_t
-lru_find(const struct lru *t, const void *k)
+lru_lookup(const struct lru *t, const void *k)
 {
     uint64_t h = lru_hash(t, k);
     uint32_t pos, s;
@@ -84,6 +87,39 @@ lru_find(const struct lru *t, const void *k)
         if (t->hash[s] == h && memcmp(t->key[s], k, t->klen) == 0)
             return s;
     return HT_NONE;
+}
+
+/* The memo entry of key k: a fold of its server's address and its
+ * identifier's first and last 8 bytes (not a hash: a memo entry is only a
+ * guess, checked against the slot's whole key). */
+static unsigned
+lru_memo_ix(const struct lru *t, const uint8_t *k)
+{
+    uint64_t a, b, c, d;
+
+    memcpy(&a, k + 1, 8);
+    memcpy(&b, k + 9, 8);
+    memcpy(&c, k + KEY_SERVER, 8);
+    memcpy(&d, k + t->klen - 8, 8);
+    a = (a ^ (b << 1) ^ (c << 2) ^ (d << 3)) * 0x9e3779b97f4a7c15ULL;
+    return (unsigned)(a >> (64 - LRU_MEMO_BITS));
+}
+
+/* The slot of key k, or HT_NONE: first the slot the memo remembers for
+ * keys like it, if it holds k (a key is in one slot at most), else
+ * through the index (and then remembered). */
+static uint32_t
+lru_find(struct lru *t, const void *k)
+{
+    unsigned m = lru_memo_ix(t, k);
+    uint32_t s = t->memo[m];
+
+    if (s < t->fresh && t->hash[s] && memcmp(t->key[s], k, t->klen) == 0)
+        return s;
+    s = lru_lookup(t, k);
+    if (s != HT_NONE)
+        t->memo[m] = s;
+    return s;
 }
 
 static void
@@ -159,6 +195,7 @@ lru_get(struct lru *t, const void *k, bool *created, bool *evicted)
     hashtab_insert(&t->idx, h, s);
     t->count++;
     lru_push(t, s);
+    t->memo[lru_memo_ix(t, k)] = s;
     *created = true;
     return s;
 }
@@ -941,7 +978,7 @@ nfs4_state_delegation(const struct nfs4_state *st, uint8_t af, const uint8_t ser
                       const uint8_t other[12], struct nfs4_deleg_info *out)
 {
     struct skey k;
-    uint32_t s = st ? lru_find(&st->si, skey(&k, af, server, other, 12)) : HT_NONE;
+    uint32_t s = st ? lru_lookup(&st->si, skey(&k, af, server, other, 12)) : HT_NONE;
 
     if (s == HT_NONE || st->sids[s].kind != SID_DELEG)
         return false;
