@@ -549,6 +549,39 @@ test_bounds(void)
     CHECK(nfs4_seq_flag_name(13) == NULL);
 }
 
+/* A session looked up again after its slot went to another session: it is
+ * found as new (the slot remembered for it now holds another key), and
+ * the session in its old slot keeps its own counts. */
+static void
+test_slot_reused(void)
+{
+    struct nfs4_state *st = nfs4_state_new(2, 2, 2, 5);
+    const struct nfs4_state_stats *s = nfs4_state_stats(st);
+    const struct nfs4_session *sl[4];
+    uint8_t sid[] = { 1, 2, 3, 1, 3, 1 };
+    uint32_t i;
+
+    for (i = 0; i < sizeof sid; i++) {
+        sequence(&k, sid[i], 0);
+        call(st, &k, 1, i);
+        seq_ok(&k, 0, 0, 0);
+        reply(st, &k, i);
+    }
+    /* 3 took 1's slot, 1 took 2's, 3 stayed, then 1 stayed */
+    EQ(s->sessions.evicted, 2);
+    EQ(s->sessions.calls, 6);
+    EQ(s->sessions.replies, 6);
+    EQ(nfs4_state_sessions(st, sl, 4), 2);
+    EQ(sl[0]->sessionid[0], 3);
+    EQ(sl[0]->calls, 2);
+    EQ(sl[0]->replies, 2);
+    EQ(sl[1]->sessionid[0], 1);
+    EQ(sl[1]->calls, 2);
+    EQ(sl[1]->replies, 2);
+    EQ(sl[1]->in_flight, 0);
+    nfs4_state_free(st);
+}
+
 /* A 4.0 client id made (SETCLIENTID), confirmed or not, renewed n times,
  * holding one open stateid. */
 static void
@@ -640,5 +673,6 @@ main(void)
     test_delegations();
     test_two_servers();
     test_bounds();
+    test_slot_reused();
     return t_done();
 }
