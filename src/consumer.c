@@ -4,6 +4,10 @@
 
 #include <string.h>
 
+#include "dissector.h"
+
+_Static_assert(CONSUMER_PHASES == OPI_NOT_EVALUATED + 1, "a list per operation phase");
+
 void
 consumers_init(struct consumers *l)
 {
@@ -14,16 +18,28 @@ bool
 consumers_add(struct consumers *l, const char *name, consumer_fn *fn, consumer_op_fn *op,
               void *self)
 {
+    unsigned p;
+
     if (l->n >= CONSUMERS_MAX || !fn)
         return false;
     l->c[l->n].name = name;
     l->c[l->n].fn = fn;
     l->c[l->n].op = op;
     l->c[l->n].self = self;
-    if (op)
-        l->op_ix[l->nop++] = (unsigned char)l->n;
+    for (p = 0; op && p < CONSUMER_PHASES; p++)
+        l->op_ix[p][l->nop[p]++] = (unsigned char)l->n;
     l->n++;
     return true;
+}
+
+void
+consumers_op_phases(struct consumers *l, unsigned phases)
+{
+    unsigned p;
+
+    for (p = 0; l->n && p < CONSUMER_PHASES; p++)
+        if (!(phases >> p & 1) && l->nop[p] && l->op_ix[p][l->nop[p] - 1] == l->n - 1)
+            l->nop[p]--;
 }
 
 void
@@ -38,10 +54,10 @@ consumers_emit(const struct consumers *l, const struct op_event *ev)
 void
 consumers_emit_op(const struct consumers *l, const struct op_event *msg, const struct op_item *op)
 {
-    unsigned i;
+    unsigned i, p = op->phase;
 
-    for (i = 0; i < l->nop; i++) {
-        const struct consumer *c = &l->c[l->op_ix[i]];
+    for (i = 0; p < CONSUMER_PHASES && i < l->nop[p]; i++) {
+        const struct consumer *c = &l->c[l->op_ix[p][i]];
 
         c->op(c->self, msg, op);
     }

@@ -38,10 +38,14 @@ struct consumer {
 
 #define CONSUMERS_MAX 12 /* the pipeline's list has 7; room for the next programs' state */
 
+#define CONSUMER_PHASES 3 /* enum op_phase: OPI_CALL, OPI_RESULT, OPI_NOT_EVALUATED */
+
 struct consumers {
-    unsigned n, nop;
+    unsigned n;
     struct consumer c[CONSUMERS_MAX];
-    unsigned char op_ix[CONSUMERS_MAX]; /* those that take operations, in list order */
+    /* Per phase, the consumers that take its operations, in list order. */
+    unsigned nop[CONSUMER_PHASES];
+    unsigned char op_ix[CONSUMER_PHASES][CONSUMERS_MAX];
 };
 
 /* Empty the list. */
@@ -50,9 +54,12 @@ void consumers_init(struct consumers *l);
  * list is full or fn is NULL. */
 bool consumers_add(struct consumers *l, const char *name, consumer_fn *fn, consumer_op_fn *op,
                    void *self);
+/* The consumer added last takes the operations of the phases in `phases`
+ * only (bit 1u << enum op_phase); by default it takes every phase. */
+void consumers_op_phases(struct consumers *l, unsigned phases);
 /* Hand ev to every consumer, in the order they were added. */
 void consumers_emit(const struct consumers *l, const struct op_event *ev);
-/* Hand one operation of the message msg to every consumer that takes them. */
+/* Hand one operation of the message msg to every consumer that takes its phase. */
 void consumers_emit_op(const struct consumers *l, const struct op_event *msg,
                        const struct op_item *op);
 

@@ -7,6 +7,7 @@
 
 #include <string.h>
 
+#include "dissector.h"
 #include "findings.h"
 #include "pipeline.h"
 #include "t.h"
@@ -65,6 +66,57 @@ test_list(void)
             EQ(trace[e * CONSUMERS_MAX + i].who, i);
             CHECK(trace[e * CONSUMERS_MAX + i].ev == &ev[e]);
         }
+}
+
+static void
+probe_op(void *self, const struct op_event *msg, const struct op_item *op)
+{
+    (void)op;
+    log_event(*(const unsigned *)self, msg);
+}
+
+/* Operations reach the consumers that take them, in list order, each only
+ * in the phases it asked for. */
+static void
+test_op_phases(void)
+{
+    static const unsigned want[CONSUMER_PHASES][3] = {
+        { 0, 3, 9 }, /* OPI_CALL: 0 and 3 (every phase) */
+        { 0, 1, 3 }, /* OPI_RESULT: 0, 1, 3 */
+        { 0, 2, 3 }, /* OPI_NOT_EVALUATED: 0, 2, 3 */
+    };
+    unsigned n[CONSUMER_PHASES] = { 2, 3, 3 };
+    struct consumers l;
+    struct op_event ev;
+    struct op_item op;
+    unsigned p, i;
+
+    consumers_init(&l);
+    for (i = 0; i < 5; i++)
+        ids[i] = i;
+    CHECK(consumers_add(&l, "all", probe, probe_op, &ids[0]));
+    CHECK(consumers_add(&l, "results", probe, probe_op, &ids[1]));
+    consumers_op_phases(&l, 1u << OPI_RESULT);
+    CHECK(consumers_add(&l, "not evaluated", probe, probe_op, &ids[2]));
+    consumers_op_phases(&l, 1u << OPI_NOT_EVALUATED);
+    CHECK(consumers_add(&l, "all again", probe, probe_op, &ids[3]));
+    CHECK(consumers_add(&l, "messages", probe, NULL, &ids[4]));
+    consumers_op_phases(&l, 0); /* takes none already */
+    memset(&op, 0, sizeof op);
+    for (p = 0; p < CONSUMER_PHASES; p++) {
+        ntrace = 0;
+        op.phase = (uint8_t)p;
+        consumers_emit_op(&l, &ev, &op);
+        EQ(ntrace, n[p]);
+        for (i = 0; i < n[p]; i++) {
+            EQ(trace[i].who, want[p][i]);
+            CHECK(trace[i].ev == &ev);
+        }
+    }
+    ntrace = 0;
+    consumers_emit(&l, &ev); /* whole messages: every consumer */
+    EQ(ntrace, 5);
+    ntrace = 0;
 }
 
 /* ---- the pipeline's list ---- */
@@ -186,6 +238,7 @@ int
 main(void)
 {
     test_list();
+    test_op_phases();
     test_pipeline();
     return t_done();
 }

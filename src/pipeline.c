@@ -105,8 +105,11 @@ consumers_build(struct nfsscope_ctx *ctx)
     consumers_add(&ctx->out, "findings", to_findings, NULL, ctx);
     consumers_add(&ctx->out, "view_findings", to_view_findings, NULL, ctx);
     consumers_add(&ctx->out, "records", to_records, to_records_op, ctx);
+    consumers_op_phases(&ctx->out, 1u << OPI_RESULT); /* the first failed result */
     consumers_add(&ctx->out, "lockwait", to_lockwait, NULL, ctx);
     consumers_add(&ctx->out, "stats", to_stats, to_stats_op, ctx);
+    /* a call's operations are counted at call time (rpc_match.c stats_op_call) */
+    consumers_op_phases(&ctx->out, 1u << OPI_RESULT | 1u << OPI_NOT_EVALUATED);
     consumers_add(&ctx->out, "nfs4_state", to_nfs4_state, to_nfs4_state_op, ctx);
     consumers_add(&ctx->out, "breakdowns", to_breakdowns, NULL, ctx);
 }
