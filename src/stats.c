@@ -508,13 +508,19 @@ record_reply(struct proc_stats *p, const struct op_event *ev, const struct lat_m
 static void
 record_kind(struct kind_table *t, const struct op_event *ev, const struct lat_memo *l)
 {
-    unsigned i;
+    unsigned m = (unsigned)((ev->main_ops * 0x9e3779b9u) >> 26) % STATS_KIND_MEMO, i;
 
     if (!t->rows)
         return;
-    for (i = 0; i < t->n; i++)
-        if (t->rows[i].key == ev->main_ops)
-            break;
+    /* the row found last for a key of this fold, if it is this key's (a
+     * key has one row at most), else the walk over the rows */
+    i = t->memo[m];
+    if (i >= t->n || t->rows[i].key != ev->main_ops) {
+        for (i = 0; i < t->n; i++)
+            if (t->rows[i].key == ev->main_ops)
+                break;
+        t->memo[m] = (uint8_t)i;
+    }
     if (i == t->n) {
         if (t->n == STATS_MAX_KINDS) {
             t->other++;

@@ -240,10 +240,12 @@ struct kind_row {
                             * later (0: not known): the rows' order, for stats_merge */
     struct proc_stats st;  /* replies, errors, statuses and latency */
 };
+#define STATS_KIND_MEMO 64
 struct kind_table {
     unsigned n;
     uint64_t other;        /* replies of kinds beyond STATS_MAX_KINDS */
     struct kind_row *rows; /* STATS_MAX_KINDS */
+    uint8_t memo[STATS_KIND_MEMO]; /* the row found last for keys of each fold (stats.c) */
 };
 
 /* One minor version's message, operation and kind rows (rpc_program.nminor). */
