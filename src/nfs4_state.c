@@ -741,7 +741,7 @@ nfs4_state_result(struct nfs4_state *st, const struct nfs4_state_who *who,
             se->target_max = se->target_last;
         se->has_target = true;
         se->flags |= r->u.seq.status_flags;
-        for (b = 0; b < NFS4_STATE_FLAGS; b++)
+        for (b = 0; r->u.seq.status_flags && b < NFS4_STATE_FLAGS; b++)
             if (r->u.seq.status_flags >> b & 1) {
                 st->st.sessions.flags[b]++;
                 se->flag_replies[b]++;
