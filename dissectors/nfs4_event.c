@@ -126,7 +126,7 @@ nfs4_event_fill(const struct nfs4_digest *d, const struct nfs4_reply *r, struct 
     }
     if (r->first_error >= 0)
         ev->v4.fail_op = nfs4_op_pack(r->res[r->first_error].op);
-    if (d->has_seq && !d->cb)
+    if (d->has_seq && !d->cb && !ev->no_attrs) /* only the findings read it */
         ev->v4.session = hash_bytes(d->sessionid, sizeof d->sessionid, OWNER_SEED) | 1;
     if (mi >= 0 && d->op[mi] == OP_READ)
         ev->v4.read_count = d->count;

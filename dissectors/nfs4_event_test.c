@@ -131,7 +131,7 @@ test_getattr_and_write(void)
 }
 
 /* Nothing reads the attributes (the findings are off: op_event.no_attrs):
- * the event carries none, the rest as before. */
+ * the event carries none, nor the session's digest; the rest as before. */
 static void
 test_no_attrs(void)
 {
@@ -142,10 +142,12 @@ test_no_attrs(void)
     reply_ops(ga, 3, 99, 0);
     run(&ev);
     CHECK(ev.attr.valid);
+    CHECK(ev.v4.session != 0);
     memset(&ev, 0, sizeof ev);
     ev.no_attrs = true;
     nfs4_event_fill(&dig, &reply, &ev);
     CHECK(!ev.attr.valid && !ev.obj_attr.valid);
+    EQ(ev.v4.session, 0); /* the findings' digest of the session */
     CHECK(ev.v4.main_done && ev.v4.has_seq);
 }
 

@@ -149,9 +149,9 @@ struct op_event {
      * views are valid only during stats_record(). */
     struct op_attr attr;     /* fh's attributes after the op (fattr3, post_op_attr, wcc after) */
     struct op_attr obj_attr; /* obj_fh's (LOOKUP obj_attributes, CREATE ...) */
-    bool no_attrs;           /* set by the matcher when nothing reads attr, obj_attr and the
-                              * entries' attr (the findings are off): a dissector may leave
-                              * them unset and save the digests */
+    bool no_attrs;           /* set by the matcher when nothing reads attr, obj_attr, the
+                              * entries' attr and v4.session (the findings are off): a
+                              * dissector may leave them unset and save the digests */
     uint32_t access_req;     /* ACCESS call mask */
     uint32_t access_granted; /* ACCESS reply mask */
     bool has_verf;           /* WRITE/COMMIT reply verifier present */
