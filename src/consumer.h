@@ -17,7 +17,9 @@
  * call (phase OPI_CALL) is handed to them too, as the call is seen, with an
  * event of the call alone (its times, who; outcome OP_NO_REPLY, nothing of
  * a reply): what follows a call while it is pending (an NFSv4.1 session's
- * slots in flight) is known only then. */
+ * slots in flight) is known only then. A consumer may take some phases only
+ * (consumers_op_phases): the pipeline's counters and records take no call
+ * operations. */
 #ifndef NFSSCOPE_CONSUMER_H
 #define NFSSCOPE_CONSUMER_H
 
