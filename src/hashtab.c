@@ -123,16 +123,6 @@ hashtab_remove(struct hashtab *h, uint64_t hash, uint32_t slot)
     h->count--;
 }
 
-/* 64x64 -> 128-bit multiply, folded (the wyhash "mum" step). */
-static uint64_t
-mum(uint64_t a, uint64_t b)
-{
-    __extension__ typedef unsigned __int128 u128;
-    u128 r = (u128)a * b;
-
-    return (uint64_t)r ^ (uint64_t)(r >> 64);
-}
-
 /* The n (1..8) bytes at b as the word memcpy(&x, b, n) gives on a
  * little-endian machine, in two loads instead of a byte loop. */
 static uint64_t
@@ -158,13 +148,13 @@ uint64_t
 hash_bytes(const void *p, size_t n, uint64_t seed)
 {
     const uint8_t *b = p;
-    uint64_t h = seed ^ mum(n ^ 0xa0761d6478bd642fULL, 0xe7037ed1a0b428dbULL);
+    uint64_t h = seed ^ hash_mum(n ^ 0xa0761d6478bd642fULL, 0xe7037ed1a0b428dbULL);
 
     while (n >= 16) {
         uint64_t x, y;
         memcpy(&x, b, 8);
         memcpy(&y, b + 8, 8);
-        h = mum(x ^ h ^ 0xa0761d6478bd642fULL, y ^ 0x8ebc6af09c88c6e3ULL);
+        h = hash_mum(x ^ h ^ 0xa0761d6478bd642fULL, y ^ 0x8ebc6af09c88c6e3ULL);
         b += 16;
         n -= 16;
     }
@@ -176,7 +166,7 @@ hash_bytes(const void *p, size_t n, uint64_t seed)
         } else {
             x = tail_word(b, n);
         }
-        h = mum(x ^ h ^ 0xa0761d6478bd642fULL, y ^ 0x589965cc75374cc3ULL ^ n);
+        h = hash_mum(x ^ h ^ 0xa0761d6478bd642fULL, y ^ 0x589965cc75374cc3ULL ^ n);
     }
     return hash_mix(h);
 }

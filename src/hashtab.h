@@ -48,6 +48,16 @@ void hashtab_remove(struct hashtab *h, uint64_t hash, uint32_t slot);
  * attacker-controlled: the seed comes from getrandom() in the ctx). */
 uint64_t hash_bytes(const void *p, size_t n, uint64_t seed);
 
+/* 64x64 -> 128-bit multiply, folded (the wyhash "mum" step). */
+static inline uint64_t
+hash_mum(uint64_t a, uint64_t b)
+{
+    __extension__ typedef unsigned __int128 u128;
+    u128 r = (u128)a * b;
+
+    return (uint64_t)r ^ (uint64_t)(r >> 64);
+}
+
 /* Multiply-xorshift mixing (splitmix64 finaliser). */
 static inline uint64_t
 hash_mix(uint64_t x)
