@@ -1,14 +1,22 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* findings_worker.c: findings_record() on a second thread (findings_worker.h).
  *
- * A record in the ring is the event (struct op_event, borrowed pointers
- * included but replaced on the other side, in the record itself: the
- * consumer owns it until it releases it), the connection's flow key, then
- * the borrowed bytes: fh, name, obj_fh, the conflicting lock's holder, and
- * per kept directory entry its descriptor, name and handle (READ/WRITE data
- * is never in an event).
- * fh2/name2 and the breakdown rows are not the findings' business and are
- * not sent. */
+ * A record in the ring holds what findings_record() reads of an event and
+ * nothing else (struct fw_rec: about 220 bytes, where the whole struct
+ * op_event is 512): each of its cache lines is written by the decoding
+ * thread's core and read by the findings thread's, so fewer lines is less
+ * traffic between the two. Then the NFSv4 part (struct op_nfs4) for the
+ * programs that fill it (NFSv4, its callbacks, NLM's lock holders; the
+ * NFSv3 dissector never writes it, so its events leave it out), then the
+ * borrowed bytes: fh, name, obj_fh, the conflicting lock's holder, and per
+ * kept directory entry its descriptor, name and handle (READ/WRITE data is
+ * never in an event).
+ * The findings thread rebuilds an op_event from it in memory of its own, in
+ * which every field the record does not carry stays zero: fh2/name2, the
+ * breakdown rows, the call's scratch, the frames, the XID and the rest are
+ * not the findings' business. A field findings.c or findings_nfs4.c starts
+ * to read must be added here (findings_worker_test sets the others to other
+ * values on the worker's side and would then disagree). */
 #include "findings_worker.h"
 
 #include <signal.h>
@@ -17,6 +25,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 
+#include "dissector.h"
 #include "findings.h"
 #include "flow_key.h"
 #include "spsc.h"
@@ -28,12 +37,23 @@ struct fw_dirent { /* a kept READDIR(PLUS) entry; name and fh bytes follow the d
     uint32_t name_len, fh_len;
 };
 
+/* What findings_record reads of an event (findings.c, findings_nfs4.c),
+ * widest fields first. */
 struct fw_rec {
-    struct op_event ev;
+    const struct rpc_program *pg;
+    struct timespec t_call, t_reply;
+    uint64_t read_bytes, write_bytes, offset;
+    uint64_t attr_digest, attr_fileid, obj_digest, obj_fileid;
     struct flow_key key;
+    uint32_t vers, proc, main_ops, status, read_req, rtmax, wtmax, uid;
+    uint32_t access_req, access_granted, dir_entries;
     uint32_t fh_len, name_len, obj_len, holder_len;
-    /* then: fh, name, obj_fh, lock holder bytes; struct fw_dirent[ndirent] (aligned);
-     * their bytes */
+    uint16_t retrans, ndirent;
+    uint8_t outcome, kind, opf, stable, call_dir, attr_type, obj_type;
+    bool has_main_ops, has_status, eof, net_delay, has_verf, attr_valid, obj_valid, has_v4;
+    uint8_t verf[8];
+    /* then: struct op_nfs4 when has_v4; fh, name, obj_fh, lock holder bytes;
+     * struct fw_dirent[ndirent] (aligned); their bytes */
 };
 
 struct findings_worker {
@@ -41,6 +61,7 @@ struct findings_worker {
     struct spsc ring;
     pthread_t th;
     uint64_t posted, inline_n;
+    struct op_event ev;                      /* the event rebuilt from a record */
     struct op_dirent dirents[OP_DIRENT_MAX]; /* its listing's entries (ev.dirent) */
 };
 
@@ -67,12 +88,20 @@ take(const uint8_t **p, uint32_t len)
     return b;
 }
 
+/* Whether ev's record carries its NFSv4 part: not for NFSv3 (a findings
+ * program without an operation table), whose dissector never writes it. */
+static bool
+has_v4(const struct op_event *ev)
+{
+    return ev->pg && (ev->pg->ops || !(ev->pg->flags & PGF_FINDINGS));
+}
+
 /* Bytes the record of ev takes. */
 static size_t
 rec_size(const struct op_event *ev)
 {
-    size_t n = align8(sizeof(struct fw_rec) + ev->fh.len + ev->name.len + ev->obj_fh.len +
-                      ev->v4.lock_holder.len);
+    size_t n = align8(sizeof(struct fw_rec) + (has_v4(ev) ? sizeof(struct op_nfs4) : 0) +
+                      ev->fh.len + ev->name.len + ev->obj_fh.len + ev->v4.lock_holder.len);
     unsigned i;
 
     n += (size_t)ev->ndirent * sizeof(struct fw_dirent);
@@ -89,12 +118,54 @@ encode(uint8_t *out, const struct op_event *ev)
     struct fw_dirent *d;
     unsigned i;
 
-    r->ev = *ev;
+    r->pg = ev->pg;
+    r->t_call = ev->t_call;
+    r->t_reply = ev->t_reply;
+    r->read_bytes = ev->read_bytes;
+    r->write_bytes = ev->write_bytes;
+    r->offset = ev->offset;
+    r->attr_digest = ev->attr.digest;
+    r->attr_fileid = ev->attr.fileid;
+    r->obj_digest = ev->obj_attr.digest;
+    r->obj_fileid = ev->obj_attr.fileid;
     r->key = *ev->key;
+    r->vers = ev->vers;
+    r->proc = ev->proc;
+    r->main_ops = ev->main_ops;
+    r->status = ev->status;
+    r->read_req = ev->read_req;
+    r->rtmax = ev->rtmax;
+    r->wtmax = ev->wtmax;
+    r->uid = ev->uid;
+    r->access_req = ev->access_req;
+    r->access_granted = ev->access_granted;
+    r->dir_entries = ev->dir_entries;
     r->fh_len = (uint32_t)ev->fh.len;
     r->name_len = (uint32_t)ev->name.len;
     r->obj_len = (uint32_t)ev->obj_fh.len;
     r->holder_len = (uint32_t)ev->v4.lock_holder.len;
+    r->retrans = ev->retrans;
+    r->ndirent = ev->ndirent;
+    r->outcome = (uint8_t)ev->outcome;
+    r->kind = ev->kind;
+    r->opf = ev->opf;
+    r->stable = ev->stable;
+    r->call_dir = ev->call_dir;
+    r->attr_type = ev->attr.type;
+    r->obj_type = ev->obj_attr.type;
+    r->has_main_ops = ev->has_main_ops;
+    r->has_status = ev->has_status;
+    r->eof = ev->eof;
+    r->net_delay = ev->net_delay;
+    r->has_verf = ev->has_verf;
+    r->attr_valid = ev->attr.valid;
+    r->obj_valid = ev->obj_attr.valid;
+    r->has_v4 = has_v4(ev);
+    memcpy(r->verf, ev->verf, sizeof r->verf);
+    if (r->has_v4) {
+        memcpy(p, &ev->v4, sizeof ev->v4);
+        p += sizeof ev->v4;
+    }
     put(&p, ev->fh);
     put(&p, ev->name);
     put(&p, ev->obj_fh);
@@ -112,21 +183,63 @@ encode(uint8_t *out, const struct op_event *ev)
     }
 }
 
-/* The event back, in place, its pointers into the record (valid until it is
+/* The event back, in the worker's own event (the fields the record does
+ * not carry stay zero), its pointers into the record (valid until it is
  * released). */
 static const struct op_event *
-decode(struct findings_worker *w, uint8_t *in)
+decode(struct findings_worker *w, const uint8_t *in)
 {
-    struct fw_rec *r = (struct fw_rec *)in;
+    const struct fw_rec *r = (const struct fw_rec *)in;
     const uint8_t *p = in + sizeof *r;
     const struct fw_dirent *d;
-    struct op_event *ev = &r->ev;
+    struct op_event *ev = &w->ev;
     unsigned i;
 
+    ev->pg = r->pg;
+    ev->t_call = r->t_call;
+    ev->t_reply = r->t_reply;
+    ev->read_bytes = r->read_bytes;
+    ev->write_bytes = r->write_bytes;
+    ev->offset = r->offset;
+    ev->attr.digest = r->attr_digest;
+    ev->attr.fileid = r->attr_fileid;
+    ev->obj_attr.digest = r->obj_digest;
+    ev->obj_attr.fileid = r->obj_fileid;
     ev->key = &r->key;
-    ev->bd_idx = ev->bd_gen = NULL;
-    ev->fh2.p = ev->name2.p = NULL;
-    ev->fh2.len = ev->name2.len = 0;
+    ev->vers = r->vers;
+    ev->proc = r->proc;
+    ev->main_ops = r->main_ops;
+    ev->status = r->status;
+    ev->read_req = r->read_req;
+    ev->rtmax = r->rtmax;
+    ev->wtmax = r->wtmax;
+    ev->uid = r->uid;
+    ev->access_req = r->access_req;
+    ev->access_granted = r->access_granted;
+    ev->dir_entries = r->dir_entries;
+    ev->retrans = r->retrans;
+    ev->ndirent = r->ndirent;
+    ev->outcome = (enum op_outcome)r->outcome;
+    ev->kind = r->kind;
+    ev->opf = r->opf;
+    ev->stable = r->stable;
+    ev->call_dir = r->call_dir;
+    ev->attr.type = r->attr_type;
+    ev->obj_attr.type = r->obj_type;
+    ev->has_main_ops = r->has_main_ops;
+    ev->has_status = r->has_status;
+    ev->eof = r->eof;
+    ev->net_delay = r->net_delay;
+    ev->has_verf = r->has_verf;
+    ev->attr.valid = r->attr_valid;
+    ev->obj_attr.valid = r->obj_valid;
+    memcpy(ev->verf, r->verf, sizeof ev->verf);
+    if (r->has_v4) {
+        memcpy(&ev->v4, p, sizeof ev->v4);
+        p += sizeof ev->v4;
+    } else {
+        memset(&ev->v4, 0, sizeof ev->v4);
+    }
     ev->fh = take(&p, r->fh_len);
     ev->name = take(&p, r->name_len);
     ev->obj_fh = take(&p, r->obj_len);
@@ -154,7 +267,7 @@ run(void *arg)
 
     prctl(PR_SET_NAME, "findings"); /* as top -H and /proc/PID/task/TID/comm show it */
     while ((rec = spsc_peek(&w->ring, &n)) != NULL) {
-        findings_record(w->f, decode(w, (uint8_t *)(uintptr_t)rec));
+        findings_record(w->f, decode(w, rec));
         spsc_release(&w->ring);
     }
     return NULL;

@@ -3,10 +3,10 @@
  *
  * The findings cost about as much per call as everything before them
  * (bench/README.md), and they read nothing but the operation. So a report
- * from a file can hand each operation to a thread of its own: the event is
- * copied, with the bytes it borrows (handles, names, directory entries,
- * never READ/WRITE data), into a fixed ring (spsc.h), and that thread calls
- * findings_record() in the same order. The results are the same as on one
+ * from a file can hand each operation to a thread of its own: what the
+ * findings read of the event is copied, with the bytes it borrows (handles,
+ * names, directory entries, never READ/WRITE data), into a fixed ring
+ * (spsc.h), and that thread calls findings_record() in the same order. The results are the same as on one
  * thread; memory is the ring, allocated once. */
 #ifndef NFSSCOPE_FINDINGS_WORKER_H
 #define NFSSCOPE_FINDINGS_WORKER_H
@@ -37,8 +37,9 @@ void findings_worker_finish(struct findings_worker *w);
  * those the ones recorded on the calling thread (too large for the ring). */
 uint64_t findings_worker_posted(const struct findings_worker *w);
 uint64_t findings_worker_inline(const struct findings_worker *w);
-/* Bytes of the ring one event takes (its record: the event, the flow key,
- * its handles, names and kept directory entries). */
+/* Bytes of the ring one event takes (its record: the fields the findings
+ * read, the flow key, the NFSv4 part unless NFSv3, its handles, names and
+ * kept directory entries). */
 size_t findings_worker_record_bytes(const struct op_event *ev);
 
 #endif

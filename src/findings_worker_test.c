@@ -3,7 +3,10 @@
  * thread and through the worker (a small ring: it wraps, fills, and some
  * listings are too large for it and take the fallback) gives the same
  * findings, field by field. The borrowed bytes are overwritten after each
- * post, so a record that kept a pointer instead of a copy shows. */
+ * post, so a record that kept a pointer instead of a copy shows; the fields
+ * the ring does not carry are set to other values on the worker's side, so
+ * findings that read one of them (findings_worker.c would have to carry
+ * it) show too. */
 #include "findings_worker.h"
 
 #include <stddef.h>
@@ -125,6 +128,42 @@ make(struct op_event *ev, unsigned i)
     }
 }
 
+/* The fields the findings do not read (not carried by the ring) set to
+ * values the matcher could give them. */
+static void
+other_fields(struct op_event *ev, unsigned i)
+{
+    static const uint32_t priv[4] = { 0xdeadbeef, 1, 2, 3 };
+    static uint8_t junk[16] = "other-directory";
+
+    ev->prog = 100003 + i;
+    ev->minor = (uint8_t)i;
+    ev->partial = i % 3 == 0;
+    ev->gss_service = (uint8_t)(i % 4);
+    ev->gss_proc = (uint8_t)(i % 3);
+    ev->committed = (uint8_t)(i % 3);
+    ev->accept_stat = i % 5;
+    ev->reject_stat = i % 2;
+    ev->reply_stat = i % 2;
+    ev->xid = i * 2654435761u;
+    ev->call_frame = i + 1;
+    ev->reply_frame = i + 2;
+    ev->from_server = i % 7 == 0;
+    ev->obj_is_export = i % 11 == 0;
+    ev->gid = 100 + i % 3;
+    ev->fh2.p = ev->name2.p = junk;
+    ev->fh2.len = 16;
+    ev->name2.len = 1 + i % 15;
+    ev->names_op = (uint8_t)(i % 4);
+    ev->nlm_has_lock = ev->nlm_block = i % 2 == 0;
+    ev->nlm_lock = i;
+    ev->bd_idx = ev->bd_gen = priv;
+    ev->call_priv = (const uint8_t *)priv;
+    ev->no_attrs = i % 13 == 0;
+    ev->dir_eof = i % 2 == 1;
+    ev->dir_cut = i % 5 == 1;
+}
+
 static void
 scribble(void)
 {
@@ -183,6 +222,7 @@ main(void)
         findings_record(one, &ev);
         rng = save; /* the same event again, freshly built, for the worker */
         make(&ev, i);
+        other_fields(&ev, i);
         findings_worker_post(w, &ev);
         scribble();
     }
