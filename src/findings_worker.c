@@ -2,8 +2,8 @@
 /* findings_worker.c: findings_record() on a second thread (findings_worker.h).
  *
  * A record in the ring holds what findings_record() reads of an event and
- * nothing else (struct fw_rec: about 220 bytes, where the whole struct
- * op_event is 512): each of its cache lines is written by the decoding
+ * nothing else (struct fw_rec: 192 bytes, three cache lines, where the
+ * whole struct op_event is 512): each of its cache lines is written by the decoding
  * thread's core and read by the findings thread's, so fewer lines is less
  * traffic between the two. Then the NFSv4 part (struct op_nfs4) for the
  * programs that fill it (NFSv4, its callbacks, NLM's lock holders; the
@@ -32,18 +32,19 @@
 #include "stats.h"
 
 struct fw_dirent { /* a kept READDIR(PLUS) entry; name and fh bytes follow the descriptors */
-    struct op_attr attr;
-    uint64_t fileid;
+    uint64_t digest;
     uint32_t name_len, fh_len;
+    bool valid;
+    uint8_t type;
 };
 
 /* What findings_record reads of an event (findings.c, findings_nfs4.c),
  * widest fields first. */
 struct fw_rec {
     const struct rpc_program *pg;
-    struct timespec t_call, t_reply;
+    int64_t t_call, t_reply; /* ns: the findings read a time as ns_of() gives it */
     uint64_t read_bytes, write_bytes, offset;
-    uint64_t attr_digest, attr_fileid, obj_digest, obj_fileid;
+    uint64_t attr_digest, obj_digest; /* (an attribute set's fileid is not read) */
     struct flow_key key;
     uint32_t vers, proc, main_ops, status, read_req, rtmax, wtmax, uid;
     uint32_t access_req, access_granted, dir_entries;
@@ -88,6 +89,27 @@ take(const uint8_t **p, uint32_t len)
     return b;
 }
 
+#define SEC 1000000000LL
+
+/* A time as the findings read it (findings.c ns_of), computed without
+ * overflow's undefined behaviour; timespec_of gives a timespec whose ns_of
+ * is that value again, whatever the original's tv_nsec was. */
+static int64_t
+ns_of(const struct timespec *t)
+{
+    return (int64_t)((uint64_t)t->tv_sec * (uint64_t)SEC + (uint64_t)t->tv_nsec);
+}
+
+static struct timespec
+timespec_of(int64_t ns)
+{
+    struct timespec t;
+
+    t.tv_sec = (time_t)(ns / SEC);
+    t.tv_nsec = (long)(ns % SEC);
+    return t;
+}
+
 /* Whether ev's record carries its NFSv4 part: not for NFSv3 (a findings
  * program without an operation table), whose dissector never writes it. */
 static bool
@@ -119,15 +141,13 @@ encode(uint8_t *out, const struct op_event *ev)
     unsigned i;
 
     r->pg = ev->pg;
-    r->t_call = ev->t_call;
-    r->t_reply = ev->t_reply;
+    r->t_call = ns_of(&ev->t_call);
+    r->t_reply = ns_of(&ev->t_reply);
     r->read_bytes = ev->read_bytes;
     r->write_bytes = ev->write_bytes;
     r->offset = ev->offset;
     r->attr_digest = ev->attr.digest;
-    r->attr_fileid = ev->attr.fileid;
     r->obj_digest = ev->obj_attr.digest;
-    r->obj_fileid = ev->obj_attr.fileid;
     r->key = *ev->key;
     r->vers = ev->vers;
     r->proc = ev->proc;
@@ -174,8 +194,9 @@ encode(uint8_t *out, const struct op_event *ev)
     p = (uint8_t *)(d + ev->ndirent);
     for (i = 0; i < ev->ndirent; i++) {
         const struct op_dirent *e = &ev->dirent[i];
-        d[i].attr = e->attr;
-        d[i].fileid = e->fileid;
+        d[i].digest = e->attr.digest;
+        d[i].valid = e->attr.valid;
+        d[i].type = e->attr.type;
         d[i].name_len = (uint32_t)e->name.len;
         d[i].fh_len = (uint32_t)e->fh.len;
         put(&p, e->name);
@@ -196,15 +217,13 @@ decode(struct findings_worker *w, const uint8_t *in)
     unsigned i;
 
     ev->pg = r->pg;
-    ev->t_call = r->t_call;
-    ev->t_reply = r->t_reply;
+    ev->t_call = timespec_of(r->t_call);
+    ev->t_reply = timespec_of(r->t_reply);
     ev->read_bytes = r->read_bytes;
     ev->write_bytes = r->write_bytes;
     ev->offset = r->offset;
     ev->attr.digest = r->attr_digest;
-    ev->attr.fileid = r->attr_fileid;
     ev->obj_attr.digest = r->obj_digest;
-    ev->obj_attr.fileid = r->obj_fileid;
     ev->key = &r->key;
     ev->vers = r->vers;
     ev->proc = r->proc;
@@ -250,8 +269,9 @@ decode(struct findings_worker *w, const uint8_t *in)
     p = (const uint8_t *)(d + ev->ndirent);
     for (i = 0; i < ev->ndirent; i++) {
         struct op_dirent *e = &ev->dirent[i];
-        e->attr = d[i].attr;
-        e->fileid = d[i].fileid;
+        e->attr.digest = d[i].digest;
+        e->attr.valid = d[i].valid;
+        e->attr.type = d[i].type;
         e->name = take(&p, d[i].name_len);
         e->fh = take(&p, d[i].fh_len);
     }

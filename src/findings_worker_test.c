@@ -135,6 +135,7 @@ other_fields(struct op_event *ev, unsigned i)
 {
     static const uint32_t priv[4] = { 0xdeadbeef, 1, 2, 3 };
     static uint8_t junk[16] = "other-directory";
+    unsigned k;
 
     ev->prog = 100003 + i;
     ev->minor = (uint8_t)i;
@@ -162,6 +163,9 @@ other_fields(struct op_event *ev, unsigned i)
     ev->no_attrs = i % 13 == 0;
     ev->dir_eof = i % 2 == 1;
     ev->dir_cut = i % 5 == 1;
+    ev->attr.fileid = ev->obj_attr.fileid = i;
+    for (k = 0; k < ev->ndirent; k++)
+        ev->dirent[k].fileid = i + k;
 }
 
 static void
