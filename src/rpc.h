@@ -56,6 +56,9 @@ struct rpc_hdr {
  * credential over its own limits sets bad_cred but keeps DECODE_OK: the
  * message is still a call (the server answers AUTH_BADCRED). */
 enum decode_rc rpc_hdr_parse(struct bytes msg, struct rpc_hdr *out);
+/* The same, always through the general (cursor) parser: rpc_hdr_parse reads
+ * the common headers directly and must agree with it (rpc_test). */
+enum decode_rc rpc_hdr_parse_general(struct bytes msg, struct rpc_hdr *out);
 
 /* rpc_gss_integ_data (RFC 2203 §5.3.2.2), the body of an integrity-protected
  * call or successful reply: databody_integ<> holds seq_num, then the

@@ -657,6 +657,110 @@ test_bad_cred(void)
     CHECK(!h.bad_cred);
 }
 
+#define MISMATCH(...)                                                                              \
+    do {                                                                                           \
+        t_fail++;                                                                                  \
+        fprintf(stderr, __VA_ARGS__);                                                              \
+        fputc('\n', stderr);                                                                       \
+    } while (0)
+
+/* rpc_hdr_parse (which reads common headers directly) against the general
+ * parser: the same result and the same fields. */
+static int
+same_parse(const uint8_t *msg, size_t n)
+{
+    uint8_t *p = dup_exact(msg, n);
+    struct bytes b = { p, n };
+    struct rpc_hdr a, g;
+    enum decode_rc ra = rpc_hdr_parse(b, &a), rg = rpc_hdr_parse_general(b, &g);
+    int same = ra == rg && a.xid == g.xid && a.msg_type == g.msg_type &&
+               a.rpcvers == g.rpcvers && a.prog == g.prog && a.vers == g.vers &&
+               a.proc == g.proc && a.cred_flavor == g.cred_flavor && a.uid == g.uid &&
+               a.gid == g.gid && a.gss == g.gss && a.gss_proc == g.gss_proc &&
+               a.gss_service == g.gss_service && a.gss_seq == g.gss_seq &&
+               a.gss_wrapped == g.gss_wrapped && a.bad_cred == g.bad_cred &&
+               a.reply_stat == g.reply_stat && a.accept_stat == g.accept_stat &&
+               a.reject_stat == g.reject_stat && a.verf_flavor == g.verf_flavor &&
+               a.starttls == g.starttls;
+
+    /* body is set on success only; each parser leaves it empty otherwise */
+    same = same && (a.body.p == NULL) == (g.body.p == NULL) &&
+           (!a.body.p || (a.body.p - p == g.body.p - p && a.body.len == g.body.len));
+    free(p);
+    return same;
+}
+
+/* Every prefix of a message, and every header word set to values at and
+ * around the limits the direct read checks, then every prefix of those. */
+static void
+direct_vs_general(const uint8_t *msg, size_t n, unsigned *checked)
+{
+    static const uint32_t vals[] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 15, 16, 17, 24, 36, 40,
+                                     255, 256, 257, 396, 397, 400, 401, 404, 0x7fffffff,
+                                     0xfffffffc, 0xffffffff };
+    uint8_t b[1024];
+    size_t i, w, k, cut;
+
+    for (cut = 0; cut <= n; cut++, (*checked)++)
+        if (!same_parse(msg, cut))
+            MISMATCH("rpc_hdr_parse differs from the general parser on %zu of %zu bytes", cut, n);
+    for (w = 0; w + 4 <= n && w < 96; w += 4)
+        for (k = 0; k < sizeof vals / sizeof vals[0]; k++) {
+            memcpy(b, msg, n);
+            for (i = 0; i < 4; i++)
+                b[w + i] = (uint8_t)(vals[k] >> (24 - 8 * i));
+            for (cut = w; cut <= n; cut++, (*checked)++)
+                if (!same_parse(b, cut))
+                    MISMATCH("rpc_hdr_parse differs from the general parser: word %zu = %u, "
+                         "%zu of %zu bytes", w / 4, vals[k], cut, n);
+        }
+}
+
+static void
+test_direct_read(void)
+{
+    static const uint8_t starttls[] = {
+        0x00, 0x00, 0x00, 0x0d, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x00, /* accepted */
+        0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x08, 'S', 'T', 'A', 'R', 'T', 'T', 'L', 'S',
+        0x00, 0x00, 0x00, 0x00, /* SUCCESS */
+    };
+    static uint8_t b[1024];
+    unsigned checked = 0;
+    uint32_t seed = 1;
+    size_t n, i, j;
+
+    direct_vs_general(call_none, sizeof call_none, &checked);
+    direct_vs_general(call_sys, sizeof call_sys, &checked);
+    direct_vs_general(call_gss, sizeof call_gss, &checked);
+    direct_vs_general(reply_ok, sizeof reply_ok, &checked);
+    direct_vs_general(reply_prog_mismatch, sizeof reply_prog_mismatch, &checked);
+    direct_vs_general(reply_proc_unavail, sizeof reply_proc_unavail, &checked);
+    direct_vs_general(reply_rpc_mismatch, sizeof reply_rpc_mismatch, &checked);
+    direct_vs_general(reply_auth_error, sizeof reply_auth_error, &checked);
+    direct_vs_general(starttls, sizeof starttls, &checked);
+    n = sys_call(b, 255, 16, 16); /* at the limits */
+    direct_vs_general(b, n, &checked);
+    n = sys_call(b, 3, 1, 1);
+    direct_vs_general(b, n, &checked);
+    n = sys_call(b, 8, 17, 17);
+    direct_vs_general(b, n, &checked);
+    /* random bytes after a header that passes the first checks */
+    for (i = 0; i < 20000; i++) {
+        n = 24 + (i % 200);
+        memcpy(b, i & 1 ? call_sys : reply_ok, 12);
+        for (j = 12; j < n; j++) {
+            seed = seed * 1103515245u + 12345u;
+            b[j] = (uint8_t)(seed >> 16);
+            if ((seed >> 8 & 3) != 0 && j % 4 != 3)
+                b[j] = 0; /* mostly small words */
+        }
+        checked++;
+        if (!same_parse(b, n))
+            MISMATCH("rpc_hdr_parse differs from the general parser on random message %zu", i);
+    }
+    CHECK(checked > 50000);
+}
+
 int
 main(void)
 {
@@ -671,5 +775,6 @@ main(void)
     test_replies();
     test_probe();
     test_bad_cred();
+    test_direct_read();
     return t_done();
 }

@@ -7,7 +7,8 @@
  * rpc_rm does. The body is also read as RPCSEC_GSS integrity data
  * (rpc_gss_integ_body). Checked: the body view, and the arguments inside
  * the integrity wrapping, lie inside the message, and a message rpc_probe
- * accepts parses as a call or a reply. */
+ * accepts parses as a call or a reply, and rpc_hdr_parse (which reads
+ * common headers directly) agrees with the general parser. */
 #include <stdlib.h>
 
 #include "fuzz.h"
@@ -20,8 +21,16 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct rpc_hdr h;
     enum decode_rc rc = rpc_hdr_parse(msg, &h);
     uint32_t len = size > UINT32_MAX ? UINT32_MAX : (uint32_t)size;
+    struct rpc_hdr g;
     bool ok;
 
+    if (rpc_hdr_parse_general(msg, &g) != rc || g.xid != h.xid || g.msg_type != h.msg_type ||
+        g.prog != h.prog || g.vers != h.vers || g.proc != h.proc ||
+        g.cred_flavor != h.cred_flavor || g.uid != h.uid || g.gid != h.gid ||
+        g.gss_wrapped != h.gss_wrapped || g.bad_cred != h.bad_cred ||
+        g.accept_stat != h.accept_stat || g.verf_flavor != h.verf_flavor ||
+        g.starttls != h.starttls || g.body.p != h.body.p || g.body.len != h.body.len)
+        abort();
     if (rc == DECODE_OK) {
         if (h.msg_type > RPC_REPLY)
             abort();
