@@ -20,6 +20,7 @@
 #include "rpc_rm.h"
 #include "rpc_tls.h"
 #include "tcp_reasm.h"
+#include "xid_table.h"
 
 struct flow {
     struct flow_key key; /* as first seen: direction 0 is src -> dst */
@@ -38,6 +39,7 @@ struct flow {
     struct tcp_half tcp[2];
     struct rpc_rm rm[2];
     struct bd_cache bdc; /* breakdown rows of this connection's calls */
+    struct xid_conn xc;  /* its pending calls, for the matcher (xid_table.h) */
 };
 
 /* Called before an entry is reused (evicted or expired), so its streams can be

@@ -277,7 +277,7 @@ static void
 handle_call(struct rpc_match *m, struct flow *f, unsigned dir, const struct rpc_msg_view *msg,
             const struct rpc_hdr *h, enum decode_rc rc)
 {
-    struct pending_call *pc = xid_table_find(&m->xids, f->id, dir, h->xid);
+    struct pending_call *pc = xid_conn_find(&m->xids, &f->xc, f->id, dir, h->xid);
     const struct answered_call *a = pc ? NULL : answered(m, f, dir, h->xid);
     const struct rpc_program *pg;
 
@@ -301,7 +301,7 @@ handle_call(struct rpc_match *m, struct flow *f, unsigned dir, const struct rpc_
         struct pending_call *old = xid_table_find(&m->xids, f->prev_id, dir, h->xid);
 
         if (old && same_call(old, h)) {
-            xid_table_rekey(&m->xids, old, f->id);
+            xid_conn_rekey(&m->xids, &f->xc, old, f->id);
             old->retrans++;
             stats_retrans(m->stats, old->pg, old->proc);
             return;
@@ -312,11 +312,11 @@ handle_call(struct rpc_match *m, struct flow *f, unsigned dir, const struct rpc_
     if (pc) { /* the XID was reused for another call: the old one is over */
         if (pc->state == PC_PENDING)
             call_lost(m, pc, false); /* never answered: still accounted once */
-        xid_table_remove(&m->xids, pc);
+        xid_conn_remove(&m->xids, &f->xc, pc);
     }
 
     pg = stats_program(m->stats, h->prog, h->vers);
-    pc = xid_table_add(&m->xids, f->id, dir, h->xid, &msg->ts_last);
+    pc = xid_conn_add(&m->xids, &f->xc, f->id, dir, h->xid, &msg->ts_last);
     pc->prog = h->prog;
     pc->vers = h->vers;
     pc->proc = h->proc;
@@ -405,13 +405,13 @@ handle_reply(struct rpc_match *m, struct flow *f, unsigned dir, const struct rpc
              const struct rpc_hdr *h, enum decode_rc rc, bool validated)
 {
     /* The call travelled the other way. */
-    struct pending_call *pc = xid_table_find(&m->xids, f->id, dir ^ 1, h->xid);
+    struct pending_call *pc = xid_conn_find(&m->xids, &f->xc, f->id, dir ^ 1, h->xid);
     const struct answered_call *a = pc ? NULL : answered(m, f, dir ^ 1, h->xid);
     struct op_event ev;
 
     if (!pc && !a && f->key.proto == FLOW_PROTO_UDP && m->before_orphan) {
         m->before_orphan(m->hook_ctx, f, dir, h->xid);
-        pc = xid_table_find(&m->xids, f->id, dir ^ 1, h->xid);
+        pc = xid_conn_find(&m->xids, &f->xc, f->id, dir ^ 1, h->xid);
         a = pc ? NULL : answered(m, f, dir ^ 1, h->xid);
     }
     if (a) { /* a second reply to an answered call (UDP) */
@@ -488,9 +488,9 @@ handle_reply(struct rpc_match *m, struct flow *f, unsigned dir, const struct rpc
      * answer twice: remember the answered call a while to tell those from
      * new calls and orphans. Over TCP neither happens on one connection. */
     if (f->key.proto == FLOW_PROTO_UDP)
-        xid_table_answer(&m->xids, pc, &msg->ts_last);
+        xid_conn_answer(&m->xids, &f->xc, pc, &msg->ts_last);
     else
-        xid_table_remove(&m->xids, pc);
+        xid_conn_remove(&m->xids, &f->xc, pc);
 }
 
 void
@@ -524,7 +524,7 @@ rpc_match_message(struct rpc_match *m, struct flow *f, unsigned dir,
         f->rpc_seen = 1;
         handle_call(m, f, dir, msg, &h, rc);
     } else {
-        if (udp && !validated && !xid_table_find(&m->xids, f->id, dir ^ 1, h.xid) &&
+        if (udp && !validated && !xid_conn_find(&m->xids, &f->xc, f->id, dir ^ 1, h.xid) &&
             !answered(m, f, dir ^ 1, h.xid))
             return; /* not RPC */
         if (rc != DECODE_OK)
@@ -537,7 +537,7 @@ rpc_match_message(struct rpc_match *m, struct flow *f, unsigned dir,
 bool
 rpc_match_wide_reply(struct rpc_match *m, struct flow *f, unsigned reply_dir, uint32_t xid)
 {
-    const struct pending_call *pc = xid_table_find(&m->xids, f->id, reply_dir ^ 1, xid);
+    const struct pending_call *pc = xid_conn_find(&m->xids, &f->xc, f->id, reply_dir ^ 1, xid);
 
     return pc && pc->state == PC_PENDING && pc->pg && !pc->gss_wrapped && pc->proc < 64 &&
            (pc->pg->wide_replies >> pc->proc & 1);

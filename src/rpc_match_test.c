@@ -823,9 +823,9 @@ test_callback_same_xid(void)
         FEED(&fa, 1, cb_call, 1000000, 1000000); /* same XID, the other way */
         EQ(st.rpc.calls, 2);
         EQ(st.rpc.retransmissions, 0);
-        pc = xid_table_find(&m.xids, fa.id, 1, 0x01000001);
+        pc = xid_conn_find(&m.xids, &fa.xc, fa.id, 1, 0x01000001);
         CHECK(pc != NULL && pc->prog == 400000 && pc->dir == 0 && pc->sent_dir == 1);
-        pc = xid_table_find(&m.xids, fa.id, 0, 0x01000001);
+        pc = xid_conn_find(&m.xids, &fa.xc, fa.id, 0, 0x01000001);
         CHECK(pc != NULL && pc->prog == 100003 && pc->dir == 0 && pc->sent_dir == 0);
         FEED(&fa, 0, cb_reply, 2000000, 2000000);      /* the client answers the callback */
         FEED(&fa, 1, getattr_reply, 3000000, 3000000); /* the server answers the call */

@@ -80,7 +80,8 @@ xid_table_remove(struct xid_table *t, struct pending_call *pc)
 {
     uint32_t s = slot_of(t, pc);
 
-    hashtab_remove(&t->idx, key_hash(t, pc->flow_id, pc->sent_dir, pc->xid), s);
+    if (pc->in_index)
+        hashtab_remove(&t->idx, key_hash(t, pc->flow_id, pc->sent_dir, pc->xid), s);
     if (pc->seq_prev != HT_NONE)
         t->slab[pc->seq_prev].seq_next = pc->seq_next;
     else
@@ -90,6 +91,7 @@ xid_table_remove(struct xid_table *t, struct pending_call *pc)
     else
         t->old_tail = pc->seq_prev;
     pc->state = 0;
+    pc->in_index = 0;
     pc->seq_next = t->free_head;
     t->free_head = s;
     t->count--;
@@ -103,19 +105,28 @@ drop(struct xid_table *t, struct pending_call *pc, bool evicted)
     xid_table_remove(t, pc);
 }
 
+static void
+index_add(struct xid_table *t, struct pending_call *pc)
+{
+    hashtab_insert(&t->idx, key_hash(t, pc->flow_id, pc->sent_dir, pc->xid), slot_of(t, pc));
+    pc->in_index = 1;
+}
+
 void
 xid_table_rekey(struct xid_table *t, struct pending_call *pc, uint64_t flow_id)
 {
     uint32_t s = slot_of(t, pc);
 
-    hashtab_remove(&t->idx, key_hash(t, pc->flow_id, pc->sent_dir, pc->xid), s);
+    if (pc->in_index)
+        hashtab_remove(&t->idx, key_hash(t, pc->flow_id, pc->sent_dir, pc->xid), s);
     pc->flow_id = flow_id;
-    hashtab_insert(&t->idx, key_hash(t, pc->flow_id, pc->sent_dir, pc->xid), s);
+    index_add(t, pc);
 }
 
-struct pending_call *
-xid_table_add(struct xid_table *t, uint64_t flow_id, unsigned sent_dir, uint32_t xid,
-              const struct timespec *now)
+/* A new pending entry, not yet in the index. */
+static struct pending_call *
+add_entry(struct xid_table *t, uint64_t flow_id, unsigned sent_dir, uint32_t xid,
+          const struct timespec *now)
 {
     struct pending_call *pc;
     uint32_t s;
@@ -151,8 +162,17 @@ xid_table_add(struct xid_table *t, uint64_t flow_id, unsigned sent_dir, uint32_t
     else
         t->old_head = s;
     t->old_tail = s;
-    hashtab_insert(&t->idx, key_hash(t, flow_id, pc->sent_dir, xid), s);
     t->count++;
+    return pc;
+}
+
+struct pending_call *
+xid_table_add(struct xid_table *t, uint64_t flow_id, unsigned sent_dir, uint32_t xid,
+              const struct timespec *now)
+{
+    struct pending_call *pc = add_entry(t, flow_id, sent_dir, xid, now);
+
+    index_add(t, pc);
     return pc;
 }
 
@@ -252,4 +272,120 @@ xid_table_flush(struct xid_table *t)
         drop(t, &t->slab[t->old_head], false);
     while (t->ans_count)
         ans_pop(t);
+}
+
+/* ---- one connection's pending calls ------------------------------------------- */
+
+static unsigned
+xc_bucket(unsigned sent_dir, uint32_t xid)
+{
+    return (xid ^ (sent_dir & 1) << 3) & (XC_BUCKETS - 1);
+}
+
+/* The slot-held call of bucket b, if it still is one. */
+static struct pending_call *
+xc_held(struct xid_table *t, const struct xid_conn *c, unsigned b)
+{
+    struct pending_call *pc = &t->slab[c->slot[b]];
+
+    if (c->maybe[b] && pc->state == PC_PENDING && !pc->in_index && pc->flow_id == c->id &&
+        xc_bucket(pc->sent_dir, pc->xid) == b)
+        return pc;
+    return NULL;
+}
+
+/* c about connection flow_id: when it was about another id, that id's
+ * slot-held calls go into the index first. */
+static void
+xc_sync(struct xid_table *t, struct xid_conn *c, uint64_t flow_id)
+{
+    unsigned b;
+
+    if (c->id == flow_id)
+        return;
+    for (b = 0; b < XC_BUCKETS; b++) {
+        struct pending_call *pc = xc_held(t, c, b);
+
+        if (pc)
+            index_add(t, pc);
+    }
+    memset(c, 0, sizeof *c);
+    c->id = flow_id;
+}
+
+/* pc, of connection c, takes its bucket's slot; the call that held it, if
+ * still pending there, goes into the index. */
+static void
+xc_enter(struct xid_table *t, struct xid_conn *c, struct pending_call *pc)
+{
+    unsigned b = xc_bucket(pc->sent_dir, pc->xid);
+    struct pending_call *old;
+
+    xc_sync(t, c, pc->flow_id);
+    old = xc_held(t, c, b);
+    if (old && old != pc)
+        index_add(t, old);
+    if (c->maybe[b] != UINT8_MAX)
+        c->maybe[b]++;
+    c->slot[b] = slot_of(t, pc);
+}
+
+static void
+xc_leave(struct xid_conn *c, const struct pending_call *pc)
+{
+    unsigned b = xc_bucket(pc->sent_dir, pc->xid);
+
+    if (pc->flow_id == c->id && c->maybe[b] != UINT8_MAX && c->maybe[b] != 0)
+        c->maybe[b]--;
+}
+
+struct pending_call *
+xid_conn_find(struct xid_table *t, struct xid_conn *c, uint64_t flow_id, unsigned sent_dir,
+              uint32_t xid)
+{
+    unsigned b = xc_bucket(sent_dir, xid);
+    struct pending_call *pc;
+
+    xc_sync(t, c, flow_id);
+    if (c->maybe[b] == 0)
+        return NULL;
+    /* Keys are unique among pending calls: the slot's call, if it has
+     * this key, is the one; else it is in the index or nowhere. */
+    pc = &t->slab[c->slot[b]];
+    if (pc->state == PC_PENDING && pc->xid == xid && pc->flow_id == flow_id &&
+        pc->sent_dir == (sent_dir & 1))
+        return pc;
+    return xid_table_find(t, flow_id, sent_dir, xid);
+}
+
+struct pending_call *
+xid_conn_add(struct xid_table *t, struct xid_conn *c, uint64_t flow_id, unsigned sent_dir,
+             uint32_t xid, const struct timespec *now)
+{
+    struct pending_call *pc = add_entry(t, flow_id, sent_dir, xid, now);
+
+    xc_enter(t, c, pc);
+    return pc;
+}
+
+void
+xid_conn_remove(struct xid_table *t, struct xid_conn *c, struct pending_call *pc)
+{
+    xc_leave(c, pc);
+    xid_table_remove(t, pc);
+}
+
+void
+xid_conn_answer(struct xid_table *t, struct xid_conn *c, struct pending_call *pc,
+                const struct timespec *now)
+{
+    xc_leave(c, pc);
+    xid_table_answer(t, pc, now);
+}
+
+void
+xid_conn_rekey(struct xid_table *t, struct xid_conn *c, struct pending_call *pc, uint64_t flow_id)
+{
+    xid_table_rekey(t, pc, flow_id); /* in the index */
+    xc_enter(t, c, pc);
 }

@@ -48,7 +48,8 @@ struct pending_call {
     uint8_t dir;                  /* flow direction from the client to the server: the
                                    * connection's role, the same for calls both ways */
     uint8_t sent_dir;             /* flow direction the call travelled in (the key) */
-    uint8_t state;                /* enum pc_state */
+    uint8_t state : 7;            /* enum pc_state */
+    uint8_t in_index : 1;         /* in the index (else found through its xid_conn) */
     /* The credential, in one byte: gss_wrapped, arguments not decoded
      * (RPCSEC_GSS privacy, a control message, a credential that did not
      * parse); gss_service (rpc.h RPC_GSS_SVC_*, 0: not RPCSEC_GSS); gss_proc,
@@ -115,11 +116,35 @@ struct xid_table {
     struct hashtab ans_idx;     /* live entries only */
 };
 
+/* What one connection knows of its own pending calls, kept with it (struct
+ * flow), so that its calls need not enter the index. Per XID bucket: the
+ * slot of the bucket's latest call, found there without the index (XIDs
+ * mostly count up by one, so the calls a connection has in flight fall in
+ * different buckets), and how many calls were added under the connection's
+ * id and not yet seen leaving through these functions, a count that only
+ * errs high (a call that expires or is evicted is not taken off; at 255 it
+ * stays), so that a bucket at 0 proves that no call of that bucket is
+ * pending. A call enters the index only when a newer call of its bucket
+ * takes its slot, or when the connection gets a new id (flow_table_renew;
+ * the old id's calls stay findable by xid_table_find for a reconnecting
+ * client's resent calls). A connection that is forgotten (its flow evicted)
+ * takes the way to its slot-held calls with it: they are never looked for
+ * again, and leave by expiry or eviction as before. All zero is a valid
+ * start; it starts again by itself when the connection's id changes. */
+#define XC_BUCKETS 16 /* a power of two */
+struct xid_conn {
+    uint64_t id;                 /* the connection id the rest is about */
+    uint32_t slot[XC_BUCKETS];   /* per XID bucket: the slot of its latest call (checked) */
+    uint8_t maybe[XC_BUCKETS];   /* per XID bucket: calls possibly pending */
+};
+
 int xid_table_init(struct xid_table *t, size_t cap, uint64_t seed, xid_lost_fn *on_lost, void *ctx);
 void xid_table_fini(struct xid_table *t);
 
 /* The pending call for (flow_id, sent_dir, xid), or NULL. sent_dir: the flow
- * direction the call travelled in (a reply travels the other way). */
+ * direction the call travelled in (a reply travels the other way). Calls
+ * added by xid_conn_add are found here once in the index (see struct
+ * xid_conn); xid_conn_find finds every call of its connection. */
 struct pending_call *xid_table_find(struct xid_table *t, uint64_t flow_id, unsigned sent_dir,
                                     uint32_t xid);
 /* The answered call remembered for (flow_id, sent_dir, xid), or NULL. */
@@ -151,6 +176,21 @@ void xid_table_remove(struct xid_table *t, struct pending_call *pc);
  * `budget` entries looked at in all (0 = no limit). */
 void xid_table_expire(struct xid_table *t, const struct timespec *now, unsigned timeout_s,
                       unsigned answered_keep_s, size_t budget);
+
+/* xid_table_find, xid_table_add, xid_table_remove, xid_table_answer and
+ * xid_table_rekey for the calls of connection `flow_id`, whose xid_conn is
+ * c (every call of a connection goes through these with the same c): the
+ * same answers, and c kept up to date; a call added here is in the index
+ * only as said at struct xid_conn. */
+struct pending_call *xid_conn_find(struct xid_table *t, struct xid_conn *c, uint64_t flow_id,
+                                   unsigned sent_dir, uint32_t xid);
+struct pending_call *xid_conn_add(struct xid_table *t, struct xid_conn *c, uint64_t flow_id,
+                                  unsigned sent_dir, uint32_t xid, const struct timespec *now);
+void xid_conn_remove(struct xid_table *t, struct xid_conn *c, struct pending_call *pc);
+void xid_conn_answer(struct xid_table *t, struct xid_conn *c, struct pending_call *pc,
+                     const struct timespec *now);
+void xid_conn_rekey(struct xid_table *t, struct xid_conn *c, struct pending_call *pc,
+                    uint64_t flow_id);
 
 /* Remove everything, reporting pending calls as lost (end of input) and
  * forgetting the answered ones. */

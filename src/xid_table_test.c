@@ -643,6 +643,236 @@ test_reused_slot(void)
     xid_table_fini(&t);
 }
 
+/* ---- xid_conn: the same answers as the index alone ----------------------------- */
+
+static struct lost_log L2;
+
+#define CF 6     /* connections */
+#define CSENT 64 /* XIDs remembered per connection, to answer or resend */
+
+struct cmodel {
+    struct xid_conn xc;
+    uint64_t id, prev_id;
+    uint32_t next_xid;
+    uint32_t sent[CSENT];
+    uint8_t sent_dir[CSENT];
+    unsigned nsent;
+};
+
+static uint32_t crng = 12345;
+
+static uint32_t
+crand(uint32_t n)
+{
+    crng = crng * 1103515245u + 12345u;
+    return (crng >> 8) % n;
+}
+
+/* a (the connections' table) and b (the index alone) hold the same calls in
+ * the same slots: compare one key. */
+static int
+same_find(struct xid_table *a, struct xid_table *b, struct cmodel *c, unsigned dir, uint32_t xid,
+          struct pending_call **pa, struct pending_call **pb)
+{
+    *pa = xid_conn_find(a, &c->xc, c->id, dir, xid);
+    *pb = xid_table_find(b, c->id, dir, xid);
+    if (!*pa || !*pb)
+        return !*pa && !*pb;
+    return *pa - a->slab == *pb - b->slab && (*pa)->xid == xid && (*pa)->flow_id == c->id &&
+           (*pa)->sent_dir == (dir & 1);
+}
+
+/* Calls, resent calls, XIDs reused for other calls, both directions (a
+ * callback's XIDs are its own), deep pipelines (calls of one bucket),
+ * replies, duplicate replies, answers (UDP) and removals (TCP), evictions
+ * from a full table, expiry, reconnections (a new id, the old calls resent
+ * and moved over) and forgotten connections, against a second table used
+ * through the index alone. */
+static void
+test_conn_random(size_t cap, unsigned steps)
+{
+    static struct cmodel cm[CF];
+    struct xid_table a, b;
+    struct timespec now = { 100, 0 };
+    uint64_t next_id = 0;
+    unsigned i, k, bad = 0, held = 0, found = 0;
+
+    memset(&L, 0, sizeof L);
+    memset(&L2, 0, sizeof L2);
+    memset(cm, 0, sizeof cm);
+    EQ(xid_table_init(&a, cap, 99, on_lost, &L), 0);
+    EQ(xid_table_init(&b, cap, 99, on_lost, &L2), 0);
+    for (i = 0; i < CF; i++) {
+        cm[i].id = next_id++;
+        cm[i].next_xid = 1000u * i + (i & 1 ? 0xfffffff0u : 0); /* one wraps */
+    }
+    for (k = 0; k < steps && !bad; k++) {
+        struct cmodel *c = &cm[crand(CF)];
+        struct pending_call *pa, *pb;
+        unsigned op = crand(100), dir = crand(8) == 0; /* callbacks now and then */
+        uint32_t xid;
+
+        if (k % 50 == 0)
+            now.tv_sec += 1;
+        if (op < 40) { /* a call: new, resent or reusing an XID */
+            unsigned j = c->nsent ? crand(c->nsent) : 0;
+
+            xid = op < 30 || !c->nsent ? c->next_xid++ : c->sent[j];
+            if (op >= 30 && c->nsent)
+                dir = c->sent_dir[j];
+            if (!same_find(&a, &b, c, dir, xid, &pa, &pb)) {
+                bad++;
+                break;
+            }
+            if (pa) {
+                found++;
+                if (!pa->in_index)
+                    held++;
+                if (crand(2)) /* reused for another call: the old one is over */
+                    xid_conn_remove(&a, &c->xc, pa), xid_table_remove(&b, pb);
+                else
+                    continue; /* resent */
+            }
+            pa = xid_conn_add(&a, &c->xc, c->id, dir, xid, &now);
+            pb = xid_table_add(&b, c->id, dir, xid, &now);
+            if (pa - a.slab != pb - b.slab)
+                bad++;
+            c->sent[c->nsent % CSENT] = xid;
+            c->sent_dir[c->nsent % CSENT] = (uint8_t)dir;
+            if (c->nsent < CSENT)
+                c->nsent++;
+            else
+                memmove(c->sent, c->sent + 1, sizeof c->sent - sizeof c->sent[0]),
+                    memmove(c->sent_dir, c->sent_dir + 1, sizeof c->sent_dir - 1),
+                    c->sent[CSENT - 1] = xid, c->sent_dir[CSENT - 1] = (uint8_t)dir;
+        } else if (op < 85) { /* a reply (maybe a duplicate, or to nothing) */
+            unsigned j = c->nsent ? crand(c->nsent) : 0;
+
+            xid = c->nsent && op < 83 ? c->sent[j] : c->next_xid + 7;
+            dir = c->nsent ? c->sent_dir[j] : 0;
+            if (!same_find(&a, &b, c, dir, xid, &pa, &pb)) {
+                bad++;
+                break;
+            }
+            if (pa) {
+                found++;
+                if (!pa->in_index)
+                    held++;
+                if (crand(2))
+                    xid_conn_answer(&a, &c->xc, pa, &now), xid_table_answer(&b, pb, &now);
+                else
+                    xid_conn_remove(&a, &c->xc, pa), xid_table_remove(&b, pb);
+            }
+        } else if (op < 90) { /* expiry, a few at a time */
+            xid_table_expire(&a, &now, 30, 5, 8);
+            xid_table_expire(&b, &now, 30, 5, 8);
+        } else if (op < 95) { /* a reconnection: a new id, old calls resent */
+            unsigned r;
+
+            c->prev_id = c->id;
+            c->id = next_id++;
+            for (r = 0; r < c->nsent && r < 8; r++) {
+                unsigned j = c->nsent - 1 - r;
+
+                /* as rpc_match: the new id first, then the old one */
+                if (!same_find(&a, &b, c, c->sent_dir[j], c->sent[j], &pa, &pb)) {
+                    bad++;
+                    break;
+                }
+                if (pa) /* sent twice: moved over already */
+                    continue;
+                pa = xid_table_find(&a, c->prev_id, c->sent_dir[j], c->sent[j]);
+                pb = xid_table_find(&b, c->prev_id, c->sent_dir[j], c->sent[j]);
+                if (!pa != !pb || (pa && pa - a.slab != pb - b.slab)) {
+                    bad++;
+                    break;
+                }
+                if (pa)
+                    xid_conn_rekey(&a, &c->xc, pa, c->id), xid_table_rekey(&b, pb, c->id);
+            }
+        } else if (op < 97) { /* the connection is forgotten (its flow evicted) */
+            memset(&c->xc, 0, sizeof c->xc);
+            c->id = next_id++;
+            c->prev_id = 0;
+            c->nsent = 0;
+        } else { /* every remembered key of this connection */
+            unsigned j;
+
+            for (j = 0; j < c->nsent; j++)
+                if (!same_find(&a, &b, c, c->sent_dir[j], c->sent[j], &pa, &pb))
+                    bad++;
+        }
+        if (a.count != b.count || a.evicted != b.evicted || a.expired != b.expired ||
+            a.ans_count != b.ans_count || L.n != L2.n)
+            bad++;
+    }
+    if (bad)
+        fprintf(stderr, "conn_random: differs at step %u\n", k);
+    EQ(bad, 0);
+    EQ(a.count, b.count);
+    EQ(L.n, L2.n);
+    for (i = 0; i < L.n && i < MAXLOST; i++)
+        if (L.e[i].flow_id != L2.e[i].flow_id || L.e[i].xid != L2.e[i].xid ||
+            L.e[i].evicted != L2.e[i].evicted)
+            bad++;
+    EQ(bad, 0);
+    CHECK(found > steps / 10); /* the test found calls, ... */
+    CHECK(held > found / 2);   /* ... mostly without the index ... */
+    CHECK(a.evicted > 0 || cap > 1000); /* ... and a small table evicted */
+    xid_table_flush(&a);
+    xid_table_flush(&b);
+    EQ(L.n, L2.n);
+    xid_table_fini(&a);
+    xid_table_fini(&b);
+}
+
+/* The connection's slot, the index, a bucket's count and a new id. */
+static void
+test_conn(void)
+{
+    struct xid_table t;
+    struct xid_conn c;
+    struct timespec now = { 1, 0 };
+    struct pending_call *p1, *p2, *p3;
+
+    memset(&L, 0, sizeof L);
+    memset(&c, 0, sizeof c);
+    EQ(xid_table_init(&t, 64, 5, on_lost, &L), 0);
+    CHECK(xid_conn_find(&t, &c, 7, 0, 100) == NULL);
+    p1 = xid_conn_add(&t, &c, 7, 0, 100, &now);
+    CHECK(!p1->in_index);                        /* held by the connection ... */
+    CHECK(xid_table_find(&t, 7, 0, 100) == NULL); /* ... not in the index */
+    CHECK(xid_conn_find(&t, &c, 7, 0, 100) == p1);
+    CHECK(xid_conn_find(&t, &c, 7, 1, 100) == NULL); /* the other direction */
+    p2 = xid_conn_add(&t, &c, 7, 1, 100, &now);     /* a callback with the same XID */
+    CHECK(p2 != p1 && xid_conn_find(&t, &c, 7, 1, 100) == p2);
+    CHECK(xid_conn_find(&t, &c, 7, 0, 100) == p1);
+    p3 = xid_conn_add(&t, &c, 7, 0, 100 + XC_BUCKETS, &now); /* p1's bucket */
+    CHECK(p1->in_index && !p3->in_index);      /* p1 moved into the index */
+    CHECK(xid_table_find(&t, 7, 0, 100) == p1);
+    CHECK(xid_conn_find(&t, &c, 7, 0, 100) == p1);
+    CHECK(xid_conn_find(&t, &c, 7, 0, 100 + XC_BUCKETS) == p3);
+    xid_conn_remove(&t, &c, p1);
+    CHECK(xid_conn_find(&t, &c, 7, 0, 100) == NULL);
+    CHECK(xid_conn_find(&t, &c, 7, 0, 100 + XC_BUCKETS) == p3);
+    xid_conn_remove(&t, &c, p3);
+    CHECK(xid_conn_find(&t, &c, 7, 0, 100 + XC_BUCKETS) == NULL);
+    EQ(t.count, 1);
+    /* A new id: the old id's held call goes into the index, where a
+     * reconnecting client's resent call finds it and moves it over. */
+    CHECK(xid_conn_find(&t, &c, 8, 1, 100) == NULL);
+    CHECK(xid_table_find(&t, 7, 1, 100) == p2 && p2->in_index);
+    xid_conn_rekey(&t, &c, p2, 8);
+    CHECK(xid_conn_find(&t, &c, 8, 1, 100) == p2);
+    CHECK(xid_table_find(&t, 7, 1, 100) == NULL);
+    xid_conn_remove(&t, &c, p2);
+    CHECK(xid_conn_find(&t, &c, 8, 1, 100) == NULL);
+    EQ(t.count, 0);
+    EQ(t.idx.count, 0); /* nothing left in the index */
+    EQ(L.n, 0);
+    xid_table_fini(&t);
+}
+
 int
 main(void)
 {
@@ -654,5 +884,8 @@ main(void)
     test_flush();
     test_random(5);
     test_random(0);
+    test_conn();
+    test_conn_random(48, 200000);
+    test_conn_random(4096, 200000);
     return t_done();
 }
