@@ -279,7 +279,7 @@ xid_table_flush(struct xid_table *t)
 static unsigned
 xc_bucket(unsigned sent_dir, uint32_t xid)
 {
-    return (xid ^ (sent_dir & 1) << 3) & (XC_BUCKETS - 1);
+    return xid_conn_bucket(sent_dir, xid);
 }
 
 /* The slot-held call of bucket b, if it still is one. */
@@ -340,22 +340,11 @@ xc_leave(struct xid_conn *c, const struct pending_call *pc)
 }
 
 struct pending_call *
-xid_conn_find(struct xid_table *t, struct xid_conn *c, uint64_t flow_id, unsigned sent_dir,
-              uint32_t xid)
+xid_conn_find_more(struct xid_table *t, struct xid_conn *c, uint64_t flow_id, unsigned sent_dir,
+                   uint32_t xid)
 {
-    unsigned b = xc_bucket(sent_dir, xid);
-    struct pending_call *pc;
-
     xc_sync(t, c, flow_id);
-    if (c->maybe[b] == 0)
-        return NULL;
-    /* Keys are unique among pending calls: the slot's call, if it has
-     * this key, is the one; else it is in the index or nowhere. */
-    pc = &t->slab[c->slot[b]];
-    if (pc->state == PC_PENDING && pc->xid == xid && pc->flow_id == flow_id &&
-        pc->sent_dir == (sent_dir & 1))
-        return pc;
-    return xid_table_find(t, flow_id, sent_dir, xid);
+    return xid_conn_find(t, c, flow_id, sent_dir, xid);
 }
 
 struct pending_call *

@@ -182,8 +182,9 @@ void xid_table_expire(struct xid_table *t, const struct timespec *now, unsigned 
  * c (every call of a connection goes through these with the same c): the
  * same answers, and c kept up to date; a call added here is in the index
  * only as said at struct xid_conn. */
-struct pending_call *xid_conn_find(struct xid_table *t, struct xid_conn *c, uint64_t flow_id,
-                                   unsigned sent_dir, uint32_t xid);
+static inline struct pending_call *xid_conn_find(struct xid_table *t, struct xid_conn *c,
+                                                 uint64_t flow_id, unsigned sent_dir,
+                                                 uint32_t xid);
 struct pending_call *xid_conn_add(struct xid_table *t, struct xid_conn *c, uint64_t flow_id,
                                   unsigned sent_dir, uint32_t xid, const struct timespec *now);
 void xid_conn_remove(struct xid_table *t, struct xid_conn *c, struct pending_call *pc);
@@ -191,6 +192,37 @@ void xid_conn_answer(struct xid_table *t, struct xid_conn *c, struct pending_cal
                      const struct timespec *now);
 void xid_conn_rekey(struct xid_table *t, struct xid_conn *c, struct pending_call *pc,
                     uint64_t flow_id);
+
+/* Inline, as every RPC message looks its call up: the bucket's count and
+ * slot here, the rest (a new id, the index) in xid_conn_find_more. */
+struct pending_call *xid_conn_find_more(struct xid_table *t, struct xid_conn *c,
+                                        uint64_t flow_id, unsigned sent_dir, uint32_t xid);
+
+static inline unsigned
+xid_conn_bucket(unsigned sent_dir, uint32_t xid)
+{
+    return (xid ^ (sent_dir & 1) << 3) & (XC_BUCKETS - 1);
+}
+
+static inline struct pending_call *
+xid_conn_find(struct xid_table *t, struct xid_conn *c, uint64_t flow_id, unsigned sent_dir,
+              uint32_t xid)
+{
+    unsigned b = xid_conn_bucket(sent_dir, xid);
+    struct pending_call *pc;
+
+    if (c->id != flow_id)
+        return xid_conn_find_more(t, c, flow_id, sent_dir, xid);
+    if (c->maybe[b] == 0)
+        return NULL;
+    /* Keys are unique among pending calls: the slot's call, if it has this
+     * key, is the one; else it is in the index or nowhere. */
+    pc = &t->slab[c->slot[b]];
+    if (pc->state == PC_PENDING && pc->xid == xid && pc->flow_id == flow_id &&
+        pc->sent_dir == (sent_dir & 1))
+        return pc;
+    return xid_table_find(t, flow_id, sent_dir, xid);
+}
 
 /* Remove everything, reporting pending calls as lost (end of input) and
  * forgetting the answered ones. */
