@@ -313,6 +313,29 @@ deliver(struct feed *f, const struct timespec *ts)
         rm->state = ST_MARK;
 }
 
+/* The usual message: one fragment (its mark's last-fragment bit set),
+ * wholly in this chunk at q[0..len), no longer than its head, and nothing
+ * in progress (no message, no slot). Delivered as a view of the chunk,
+ * with what steps 2 and 3 would give it (head: all of it; no tail; ts_first
+ * and ts_last this chunk's), without walking them byte range by range. */
+static void
+deliver_whole(struct feed *f, const uint8_t *q, uint32_t len, const struct timespec *ts)
+{
+    struct rpc_rm *rm = f->rm;
+    struct rpc_msg_view m = { .head = { q, len }, .msg_len = len, .tail_off = len,
+                              .ts_first = *ts, .ts_last = *ts };
+
+    rm->flags |= F_IN_MSG | F_LAST; /* as the steps leave them for the callback */
+    rm->state = ST_FRAG;
+    rm->msg_len = len;
+    rm->ts_first = *ts;
+    if (f->deliver)
+        f->deliver(f->ctx, f->flow, f->dir, &m);
+    drop_msg(f);
+    if (rm->state != ST_STOP) /* rpc_rm_stop() from the callback */
+        rm->state = ST_MARK;
+}
+
 /* The current fragment is complete. */
 static void
 end_frag(struct feed *f, const struct timespec *ts)
@@ -500,6 +523,14 @@ run(struct feed *f, const uint8_t *p, size_t n, const struct timespec *ts)
 
             if (rm->mark_have == 0 && n - pos >= 4) { /* the usual case: a whole mark here */
                 m = be32(p + pos);
+                len = m & 0x7fffffffu;
+                if ((m & 0x80000000u) && !(rm->flags & (F_MSG | F_SLOT)) && len >= RM_MIN_MSG &&
+                    len <= f->pool->head_max && len <= f->pool->max_msg_len &&
+                    len <= n - pos - 4) { /* and the whole message */
+                    deliver_whole(f, p + pos + 4, len, ts);
+                    pos += 4 + (size_t)len;
+                    break;
+                }
                 pos += 4;
             } else {
                 while (rm->mark_have < 4 && pos < n)

@@ -994,6 +994,72 @@ test_tails(void)
     CHECK(memcmp(G.m[0].tail, msg + 2000 - 256, 256) == 0);
 }
 
+/* A message wholly in one chunk, one fragment, no longer than its head is
+ * delivered without the state machine's steps: it must look exactly as
+ * those would make it. The same records fed in one chunk and a byte at a
+ * time (every message then goes through the steps) give the same views and
+ * counters, at the lengths around the shortcut's limits: the shortest
+ * whole message (8), head_max and one past it, a message in two fragments,
+ * a record too short to be RPC (a bad mark, then a resync). */
+static void
+test_whole_in_chunk(void)
+{
+    static const uint32_t lens[] = { 12, 20, 63, 64, 65, 200 };
+    static struct got one;
+    static uint8_t buf[2048];
+    struct anomalies an_one;
+    uint32_t xid = 0x900;
+    size_t n = 0;
+
+    n += record(buf + n, 24, xid++, 1); /* in sync from here (a probe needs 20 bytes or more) */
+    put32(buf + n, 0x80000000u | 8);    /* the shortest message: xid and msg_type */
+    put32(buf + n + 4, xid++);
+    put32(buf + n + 8, 1);
+    n += 12;
+    for (size_t i = 0; i < sizeof lens / sizeof lens[0]; i++)
+        n += record(buf + n, lens[i], xid++, 1);
+    put32(buf + n, 0x80000000u | 4); /* too short for RPC: a bad mark, then a resync */
+    memset(buf + n + 4, 0xff, 4);
+    n += 8;
+    n += record(buf + n, 64, xid++, 1);
+    put32(buf + n, 40); /* two fragments: 40 + 30 bytes */
+    body(buf + n + 4, 40, xid++, 0);
+    put32(buf + n + 44, 0x80000000u | 30);
+    memset(buf + n + 48, 0x99, 30);
+    n += 78;
+    n += record(buf + n, 16, xid++, 1);
+    for (int pass = 0; pass < 2; pass++) {
+        fresh_tail(64, 8, 16);
+        if (pass == 0) {
+            feed(buf, n, 3);
+            one = G;
+            an_one = an;
+            EQ(one.n, 11);
+            CHECK(one.m[1].head_p == buf + 32); /* a view into the chunk */
+            EQ(one.m[1].msg_len, 8);
+            EQ(one.m[6].tail_len, 1); /* 65: one byte past its head */
+            EQ(an_one.n[ANOM_RPC_BAD_MARK], 1);
+            continue;
+        }
+        for (size_t at = 0; at < n; at++) /* every message through the steps */
+            feed(buf + at, 1, 3);
+        EQ(G.n, one.n);
+        for (size_t i = 0; i < G.n && i < one.n; i++) {
+            EQ(G.m[i].msg_len, one.m[i].msg_len);
+            EQ(G.m[i].head_len, one.m[i].head_len);
+            CHECK(memcmp(G.m[i].head, one.m[i].head, G.m[i].head_len) == 0);
+            EQ(G.m[i].tail_len, one.m[i].tail_len);
+            CHECK(memcmp(G.m[i].tail, one.m[i].tail, G.m[i].tail_len) == 0);
+            EQ(G.m[i].tail_off, one.m[i].tail_off);
+            EQ(G.m[i].partial, one.m[i].partial);
+            EQ(G.m[i].body_gap, one.m[i].body_gap);
+            EQ(G.m[i].t_first, one.m[i].t_first);
+            EQ(G.m[i].t_last, one.m[i].t_last);
+        }
+        CHECK(memcmp(an.n, an_one.n, sizeof an.n) == 0);
+    }
+}
+
 int
 main(void)
 {
@@ -1013,6 +1079,7 @@ main(void)
     test_fuzz();
     test_wide_heads();
     test_tails();
+    test_whole_in_chunk();
     rpc_rm_release(pool, &rm);
     rpc_rm_pool_free(pool);
     rpc_rm_pool_free(NULL);
