@@ -5,6 +5,51 @@
 #include <stdlib.h>
 #include <string.h>
 
+_Static_assert(sizeof(struct flow_key) == 40, "flow keys compare as five words");
+
+static inline uint64_t
+ld64(const uint8_t *p)
+{
+    uint64_t v;
+
+    memcpy(&v, p, 8);
+    return v;
+}
+
+/* a == b, word by word (flow_key_eq without the library call). */
+static inline bool
+key_same(const struct flow_key *a, const struct flow_key *b)
+{
+    const uint8_t *x = (const uint8_t *)a, *y = (const uint8_t *)b;
+
+    return ((ld64(x) ^ ld64(y)) | (ld64(x + 8) ^ ld64(y + 8)) | (ld64(x + 16) ^ ld64(y + 16)) |
+            (ld64(x + 24) ^ ld64(y + 24)) | (ld64(x + 32) ^ ld64(y + 32))) == 0;
+}
+
+/* Is a the tuple k seen from the other side (flow_key_reverse, without the
+ * copy)? */
+static inline bool
+key_is_reverse(const struct flow_key *a, const struct flow_key *k)
+{
+    return ((ld64(a->saddr) ^ ld64(k->daddr)) | (ld64(a->saddr + 8) ^ ld64(k->daddr + 8)) |
+            (ld64(a->daddr) ^ ld64(k->saddr)) | (ld64(a->daddr + 8) ^ ld64(k->saddr + 8))) == 0 &&
+           a->sport == k->dport && a->dport == k->sport && a->af == k->af &&
+           a->proto == k->proto && a->pad[0] == k->pad[0] && a->pad[1] == k->pad[1];
+}
+
+/* The recent-slot index of a key, the same both ways: not seeded (an entry
+ * is only a guess, checked against the key). */
+static inline unsigned
+recent_ix(const struct flow_key *k)
+{
+    /* The endpoints added, not xored: an xor would cancel what the two
+     * addresses share (a capture's clients and servers often share most). */
+    uint64_t a = ld64(k->saddr) ^ ld64(k->saddr + 8) ^ (uint64_t)k->sport << 48;
+    uint64_t b = ld64(k->daddr) ^ ld64(k->daddr + 8) ^ (uint64_t)k->dport << 48;
+
+    return (unsigned)(((a + b) * 0x9e3779b97f4a7c15ULL) >> 56) % FLOW_RECENT;
+}
+
 /* One endpoint (address, port), seeded. */
 static uint64_t
 ep_hash(const uint8_t *addr, uint16_t port, uint64_t seed)
@@ -75,6 +120,8 @@ flow_table_init(struct flow_table *t, size_t cap, uint64_t seed, flow_evict_fn *
     t->next_id = 1;
     t->on_evict = on_evict;
     t->ctx = ctx;
+    for (size_t i = 0; i < FLOW_RECENT; i++)
+        t->recent[i] = HT_NONE;
     return 0;
 }
 
@@ -151,56 +198,34 @@ flow_note_syn(struct flow *f, unsigned dir, bool synack)
         f->role = (uint8_t)(ROLE_SYN << 1 | ((dir & 1) ^ 1));
 }
 
-/* Is a the tuple k seen from the other side (flow_key_reverse, without the
- * copy)? */
-static bool
-key_is_reverse(const struct flow_key *a, const struct flow_key *k)
+/* The slot of k's entry (*dir as flow_table_get's), or HT_NONE. */
+static uint32_t
+lookup(const struct flow_table *t, const struct flow_key *k, unsigned *dir)
 {
-    return a->sport == k->dport && a->dport == k->sport && a->af == k->af &&
-           a->proto == k->proto && memcmp(a->pad, k->pad, sizeof a->pad) == 0 &&
-           memcmp(a->saddr, k->daddr, 16) == 0 && memcmp(a->daddr, k->saddr, 16) == 0;
+    uint64_t h = key_hash(k, t->seed);
+    uint32_t pos, s;
+
+    for (s = hashtab_first(&t->idx, h, &pos); s != HT_NONE; s = hashtab_next(&t->idx, h, &pos)) {
+        if (key_same(&t->slab[s].key, k)) {
+            *dir = 0;
+            return s;
+        }
+        if (key_is_reverse(&t->slab[s].key, k)) {
+            *dir = 1;
+            return s;
+        }
+    }
+    return HT_NONE;
 }
 
-struct flow *
-flow_table_get(struct flow_table *t, const struct flow_key *k, const struct timespec *now,
-               unsigned *dir)
+/* A new entry for k (dir 0), evicting the least recently used when full. */
+static struct flow *
+create(struct flow_table *t, const struct flow_key *k, const struct timespec *now)
 {
-    uint64_t h;
-    uint32_t pos, s;
+    uint64_t h = key_hash(k, t->seed);
     struct flow *f;
+    uint32_t s;
 
-    /* The same connection as the previous packet (the head of the LRU list)
-     * is found without hashing: a key names at most one entry either way
-     * round, so this is the entry the lookup below would find. */
-    if (t->lru_head != HT_NONE) {
-        bool fwd;
-
-        f = &t->slab[t->lru_head];
-        fwd = flow_key_eq(&f->key, k);
-        if (fwd || key_is_reverse(&f->key, k)) {
-            *dir = fwd ? 0 : 1;
-            f->last_seen = *now;
-            return f;
-        }
-    }
-    h = key_hash(k, t->seed);
-    for (s = hashtab_first(&t->idx, h, &pos); s != HT_NONE; s = hashtab_next(&t->idx, h, &pos)) {
-        f = &t->slab[s];
-        if (flow_key_eq(&f->key, k))
-            *dir = 0;
-        else {
-            struct flow_key r = flow_key_reverse(k);
-            if (!flow_key_eq(&f->key, &r))
-                continue;
-            *dir = 1;
-        }
-        f->last_seen = *now;
-        if (t->lru_head != s) {
-            lru_unlink(t, s);
-            lru_push_head(t, s);
-        }
-        return f;
-    }
     if (t->free_head == HT_NONE && t->fresh < t->cap) {
         s = (uint32_t)t->fresh++;
     } else {
@@ -223,21 +248,50 @@ flow_table_get(struct flow_table *t, const struct flow_key *k, const struct time
     hashtab_insert(&t->idx, h, s);
     lru_push_head(t, s);
     t->count++;
-    *dir = 0;
+    return f;
+}
+
+struct flow *
+flow_table_get(struct flow_table *t, const struct flow_key *k, const struct timespec *now,
+               unsigned *dir)
+{
+    unsigned ri = recent_ix(k);
+    uint32_t s = t->recent[ri];
+    struct flow *f = s != HT_NONE ? &t->slab[s] : NULL;
+
+    /* A recent connection's slot is found without hashing: a key names at
+     * most one entry either way round, so an entry in use with this key is
+     * the one the lookup below would find. */
+    if (f && f->in_use && key_same(&f->key, k)) {
+        *dir = 0;
+    } else if (f && f->in_use && key_is_reverse(&f->key, k)) {
+        *dir = 1;
+    } else {
+        s = lookup(t, k, dir);
+        if (s == HT_NONE) {
+            f = create(t, k, now);
+            t->recent[ri] = t->lru_head;
+            *dir = 0;
+            return f;
+        }
+        t->recent[ri] = s;
+        f = &t->slab[s];
+    }
+    f->last_seen = *now;
+    if (t->lru_head != s) {
+        lru_unlink(t, s);
+        lru_push_head(t, s);
+    }
     return f;
 }
 
 struct flow *
 flow_table_find(const struct flow_table *t, const struct flow_key *k)
 {
-    struct flow_key r = flow_key_reverse(k);
-    uint64_t h = key_hash(k, t->seed);
-    uint32_t pos, s;
+    unsigned dir;
+    uint32_t s = lookup(t, k, &dir);
 
-    for (s = hashtab_first(&t->idx, h, &pos); s != HT_NONE; s = hashtab_next(&t->idx, h, &pos))
-        if (flow_key_eq(&t->slab[s].key, k) || flow_key_eq(&t->slab[s].key, &r))
-            return &t->slab[s];
-    return NULL;
+    return s != HT_NONE ? &t->slab[s] : NULL;
 }
 
 void

@@ -46,6 +46,11 @@ struct flow {
  * flushed and its resources released. */
 typedef void flow_evict_fn(void *ctx, struct flow *f);
 
+/* Slots of recently seen connections, by a cheap hash of the unordered
+ * address and port pair (flow.c): most packets find their connection
+ * there without the seeded hash. */
+#define FLOW_RECENT 256
+
 struct flow_table {
     struct flow *slab;
     size_t cap;
@@ -58,6 +63,7 @@ struct flow_table {
     uint64_t evicted, expired;
     flow_evict_fn *on_evict;
     void *ctx;
+    uint32_t recent[FLOW_RECENT]; /* slot ids or HT_NONE; checked against the key */
 };
 
 int flow_table_init(struct flow_table *t, size_t cap, uint64_t seed, flow_evict_fn *on_evict,

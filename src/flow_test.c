@@ -482,6 +482,80 @@ test_same_flow(void)
     flow_table_fini(&b);
 }
 
+/* The recent slots are guesses: a slot freed (expired, evicted) or reused
+ * by another connection must not be taken for the key it held. A small
+ * table against a model of it (LRU order, ids): 40 keys over 4 entries,
+ * both directions, with expiry, so slots are freed and reused all the
+ * time; then a key whose slot was freed but still holds it. */
+static void
+test_recent(void)
+{
+    struct model {
+        struct flow_key key;
+        uint64_t id;
+    } m[4];
+    struct flow_table t;
+    struct timespec now = T(1);
+    size_t mn = 0, i, j;
+    uint64_t next_id = 1;
+    uint32_t x = 777;
+
+    memset(&E, 0, sizeof E);
+    EQ(flow_table_init(&t, 4, 5, on_evict, &E), 0);
+    for (i = 0; i < 5000; i++) {
+        struct flow_key k = key4((uint8_t)(1 + (x >> 16) % 40), 200, 800, 2049, FLOW_PROTO_TCP);
+        unsigned dir = 9, want = 0;
+        struct flow *f;
+
+        x = x * 1103515245u + 12345u;
+        if ((x >> 9) & 1) {
+            k = flow_key_reverse(&k);
+            want = 1;
+        }
+        for (j = 0; j < mn; j++) {
+            struct flow_key r = flow_key_reverse(&m[j].key);
+            if (flow_key_eq(&m[j].key, &k) || flow_key_eq(&r, &k))
+                break;
+        }
+        if (j < mn) { /* found: to the front */
+            struct model e = m[j];
+
+            want = flow_key_eq(&e.key, &k) ? 0 : 1;
+            memmove(m + 1, m, j * sizeof m[0]);
+            m[0] = e;
+        } else { /* new: the least recently used goes when full */
+            if (mn == 4)
+                mn--;
+            memmove(m + 1, m, mn * sizeof m[0]);
+            m[0].key = k;
+            m[0].id = next_id++;
+            mn++;
+            want = 0;
+        }
+        f = flow_table_get(&t, &k, &now, &dir);
+        EQ(f->id, m[0].id);
+        EQ(dir, want);
+        if ((x >> 24) % 50 == 0) { /* all idle: every entry expires, slots keep their keys */
+            now.tv_sec += 100;
+            flow_table_expire(&t, &now, 10, 0);
+            mn = 0;
+            EQ(t.count, 0);
+        }
+    }
+    /* Freed, its key still in the slot: a new connection, not the old one. */
+    {
+        struct flow_key k = key4(50, 51, 900, 2049, FLOW_PROTO_TCP);
+        unsigned dir;
+        uint64_t old = flow_table_get(&t, &k, &now, &dir)->id;
+
+        now.tv_sec += 100;
+        flow_table_expire(&t, &now, 10, 0);
+        CHECK(flow_table_get(&t, &k, &now, &dir)->id != old);
+        EQ(t.count, 1);
+    }
+    flow_table_fini(&t);
+}
+
 int
 main(void)
 {
@@ -492,5 +566,6 @@ main(void)
     test_expire();
     test_ids_foreach();
     test_same_flow();
+    test_recent();
     return t_done();
 }
