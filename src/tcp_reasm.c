@@ -454,6 +454,22 @@ tcp_reasm_push(struct tcp_reasm *r, struct tcp_half half[2], void *flow, unsigne
         return;
     }
 
+    /* The usual segment: an ACK carrying the next bytes of a started
+     * direction, all captured, no SYN, FIN or RST, nothing buffered either
+     * way and its ACK not past what the other direction has delivered (step
+     * 6 finds nothing to do). Of steps 0-5 only this is left of it: */
+    if ((fl & (TCPF_SYN | TCPF_FIN | TCPF_RST | TCPF_ACK)) == TCPF_ACK && caplen == wirelen &&
+        wirelen > 0 && h->started && s == h->next_seq && h->ooo_count == 0) {
+        const struct tcp_half *o = &half[(dir & 1) ^ 1];
+
+        if (o->ooo_count == 0 && (!o->started || !seq_lt(o->next_seq, seg->ack))) {
+            h->tomb = 0;
+            emit_data(out, flow, dir & 1, p, caplen, ts);
+            h->next_seq += caplen;
+            return;
+        }
+    }
+
     /* 0. The ACK says what the peer had received of the other direction
      *    before it sent this segment: settle losses there first (step 6), so
      *    a reply is never delivered before the call it answers. An RST's ACK

@@ -289,6 +289,27 @@ test_ack_loss(void)
     CHECK(out_is(1, "r"));
 }
 
+/* An in-order data segment on a started direction, nothing of its own
+ * buffered (the usual segment), still settles what its ACK says of the
+ * other direction first: rule a with bytes buffered there, rule c past
+ * them. */
+static void
+test_ack_on_inorder_data(void)
+{
+    fresh(1 << 16, 4096);
+    push(0, 1000, 0, TCPF_ACK, "aaaa", 1);    /* 1000..1003 */
+    push(1, 7000, 1004, TCPF_ACK, "r", 2);    /* started; acks all of it */
+    push(0, 1010, 7001, TCPF_ACK, "bbbb", 3); /* buffered: hole 1004..1009 */
+    push(1, 7001, 1006, TCPF_ACK, "s", 4);    /* in order; acks into the hole: rule a */
+    CHECK(out_is(0, "aaaa##"));
+    CHECK(out_is(1, "rs"));
+    push(1, 7002, 1020, TCPF_ACK, "t", 5); /* acks past everything, with data: rule c */
+    CHECK(out_is(0, "aaaa######bbbb######"));
+    CHECK(out_is(1, "rst"));
+    EQ(an.n[ANOM_TCP_GAP], 3);
+    EQ(tcp_reasm_buffered(r), 0);
+}
+
 /* Bytes released by a declared gap keep their own capture time (the
  * latest so far of that release); bytes released by the segment that fills
  * the hole take its time: what spans the hole completes with it. */
@@ -662,6 +683,7 @@ main(void)
     test_wraparound();
     test_snaplen();
     test_ack_loss();
+    test_ack_on_inorder_data();
     test_release_times();
     test_half_overflow();
     test_pool_exhausted();
