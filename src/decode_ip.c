@@ -316,6 +316,13 @@ decode_ipv4(struct ipfrag *fr, struct bytes b, uint32_t l3wl, const struct times
         f.data_wirelen = totlen - hlen;
         return to_ipfrag(fr, &f, ts, an, out);
     }
+    if (proto == IPPROTO_TCP_) { /* ip_decode_transport's first case, inline */
+        struct rd t = rd_make(pay);
+
+        out->key.af = FLOW_AF_INET;
+        out->key.proto = proto;
+        return decode_tcp(&t, totlen - hlen, an, out);
+    }
     return ip_decode_transport(FLOW_AF_INET, proto, pay, totlen - hlen, false, an, out);
 }
 
