@@ -8,6 +8,8 @@
 
 #include "rd.h"
 
+_Static_assert(DLT_EN10MB == 1, "link_decode_fast() names Ethernet by its number");
+
 /* EtherTypes (IEEE Registration Authority). */
 enum {
     ETHERTYPE_MIN = 0x0600, /* values <= 1500 are 802.3 lengths; 1501..1535 undefined */

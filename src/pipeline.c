@@ -370,8 +370,8 @@ addr_fold(const uint8_t *p, size_t len)
     return a ^ b;
 }
 
-unsigned
-pipeline_shard_of(const struct l3_view *l3, unsigned nshards)
+static inline unsigned
+shard_of(const struct l3_view *l3, unsigned nshards)
 {
     size_t off, len;
     uint64_t a, b;
@@ -395,6 +395,12 @@ pipeline_shard_of(const struct l3_view *l3, unsigned nshards)
         b = t;
     }
     return (unsigned)(hash_u64x2(a, b, 0) % nshards);
+}
+
+unsigned
+pipeline_shard_of(const struct l3_view *l3, unsigned nshards)
+{
+    return shard_of(l3, nshards);
 }
 
 void
@@ -531,11 +537,11 @@ pipeline_packet(struct nfsscope_ctx *ctx, const struct pkt *p)
 
     if (ctx->wpcap)
         ipfrag_forget_last(ctx->frag);
-    rc = link_decode(p->dlt, p->data, caplen, p->wirelen, &l3);
+    rc = link_decode_fast(p->dlt, p->data, caplen, p->wirelen, &l3);
     if (rc != DECODE_OK) {
         if (ctx->shard == 0)
             anomaly_add(&ctx->stats.anom, link_anomaly(rc), 1);
-    } else if (ctx->nshards && pipeline_shard_of(&l3, ctx->nshards) != ctx->shard) {
+    } else if (ctx->nshards && shard_of(&l3, ctx->nshards) != ctx->shard) {
         rc = DECODE_UNSUPPORTED; /* another shard's: only the clock moves */
     } else {
         rc = ip_decode(ctx->frag, &l3, &ts, &ctx->stats.anom, &seg);
