@@ -436,9 +436,11 @@ tcp_reasm_free(struct tcp_reasm *r)
     free(r);
 }
 
-void
-tcp_reasm_push(struct tcp_reasm *r, struct tcp_half half[2], void *flow, unsigned dir,
-               const struct l4_seg *seg, const struct timespec *ts, const struct stream_sink *out)
+/* Steps 0-5 for one segment (the top of the file); not inlined, so the
+ * usual segment in tcp_reasm_push() does not pay for its registers. */
+static __attribute__((noinline)) void
+push_steps(struct tcp_reasm *r, struct tcp_half half[2], void *flow, unsigned dir,
+           const struct l4_seg *seg, const struct timespec *ts, const struct stream_sink *out)
 {
     struct tcp_half *h = &half[dir & 1];
     uint32_t s = seg->seq;
@@ -452,22 +454,6 @@ tcp_reasm_push(struct tcp_reasm *r, struct tcp_half half[2], void *flow, unsigne
     if (wirelen > 0x40000000u) { /* impossible for one segment: keep the 2^31 window sane */
         anomaly_add(r->an, ANOM_TCP_MALFORMED, 1);
         return;
-    }
-
-    /* The usual segment: an ACK carrying the next bytes of a started
-     * direction, all captured, no SYN, FIN or RST, nothing buffered either
-     * way and its ACK not past what the other direction has delivered (step
-     * 6 finds nothing to do). Of steps 0-5 only this is left of it: */
-    if ((fl & (TCPF_SYN | TCPF_FIN | TCPF_RST | TCPF_ACK)) == TCPF_ACK && caplen == wirelen &&
-        wirelen > 0 && h->started && s == h->next_seq && h->ooo_count == 0) {
-        const struct tcp_half *o = &half[(dir & 1) ^ 1];
-
-        if (o->ooo_count == 0 && (!o->started || !seq_lt(o->next_seq, seg->ack))) {
-            h->tomb = 0;
-            emit_data(out, flow, dir & 1, p, caplen, ts);
-            h->next_seq += caplen;
-            return;
-        }
     }
 
     /* 0. The ACK says what the peer had received of the other direction
@@ -564,6 +550,30 @@ tcp_reasm_push(struct tcp_reasm *r, struct tcp_half half[2], void *flow, unsigne
             half[d].next_seq = end[d];
         }
     }
+}
+
+void
+tcp_reasm_push(struct tcp_reasm *r, struct tcp_half half[2], void *flow, unsigned dir,
+               const struct l4_seg *seg, const struct timespec *ts, const struct stream_sink *out)
+{
+    struct tcp_half *h = &half[dir & 1];
+    const struct tcp_half *o = &half[(dir & 1) ^ 1];
+    size_t n = seg->payload.len;
+
+    /* The usual segment: an ACK carrying the next bytes of a started
+     * direction, all captured, no SYN, FIN or RST, nothing buffered either
+     * way and its ACK not past what the other direction has delivered (step
+     * 6 finds nothing to do). Of steps 0-5 only this is left of it: */
+    if ((seg->tcp_flags & (TCPF_SYN | TCPF_FIN | TCPF_RST | TCPF_ACK)) == TCPF_ACK && seg->payload.p &&
+        n == seg->payload_wirelen && n > 0 && n <= 0x40000000u && h->started &&
+        seg->seq == h->next_seq && h->ooo_count == 0 && o->ooo_count == 0 &&
+        (!o->started || !seq_lt(o->next_seq, seg->ack))) {
+        h->tomb = 0;
+        emit_data(out, flow, dir & 1, seg->payload.p, n, ts);
+        h->next_seq += (uint32_t)n;
+        return;
+    }
+    push_steps(r, half, flow, dir, seg, ts, out);
 }
 
 void
