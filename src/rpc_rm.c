@@ -331,7 +331,8 @@ deliver_whole(struct feed *f, const uint8_t *q, uint32_t len, const struct times
     rm->ts_first = *ts;
     if (f->deliver)
         f->deliver(f->ctx, f->flow, f->dir, &m);
-    drop_msg(f);
+    rm->flags &= (uint8_t)~F_MSG; /* drop_msg(): no slot, no views were taken */
+    rm->msg_len = 0;
     if (rm->state != ST_STOP) /* rpc_rm_stop() from the callback */
         rm->state = ST_MARK;
 }
