@@ -816,6 +816,18 @@ capture_run(struct capture *c, struct nfsscope_ctx *ctx, const struct capture_ru
     if (o->io_fill)
         return run_files_io(c, ctx, o, err, errlen);
     prime(c, ctx);
+    if (c->n == 1 && o->duration_s <= 0 && !ft.every_ns) { /* one file: nothing to merge or time */
+        struct source *s = &c->src[0];
+
+        while (!s->done && !*o->stop && (o->max_packets == 0 || n < o->max_packets)) {
+            n += (unsigned)take(c, ctx, s);
+            if (c->fatal[0]) {
+                snprintf(err, errlen, "%s", c->fatal);
+                return 1;
+            }
+        }
+        return 0;
+    }
     while (!*o->stop && (o->max_packets == 0 || n < o->max_packets)) {
         struct source *best = next_source(c);
 
