@@ -280,18 +280,18 @@ findings_dir_reported(const struct fnd_dir *d)
 /* ---- who and what ---------------------------------------------------------- */
 
 struct who { /* the parts of an operation every finding needs */
-    uint64_t ck;           /* client key */
+    /* Keys hashed once per call (findings_prepare) and reused by every table
+     * and scenario: k.ck the client's; of a replied call, k.fk and k.ok the
+     * fh_key of fh and of obj_fh, k.ak the f->attr key of (client, fh),
+     * k.ma_f and k.ma_o the model MK_ATTR keys of fh and obj_fh, k.ml_f the
+     * model MK_LIST key of fh (LOOKUP, READDIR(PLUS)), k.mx_f the model
+     * MK_ACC key (ACCESS) or MK_DENT key (LOOKUP). */
+    struct fnd_prep k;
     const uint8_t *caddr;  /* client address */
     uint8_t af;
     int64_t t_call, t_reply;
     uint64_t lat;
     uint64_t cost;         /* the call's time no finding has claimed yet (credit()) */
-    /* Keys hashed once per call and reused by every table and scenario. */
-    uint64_t fk, ok;       /* fh_key of fh and of obj_fh */
-    uint64_t ak;           /* f->attr key of (client, fh) */
-    uint64_t ma_f, ma_o;   /* model MK_ATTR keys of fh and obj_fh */
-    uint64_t ml_f;         /* model MK_LIST key of fh (LOOKUP, READDIR(PLUS)) */
-    uint64_t mx_f;         /* model MK_ACC key (ACCESS) or MK_DENT key (LOOKUP) */
     const uint64_t *dfk;   /* per kept dirent with a handle: fh_key ... */
     const uint64_t *dma;   /* ... and its model MK_ATTR key */
     /* fh's parent directory from f->parent, read once (parent_of): neither
@@ -309,7 +309,7 @@ static struct fnd_client *
 client_row(struct findings *f, struct who *w)
 {
     size_t alen = w->af == 6 ? 16 : 4;
-    unsigned i = (unsigned)w->ck;
+    unsigned i = (unsigned)w->k.ck;
     struct fnd_client *c;
 
     if (w->client)
@@ -322,12 +322,12 @@ client_row(struct findings *f, struct who *w)
             c = &f->clients[f->nclients++];
             *ix = (uint8_t)f->nclients;
             c->af = w->af;
-            c->ck = w->ck;
+            c->ck = w->k.ck;
             memcpy(c->addr, w->caddr, alen);
             return w->client = c;
         }
         c = &f->clients[*ix - 1];
-        if (c->ck == w->ck && c->af == w->af && memcmp(c->addr, w->caddr, alen) == 0)
+        if (c->ck == w->k.ck && c->af == w->af && memcmp(c->addr, w->caddr, alen) == 0)
             return w->client = c;
     }
 }
@@ -574,12 +574,12 @@ static inline bool
 parent_of(struct findings *f, struct who *w)
 {
     if (!w->pdir_done) {
-        const struct parentv *pv = ftab_get(f->parent, w->fk);
+        const struct parentv *pv = ftab_get(f->parent, w->k.fk);
         w->pdir_done = true;
         w->pdir_have = pv != NULL;
         if (pv) {
             w->pdir = pv->dir;
-            w->pdir_ml = mkey(f, MK_LIST, w->ck, pv->dir);
+            w->pdir_ml = mkey(f, MK_LIST, w->k.ck, pv->dir);
         }
     }
     return w->pdir_have;
@@ -620,8 +620,8 @@ dot(struct bytes name)
 static void
 listing_call(struct findings *f, const struct op_event *ev, const struct who *w)
 {
-    uint64_t dk = w->fk;
-    struct lstv *l = ftab_put(f->lst, pair_key(f, w->ck, dk, 2), w->t_call, NULL);
+    uint64_t dk = w->k.fk;
+    struct lstv *l = ftab_put(f->lst, pair_key(f, w->k.ck, dk, 2), w->t_call, NULL);
     struct fnd_dir *d;
     struct fnd_listing *li = NULL;
     bool plus = ev->kind == OPK_READDIRPLUS || ev->v4.dir_attrs, attrs = ev->v4.dir_attrs;
@@ -649,7 +649,7 @@ listing_call(struct findings *f, const struct op_event *ev, const struct who *w)
         if (e->fh.len && !dot(e->name)) {
             struct parentv *pv = ftab_put(f->parent, w->dfk[i], w->t_reply, NULL);
             pv->dir = dk;
-            hold(f, w->ck, e->fh, w->dfk[i], &e->attr, w->t_reply);
+            hold(f, w->k.ck, e->fh, w->dfk[i], &e->attr, w->t_reply);
         }
         attrs = attrs || e->attr.valid;
     }
@@ -683,13 +683,13 @@ child_call(struct findings *f, const struct op_event *ev, struct who *w, bool re
     struct fnd_listing *li;
 
     if (ev->kind == OPK_LOOKUP) {
-        dk = w->fk;
+        dk = w->k.fk;
     } else {
         if (!parent_of(f, w))
             return;
         dk = w->pdir;
     }
-    l = ftab_get(f->lst, pair_key(f, w->ck, dk, 2));
+    l = ftab_get(f->lst, pair_key(f, w->k.ck, dk, 2));
     if (!l || !l->dir1 || l->t_last == 0 || w->t_call - l->t_last > f->window_ns)
         return;
     d = &f->dirs[l->dir1 - 1];
@@ -741,7 +741,7 @@ static struct mval *
 m_attr(struct findings *f, unsigned sc, struct who *w, int64_t now, struct fslot **slot)
 {
     struct ftab *t = f->model[sc];
-    struct fslot *s = ftab_find(t, w->ma_f);
+    struct fslot *s = ftab_find(t, w->k.ma_f);
     struct mval *a = s ? val_of(t, s) : NULL;
 
     if (fscen_params[sc].rdirplus) {
@@ -753,7 +753,7 @@ m_attr(struct findings *f, unsigned sc, struct who *w, int64_t now, struct fslot
 
         if (l && l->plus && (!a || l->t > a->t)) {
             if (!a) {
-                s = ftab_put_slot(t, w->ma_f, now, NULL);
+                s = ftab_put_slot(t, w->k.ma_f, now, NULL);
                 a = val_of(t, s);
             }
             a->t = l->t;
@@ -824,18 +824,18 @@ m_sent(struct findings *f, unsigned sc, const struct op_event *ev, struct who *w
         }
         break;
     case OPK_ACCESS: {
-        struct mval *x = ftab_get(t, w->mx_f);
+        struct mval *x = ftab_get(t, w->k.mx_f);
         sent = !(x && a && x->digest == a->digest && now - x->t < ac_of(P, a));
         if (sent && ev->attr.valid) {
-            x = ftab_put(t, w->mx_f, now, NULL);
+            x = ftab_put(t, w->k.mx_f, now, NULL);
             x->t = w->t_reply;
             x->digest = ev->attr.digest;
         }
         break;
     }
     case OPK_LOOKUP: {
-        struct mval *e = ftab_get(t, w->mx_f);
-        const struct mval *l = plus_time(f, w->ml_f) != INT64_MIN ? ftab_get(t, w->ml_f)
+        struct mval *e = ftab_get(t, w->k.mx_f);
+        const struct mval *l = plus_time(f, w->k.ml_f) != INT64_MIN ? ftab_get(t, w->k.ml_f)
                                                                   : NULL;
         bool dir_ok = m_valid(P, a, now);
 
@@ -846,7 +846,7 @@ m_sent(struct findings *f, unsigned sc, const struct op_event *ev, struct who *w
         if (dir_ok && P->rdirplus && ev->status == 0 && l && l->plus && l->digest == a->digest)
             sent = false; /* READDIRPLUS primed the dentry */
         if (sent && ev->attr.valid) {
-            e = ftab_put(t, w->mx_f, now, NULL);
+            e = ftab_put(t, w->k.mx_f, now, NULL);
             e->t = w->t_reply;
             e->digest = ev->attr.digest;
             e->pos = ev->status == 0;
@@ -855,7 +855,7 @@ m_sent(struct findings *f, unsigned sc, const struct op_event *ev, struct who *w
     }
     case OPK_READDIR:
     case OPK_READDIRPLUS: {
-        struct mval *l = ftab_put(t, w->ml_f, now, NULL);
+        struct mval *l = ftab_put(t, w->k.ml_f, now, NULL);
 
         if (ev->offset == 0)
             l->sending = !(l->t && a && l->digest == a->digest && m_valid(P, a, now));
@@ -867,7 +867,7 @@ m_sent(struct findings *f, unsigned sc, const struct op_event *ev, struct who *w
                 l->digest = ev->attr.digest;
             l->plus = ev->kind == OPK_READDIRPLUS && P->rdirplus;
             if (l->plus)
-                plus_mark(f, w->ml_f, l->t);
+                plus_mark(f, w->k.ml_f, l->t);
         }
         break;
     }
@@ -882,8 +882,8 @@ m_sent(struct findings *f, unsigned sc, const struct op_event *ev, struct who *w
     if (!sent)
         return false;
     if (ev->has_status && attr_counts(ev->kind)) {
-        m_refresh(f, sc, w->ma_f, a_slot, ev->fh, &ev->attr, w->t_reply);
-        m_refresh(f, sc, w->ma_o, NULL, ev->obj_fh, &ev->obj_attr, w->t_reply);
+        m_refresh(f, sc, w->k.ma_f, a_slot, ev->fh, &ev->attr, w->t_reply);
+        m_refresh(f, sc, w->k.ma_o, NULL, ev->obj_fh, &ev->obj_attr, w->t_reply);
         if (P->rdirplus && ev->kind == OPK_READDIRPLUS) {
             unsigned i;
             for (i = 0; i < ev->ndirent; i++)
@@ -893,7 +893,7 @@ m_sent(struct findings *f, unsigned sc, const struct op_event *ev, struct who *w
         }
     }
     if (ev->kind == OPK_READ && ev->fh.len) {
-        a = val_of(t, ftab_put_at(t, a_slot, w->ma_f, now));
+        a = val_of(t, ftab_put_at(t, a_slot, w->k.ma_f, now));
         if (a->read_digest != a->digest)
             a->read_end = 0;
         a->read_digest = a->digest;
@@ -931,54 +931,68 @@ whatif(struct findings *f, const struct op_event *ev, struct who *w, bool replie
 /* ---- the entry point -------------------------------------------------------------- */
 
 /* The table keys of a replied call, hashed once (each was computed up to
- * seven times, once per scenario, and again by the redundancy checks). */
+ * seven times, once per scenario, and again by the redundancy checks), and
+ * the rows of the ones every such call reads or writes loaded: the seven
+ * scenarios' (fh's attributes, the listing, the ACCESS or LOOKUP entry, the
+ * object's attributes), parent and mod, and the attr table's. */
 static void
-call_keys(const struct findings *f, const struct op_event *ev, struct who *w, uint64_t *dfk,
-          uint64_t *dma)
+call_keys(const struct findings *f, const struct op_event *ev, struct fnd_prep *p)
 {
-    struct ftab *pm[2];
-    unsigned i;
-
-    w->fk = fh_key(f, ev->fh);
-    w->ak = pair_key(f, w->ck, w->fk, 1);
-    w->ma_f = mkey(f, MK_ATTR, w->ck, w->fk);
+    p->fk = fh_key(f, ev->fh);
+    p->ak = pair_key(f, p->ck, p->fk, 1);
+    p->ma_f = mkey(f, MK_ATTR, p->ck, p->fk);
+    p->ok = p->ma_o = p->ml_f = p->mx_f = 0;
     if (ev->obj_fh.len) {
-        w->ok = fh_key(f, ev->obj_fh);
-        w->ma_o = mkey(f, MK_ATTR, w->ck, w->ok);
+        p->ok = fh_key(f, ev->obj_fh);
+        p->ma_o = mkey(f, MK_ATTR, p->ck, p->ok);
     }
     switch (ev->kind) {
     case OPK_ACCESS:
-        w->mx_f = mkey(f, MK_ACC, w->ck, hash_u64x2(w->fk, ev->uid, f->seed));
+        p->mx_f = mkey(f, MK_ACC, p->ck, hash_u64x2(p->fk, ev->uid, f->seed));
         break;
     case OPK_LOOKUP:
-        w->mx_f = mkey(f, MK_DENT, w->ck,
-                       hash_u64x2(w->fk, hash_bytes(ev->name.p, ev->name.len, f->seed), f->seed));
-        w->ml_f = mkey(f, MK_LIST, w->ck, w->fk);
+        p->mx_f = mkey(f, MK_DENT, p->ck,
+                       hash_u64x2(p->fk, hash_bytes(ev->name.p, ev->name.len, f->seed), f->seed));
+        p->ml_f = mkey(f, MK_LIST, p->ck, p->fk);
         break;
     case OPK_READDIR:
     case OPK_READDIRPLUS:
-        w->ml_f = mkey(f, MK_LIST, w->ck, w->fk);
-        for (i = 0; i < ev->ndirent; i++)
-            if (ev->dirent[i].fh.len) {
-                dfk[i] = fh_key(f, ev->dirent[i].fh);
-                dma[i] = mkey(f, MK_ATTR, w->ck, dfk[i]);
-            } else {
-                dfk[i] = dma[i] = 0; /* not used: no handle */
-            }
+        p->ml_f = mkey(f, MK_LIST, p->ck, p->fk);
         break;
     default:
         break;
     }
+    /* the groups' first members (findings_new): their rows */
+    ftab_prefetch(f->model[0], p->ma_f, FND_MODEL_LINES);
+    if (p->ml_f)
+        ftab_prefetch(f->model[0], p->ml_f, FND_MODEL_LINES);
+    if (p->mx_f)
+        ftab_prefetch(f->model[0], p->mx_f, FND_MODEL_LINES);
+    if (p->ma_o)
+        ftab_prefetch(f->model[0], p->ma_o, FND_MODEL_LINES);
+    ftab_prefetch(f->parent, p->fk, FND_PM_LINES);
+    ftab_prefetch(f->attr, p->ak, FND_ATTR_LINES);
+}
+
+/* Each kept directory entry's fh_key and model MK_ATTR key. */
+static void
+dirent_keys(const struct findings *f, const struct op_event *ev, struct who *w, uint64_t *dfk,
+            uint64_t *dma)
+{
+    unsigned i;
+
+    if (ev->kind == OPK_READDIR || ev->kind == OPK_READDIRPLUS) {
+        for (i = 0; i < ev->ndirent; i++) {
+            if (ev->dirent[i].fh.len) {
+                dfk[i] = fh_key(f, ev->dirent[i].fh);
+                dma[i] = mkey(f, MK_ATTR, w->k.ck, dfk[i]);
+            } else {
+                dfk[i] = dma[i] = 0; /* not used: no handle */
+            }
+        }
+    }
     w->dfk = dfk;
     w->dma = dma;
-    pm[0] = f->parent; /* the group of parent and mod (findings_new) */
-    pm[1] = f->mod;
-    ftab_group_prefetch(f->model, SC__COUNT, w->ma_f);
-    if (w->ml_f)
-        ftab_group_prefetch(f->model, SC__COUNT, w->ml_f);
-    if (w->mx_f)
-        ftab_group_prefetch(f->model, SC__COUNT, w->mx_f);
-    ftab_group_prefetch(pm, 2, w->fk);
 }
 
 /* NLM LOCK and TEST calls answered in their reply (not the *_MSG ones):
@@ -1160,7 +1174,7 @@ findings_credit(struct findings *f, enum fkind k, const struct op_event *ev, uin
     memset(&w, 0, sizeof w);
     w.af = ev->key->af;
     w.caddr = ev->call_dir == 0 ? ev->key->saddr : ev->key->daddr;
-    w.ck = hash_bytes(w.caddr, w.af == 6 ? 16 : 4, f->seed ^ w.af);
+    w.k.ck = hash_bytes(w.caddr, w.af == 6 ? 16 : 4, f->seed ^ w.af);
     w.t_call = ns_of(&ev->t_call);
     c = client_row(f, &w);
     fl = file_row_w(f, ev->fh, &w);
@@ -1174,13 +1188,42 @@ findings_credit(struct findings *f, enum fkind k, const struct op_event *ev, uin
 }
 
 void
+findings_prepare(const struct findings *f, const struct op_event *ev, struct fnd_prep *p)
+{
+    const uint8_t *caddr;
+    uint8_t af;
+
+    p->wanted = f && findings_wants(ev);
+    if (!p->wanted || nlm_lock(ev) || callback(ev))
+        return;
+    af = ev->key->af;
+    caddr = ev->call_dir == 0 ? ev->key->saddr : ev->key->daddr;
+    p->ck = hash_bytes(caddr, af == 6 ? 16 : 4, f->seed ^ af);
+    if (ev->outcome == OP_REPLIED)
+        call_keys(f, ev, p);
+    else /* not used */
+        p->fk = p->ok = p->ak = p->ma_f = p->ma_o = p->ml_f = p->mx_f = 0;
+}
+
+void
 findings_record(struct findings *f, const struct op_event *ev)
+{
+    struct fnd_prep p;
+
+    if (!f) /* e.g. the view's findings, when there is no view */
+        return;
+    findings_prepare(f, ev, &p);
+    findings_record_prepared(f, ev, &p);
+}
+
+void
+findings_record_prepared(struct findings *f, const struct op_event *ev, const struct fnd_prep *p)
 {
     struct who w;
     uint64_t dfk[OP_DIRENT_MAX], dma[OP_DIRENT_MAX];
     bool replied, v4;
 
-    if (!f || !findings_wants(ev))
+    if (!p->wanted)
         return;
     if (nlm_lock(ev)) {
         findings_nlm_record(f, ev);
@@ -1192,9 +1235,9 @@ findings_record(struct findings *f, const struct op_event *ev)
     }
     replied = ev->outcome == OP_REPLIED;
     memset(&w, 0, sizeof w);
+    w.k = *p;
     w.af = ev->key->af;
     w.caddr = ev->call_dir == 0 ? ev->key->saddr : ev->key->daddr;
-    w.ck = hash_bytes(w.caddr, w.af == 6 ? 16 : 4, f->seed ^ w.af);
     w.t_call = ns_of(&ev->t_call);
     w.t_reply = replied || ev->outcome == OP_RPC_ERROR ? ns_of(&ev->t_reply) : w.t_call;
     if (w.t_reply < w.t_call)
@@ -1218,7 +1261,7 @@ findings_record(struct findings *f, const struct op_event *ev)
     if (replied && !v4)
         serialized_io(f, ev, &w);
     if (replied)
-        call_keys(f, ev, &w, dfk, dma);
+        dirent_keys(f, ev, &w, dfk, dma);
     if (v4)
         findings_nfs4_record(f, ev, &w.cost);
     if (!v4 || (ev->kind != OPK_NULL && ev->kind < OPK__COUNT))
@@ -1227,7 +1270,7 @@ findings_record(struct findings *f, const struct op_event *ev)
         return;
 
     if (modifies(ev) && ev->fh.len) {
-        struct modv *m = ftab_put(f->mod, w.fk, w.t_reply, NULL);
+        struct modv *m = ftab_put(f->mod, w.k.fk, w.t_reply, NULL);
         uncredit_if_overlapped(f, FK_REDUNDANT_GETATTR, &m->getattr, w.t_call, w.t_reply);
         m->t_mod = w.t_reply;
         if (ev->kind == OPK_SETATTR) {
@@ -1258,9 +1301,9 @@ findings_record(struct findings *f, const struct op_event *ev)
 
     switch (ev->kind) {
     case OPK_GETATTR: {
-        struct fslot *hs = ftab_find(f->attr, w.ak);
+        struct fslot *hs = ftab_find(f->attr, w.k.ak);
         const struct held *h = hs ? val_of(f->attr, hs) : NULL;
-        struct modv *m = ftab_get(f->mod, w.fk);
+        struct modv *m = ftab_get(f->mod, w.k.fk);
         bool red = false;
         int64_t ht = 0;
         uint64_t hd = 0;
@@ -1277,25 +1320,26 @@ findings_record(struct findings *f, const struct op_event *ev)
             hd == ev->attr.digest) {
             red = true;
             if (!m)
-                m = ftab_put(f->mod, w.fk, w.t_reply, NULL);
+                m = ftab_put(f->mod, w.k.fk, w.t_reply, NULL);
             credit(f, FK_REDUNDANT_GETATTR, &w, ev->fh, &m->getattr);
         }
         child_call(f, ev, &w, red);
         if (ev->attr.valid && ev->fh.len)
-            hold_at(f, w.ak, hs, &ev->attr, w.t_reply);
+            hold_at(f, w.k.ak, hs, &ev->attr, w.t_reply);
         break;
     }
     case OPK_ACCESS: {
-        uint64_t k = pair_key(f, w.ck, hash_u64x2(w.fk, (uint64_t)ev->uid << 32 | ev->access_req,
-                                                  f->seed), 3);
+        uint64_t k = pair_key(f, w.k.ck,
+                              hash_u64x2(w.k.fk, (uint64_t)ev->uid << 32 | ev->access_req,
+                                         f->seed), 3);
         struct accv *a = ftab_put(f->acc, k, w.t_reply, NULL);
-        struct modv *m = ftab_get(f->mod, w.fk);
+        struct modv *m = ftab_get(f->mod, w.k.fk);
 
         f->access++;
         if (a->t && a->t <= w.t_call && w.t_call - a->t <= f->window_ns &&
             a->granted == ev->access_granted && (!m || m->t_setattr <= a->t)) {
             if (!m)
-                m = ftab_put(f->mod, w.fk, w.t_reply, NULL);
+                m = ftab_put(f->mod, w.k.fk, w.t_reply, NULL);
             credit(f, FK_REDUNDANT_ACCESS, &w, ev->fh, &m->access);
         }
         a->t = w.t_reply;
@@ -1314,12 +1358,12 @@ findings_record(struct findings *f, const struct op_event *ev)
         break;
     }
     if (ev->obj_fh.len && ev->fh.len && ev->kind != OPK_READDIRPLUS) {
-        struct parentv *pv = ftab_put(f->parent, w.ok, w.t_reply, NULL);
-        pv->dir = w.fk;
+        struct parentv *pv = ftab_put(f->parent, w.k.ok, w.t_reply, NULL);
+        pv->dir = w.k.fk;
     }
     if (attr_counts(ev->kind)) {
         if (ev->kind != OPK_GETATTR && ev->attr.valid && ev->fh.len)
-            hold_at(f, w.ak, NULL, &ev->attr, w.t_reply);
-        hold(f, w.ck, ev->obj_fh, w.ok, &ev->obj_attr, w.t_reply);
+            hold_at(f, w.k.ak, NULL, &ev->attr, w.t_reply);
+        hold(f, w.k.ck, ev->obj_fh, w.k.ok, &ev->obj_attr, w.t_reply);
     }
 }

@@ -155,6 +155,13 @@ struct fnd_whatif4 {
     uint64_t deleg_open, deleg_close, deleg_getattr; /* COMPOUNDs a read delegation saves */
 };
 
+/* Cache lines of a row (ftab_lines) of the model's tables (7 slots, then
+ * 7 values of a line each), of parent and mod's, and of attr's: the lines
+ * findings_prepare loads. */
+#define FND_MODEL_LINES 9
+#define FND_PM_LINES 2
+#define FND_ATTR_LINES 1
+
 #define FND_PLUS_BITS 11 /* findings.plus_t: 2,048 buckets, 16 KiB */
 
 struct ftab;    /* bounded hash table (findings.c) */
@@ -236,6 +243,21 @@ void findings_free(struct findings *f); /* NULL is a no-op */
  * analysed). Reads nothing but f and ev, so it may run on another thread
  * (findings_worker.h). */
 void findings_record(struct findings *f, const struct op_event *ev);
+
+/* findings_record in two steps, so that a queue of events can have the next
+ * one's table rows loading while the current one is recorded
+ * (findings_worker.c): findings_prepare hashes ev's keys and starts loading
+ * their table rows; findings_record_prepared(f, ev, p) then does what
+ * findings_record(f, ev) does. Neither changes what the other reads, so
+ * events may be prepared ahead of those recorded before them. */
+struct fnd_prep {
+    bool wanted;                 /* findings_wants(ev), f not NULL */
+    uint64_t ck;                 /* the client's key (analysed calls) */
+    uint64_t fk, ok, ak, ma_f, ma_o, ml_f, mx_f; /* replied calls (findings.c: struct who) */
+};
+void findings_prepare(const struct findings *f, const struct op_event *ev, struct fnd_prep *p);
+void findings_record_prepared(struct findings *f, const struct op_event *ev,
+                              const struct fnd_prep *p);
 /* Is ev one findings_record analyses: a file-service operation (a kind below
  * OPK_FILE_COUNT) or a COMPOUND (a program with an operation table) of a
  * program flagged PGF_FINDINGS, or a LOCK or TEST of a PGF_LOCK_WAITS

@@ -523,6 +523,21 @@ test_table_slots(void)
     ftab_free(t);
 }
 
+/* findings_prepare loads FND_*_LINES lines of a row: the rows' sizes. */
+static void
+test_row_lines(void)
+{
+    struct findings *f = findings_new(0, 0, 1);
+
+    CHECK(f != NULL);
+    if (!f)
+        return;
+    EQ(ftab_lines(f->model[0]), FND_MODEL_LINES);
+    EQ(ftab_lines(f->parent), FND_PM_LINES);
+    EQ(ftab_lines(f->attr), FND_ATTR_LINES);
+    findings_free(f);
+}
+
 int
 main(void)
 {
@@ -540,5 +555,6 @@ main(void)
     test_fanout();
     test_network_and_lookups();
     test_table_slots();
+    test_row_lines();
     return t_done();
 }

@@ -98,32 +98,32 @@ ftab_get(const struct ftab *t, uint64_t key)
     return s ? val_of(t, s) : NULL;
 }
 
-/* Start loading the home slot of `key`: the tables are too big for the
- * cache, and a call's lookups go to 7+ of them, so their misses overlap
- * instead of following one another. */
-static inline void
-ftab_prefetch(const struct ftab *t, uint64_t key)
+/* Start loading the home row of `key`, `lines` cache lines from its
+ * start: the tables are too big for the cache, and a call's lookups go to
+ * 7+ of them, so their misses overlap instead of following one another.
+ * t is a table or a group's first member (ftab_group_new), whose rows hold
+ * every member's home slot and value of the key; a row is within one line,
+ * or whole lines from a line boundary (ftab_lines). `lines` is a constant
+ * of the caller's, so the loop unrolls.
+ * Always inlined: GCC finds a function that only prefetches "const" (a
+ * prefetch is no side effect to it) and deletes its calls, prefetches and
+ * all, unless it was inlined first. */
+__attribute__((always_inline)) static inline void
+ftab_prefetch(const struct ftab *t, uint64_t key, unsigned lines)
 {
-    struct fslot *s = slot_at(t, ftab_home(t, key));
-
-    __builtin_prefetch(s);
-    __builtin_prefetch(val_of(t, s));
-}
-
-/* ftab_prefetch of `key` in every member of a group of n (ftab_group_new,
- * t its first member): the home row is the same for all, so its address is
- * computed once, and its slots' lines and each member's value line are
- * loaded. */
-static inline void
-ftab_group_prefetch(struct ftab *const *t, unsigned n, uint64_t key)
-{
-    const uint8_t *row = (const uint8_t *)slot_at(t[0], ftab_home(t[0], key));
+    const uint8_t *row = t->base + (size_t)ftab_home(t, key) * t->row;
     unsigned i;
 
-    for (i = 0; i < n * sizeof(struct fslot); i += 64)
-        __builtin_prefetch(row + i);
-    for (i = 0; i < n; i++)
-        __builtin_prefetch(row + t[i]->voff + i * sizeof(struct fslot));
+#pragma GCC unroll 16
+    for (i = 0; i < lines; i++)
+        __builtin_prefetch(row + 64 * i);
+}
+
+/* The cache lines of one of t's rows. */
+static inline unsigned
+ftab_lines(const struct ftab *t)
+{
+    return (unsigned)((t->row + 63) / 64);
 }
 
 /* Find or add `key` (a new value is zeroed); `now` marks it recently used.
