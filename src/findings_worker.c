@@ -62,8 +62,11 @@ struct findings_worker {
     struct spsc ring;
     pthread_t th;
     uint64_t posted, inline_n;
-    struct op_event ev;                      /* the event rebuilt from a record */
-    struct op_dirent dirents[OP_DIRENT_MAX]; /* its listing's entries (ev.dirent) */
+    /* The event rebuilt from a record and its listing's entries
+     * (ev.dirent), for the record being recorded and for the next one,
+     * prepared meanwhile: run() alternates between the two. */
+    struct op_event ev[2];
+    struct op_dirent dirents[2][OP_DIRENT_MAX];
 };
 
 static size_t
@@ -208,12 +211,12 @@ encode(uint8_t *out, const struct op_event *ev)
  * not carry stay zero), its pointers into the record (valid until it is
  * released). */
 static const struct op_event *
-decode(struct findings_worker *w, const uint8_t *in)
+decode(struct findings_worker *w, unsigned which, const uint8_t *in)
 {
     const struct fw_rec *r = (const struct fw_rec *)in;
     const uint8_t *p = in + sizeof *r;
     const struct fw_dirent *d;
-    struct op_event *ev = &w->ev;
+    struct op_event *ev = &w->ev[which];
     unsigned i;
 
     ev->pg = r->pg;
@@ -263,7 +266,7 @@ decode(struct findings_worker *w, const uint8_t *in)
     ev->name = take(&p, r->name_len);
     ev->obj_fh = take(&p, r->obj_len);
     ev->v4.lock_holder = take(&p, r->holder_len);
-    ev->dirent = w->dirents;
+    ev->dirent = w->dirents[which];
     ev->dirent_cap = OP_DIRENT_MAX; /* ndirent <= OP_DIRENT_MAX: findings_wants */
     d = (const struct fw_dirent *)(in + align8((size_t)(p - in)));
     p = (const uint8_t *)(d + ev->ndirent);
@@ -278,17 +281,39 @@ decode(struct findings_worker *w, const uint8_t *in)
     return ev;
 }
 
+/* Each record is prepared (findings_prepare: its keys hashed, its table
+ * rows loading) while the one before it is recorded, if the producer had
+ * published it by then: a call's dozen or so cache misses in the findings'
+ * tables then overlap the previous call's work instead of stalling its own. */
 static void *
 run(void *arg)
 {
     struct findings_worker *w = arg;
+    struct fnd_prep prep[2];
+    const struct op_event *ev = NULL, *next;
     const void *rec;
+    unsigned cur = 0;
     size_t n;
 
     prctl(PR_SET_NAME, "findings"); /* as top -H and /proc/PID/task/TID/comm show it */
-    while ((rec = spsc_peek(&w->ring, &n)) != NULL) {
-        findings_record(w->f, decode(w, rec));
-        spsc_release(&w->ring);
+    for (;;) {
+        if (!ev) {
+            rec = spsc_peek(&w->ring, &n);
+            if (!rec)
+                break;
+            ev = decode(w, cur, rec);
+            findings_prepare(w->f, ev, &prep[cur]);
+        }
+        next = NULL;
+        rec = spsc_peek_next(&w->ring, &n);
+        if (rec) {
+            next = decode(w, cur ^ 1, rec);
+            findings_prepare(w->f, next, &prep[cur ^ 1]);
+        }
+        findings_record_prepared(w->f, ev, &prep[cur]);
+        spsc_release(&w->ring); /* the next record, if any, is now the peeked one */
+        ev = next;
+        cur ^= 1;
     }
     return NULL;
 }

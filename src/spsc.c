@@ -196,6 +196,7 @@ spsc_peek(struct spsc *r, size_t *n)
     off = (size_t)(head % r->cap);
     memcpy(&len, r->buf + off, sizeof len);
     r->peeked = 0;
+    r->peeked_next = 0;
     if (len == WRAP) { /* published together with the record after it */
         r->peeked = r->cap - off;
         off = 0;
@@ -210,7 +211,32 @@ void
 spsc_release(struct spsc *r)
 {
     r->head_local += r->peeked;
-    r->peeked = 0;
+    r->peeked = r->peeked_next; /* spsc_peek_next's record, or 0 */
+    r->peeked_next = 0;
     if (r->head_local - atomic_load_explicit(&r->head, memory_order_relaxed) >= SPSC_PUBLISH)
         publish_head(r);
+}
+
+const void *
+spsc_peek_next(struct spsc *r, size_t *n)
+{
+    uint64_t pos = r->head_local + r->peeked;
+    size_t off;
+    uint32_t len;
+
+    r->peeked_next = 0;
+    if (!r->peeked)
+        return NULL; /* nothing peeked */
+    if (r->tail_cache <= pos && (r->tail_cache = atomic_load(&r->tail)) <= pos)
+        return NULL; /* not published yet */
+    off = (size_t)(pos % r->cap);
+    memcpy(&len, r->buf + off, sizeof len);
+    if (len == WRAP) { /* published together with the record after it */
+        r->peeked_next = r->cap - off;
+        off = 0;
+        memcpy(&len, r->buf, sizeof len);
+    }
+    r->peeked_next += HDR + pad8(len);
+    *n = len;
+    return r->buf + off + HDR;
 }

@@ -38,7 +38,7 @@ struct spsc {
     char pad1[SPSC_LINE];
     /* The consumer's. */
     _Atomic uint64_t head; /* published */
-    uint64_t head_local, tail_cache, peeked;
+    uint64_t head_local, tail_cache, peeked, peeked_next;
     char pad2[SPSC_LINE];
     /* Sleeping: written only around a wait. */
     atomic_int cons_waiting, closed;
@@ -66,5 +66,11 @@ void spsc_close(struct spsc *r);
  * empty; NULL once the ring is closed and empty. spsc_release frees it. */
 const void *spsc_peek(struct spsc *r, size_t *n);
 void spsc_release(struct spsc *r);
+/* The record after the peeked one (spsc_peek's, or the last
+ * spsc_peek_next's once the record before it is released), if the producer
+ * has published it (never waits), else NULL. spsc_release then makes it
+ * the peeked record: the consumer may use it without spsc_peek (which would
+ * return it again) and release it in turn. */
+const void *spsc_peek_next(struct spsc *r, size_t *n);
 
 #endif

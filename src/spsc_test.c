@@ -67,19 +67,30 @@ main(void)
 {
     pthread_t th;
     uint32_t seq = 0;
-    unsigned bad_len = 0, bad_seq = 0, bad_byte = 0;
-    const void *rec;
-    size_t n;
+    unsigned bad_len = 0, bad_seq = 0, bad_byte = 0, bad_next = 0, nexts = 0;
+    const void *rec, *next = NULL;
+    size_t n, next_n = 0;
 
     EQ(spsc_init(&ring, 1000), 0); /* rounded up to 1024: wraps often */
     EQ(ring.cap, 1024);
     EQ(spsc_max_record(&ring), 512 - 16);
     EQ(pthread_create(&th, NULL, producer, NULL), 0);
-    while ((rec = spsc_peek(&ring, &n)) != NULL) {
-        const uint8_t *p = rec;
+    /* Every other record that spsc_peek_next showed is taken from it
+     * without spsc_peek, as the findings worker does. */
+    for (;;) {
+        const uint8_t *p;
         size_t i;
         uint32_t got;
 
+        if (next && seq % 2) {
+            rec = next;
+            n = next_n;
+        } else if ((rec = spsc_peek(&ring, &n)) == NULL) {
+            break;
+        } else if (next) { /* spsc_peek_next showed this record ahead */
+            bad_next += rec != next || n != next_n;
+        }
+        p = rec;
         CHECK(((uintptr_t)rec & 7) == 0);
         if (n != size_of(seq)) {
             bad_len++;
@@ -94,6 +105,12 @@ main(void)
             for (spin = 0; spin < 2000; spin++)
                 ;
         }
+        next = spsc_peek_next(&ring, &next_n); /* never waits */
+        if (next) {
+            CHECK(((uintptr_t)next & 7) == 0);
+            bad_next += next_n != size_of(seq + 1);
+            nexts++;
+        }
         spsc_release(&ring);
         seq++;
     }
@@ -102,6 +119,8 @@ main(void)
     EQ(bad_len, 0);
     EQ(bad_seq, 0);
     EQ(bad_byte, 0);
+    EQ(bad_next, 0);
+    CHECK(nexts > 0);
     EQ(empty_seen_bad, 0);
     EQ(atomic_load(&ring.head), atomic_load(&ring.tail));
     CHECK(spsc_peek(&ring, &n) == NULL); /* closed and empty stays so */
