@@ -201,6 +201,8 @@ findings_new(size_t cap, unsigned window_s, uint64_t seed)
     f->seed = seed;
     for (i = 0; i < 1u << FND_PLUS_BITS; i++)
         f->plus_t[i] = INT64_MIN;
+    for (i = 0; i < 1u << FND_CKEY_BITS; i++)
+        f->ckeys[i].af = 0xff;
     histo_init(&f->lat_stable);
     histo_init(&f->lat_unstable);
     histo_init(&f->lat_commit);
@@ -425,6 +427,32 @@ uncredit_if_overlapped(struct findings *f, enum fkind k, struct redmark *m, int6
         return;
     uncredit(f, k, m->lat, m->client, m->file);
     m->call = 0;
+}
+
+/* The client key of address a (4 or 16 bytes, by af), through the
+ * remembered ones (findings.ckeys): the same value as the hash. */
+static uint64_t
+client_key(struct findings *f, const uint8_t *a, uint8_t af)
+{
+    struct fnd_ckey *c;
+    uint64_t lo, hi = 0;
+    uint32_t v4;
+
+    if (af == 6) {
+        memcpy(&lo, a, 8);
+        memcpy(&hi, a + 8, 8);
+    } else {
+        memcpy(&v4, a, 4);
+        lo = v4;
+    }
+    c = &f->ckeys[((lo ^ hi ^ (hi >> 32)) * 0x9e3779b97f4a7c15ULL) >> (64 - FND_CKEY_BITS)];
+    if (c->af == af && c->lo == lo && c->hi == hi)
+        return c->ck;
+    c->af = af;
+    c->lo = lo;
+    c->hi = hi;
+    c->ck = hash_bytes(a, af == 6 ? 16 : 4, f->seed ^ af);
+    return c->ck;
 }
 
 static uint64_t
@@ -1174,7 +1202,7 @@ findings_credit(struct findings *f, enum fkind k, const struct op_event *ev, uin
     memset(&w, 0, sizeof w);
     w.af = ev->key->af;
     w.caddr = ev->call_dir == 0 ? ev->key->saddr : ev->key->daddr;
-    w.k.ck = hash_bytes(w.caddr, w.af == 6 ? 16 : 4, f->seed ^ w.af);
+    w.k.ck = client_key(f, w.caddr, w.af);
     w.t_call = ns_of(&ev->t_call);
     c = client_row(f, &w);
     fl = file_row_w(f, ev->fh, &w);
@@ -1188,7 +1216,7 @@ findings_credit(struct findings *f, enum fkind k, const struct op_event *ev, uin
 }
 
 void
-findings_prepare(const struct findings *f, const struct op_event *ev, struct fnd_prep *p)
+findings_prepare(struct findings *f, const struct op_event *ev, struct fnd_prep *p)
 {
     const uint8_t *caddr;
     uint8_t af;
@@ -1198,7 +1226,7 @@ findings_prepare(const struct findings *f, const struct op_event *ev, struct fnd
         return;
     af = ev->key->af;
     caddr = ev->call_dir == 0 ? ev->key->saddr : ev->key->daddr;
-    p->ck = hash_bytes(caddr, af == 6 ? 16 : 4, f->seed ^ af);
+    p->ck = client_key(f, caddr, af);
     if (ev->outcome == OP_REPLIED)
         call_keys(f, ev, p);
     else /* not used */

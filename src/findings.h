@@ -162,6 +162,8 @@ struct fnd_whatif4 {
 #define FND_PM_LINES 2
 #define FND_ATTR_LINES 1
 
+#define FND_CKEY_BITS 6 /* findings.ckeys: 64 remembered client keys */
+
 #define FND_PLUS_BITS 11 /* findings.plus_t: 2,048 buckets, 16 KiB */
 
 struct ftab;    /* bounded hash table (findings.c) */
@@ -212,6 +214,13 @@ struct findings {
     struct fnd_client client_other;
     unsigned nclients;            /* clients[] used */
     uint8_t client_ix[FND_CLIENT_IX]; /* index + 1 into clients[] by address hash, 0 = none */
+    /* The latest client keys (findings.c, client_key), direct-mapped by
+     * address: a call's client is most often one of a few, and its key a
+     * hash of 4 or 16 bytes. lo, hi: the address's bytes (IPv4: lo's low 4). */
+    struct fnd_ckey {
+        uint64_t lo, hi, ck;
+        uint8_t af; /* 0xff: empty */
+    } ckeys[1u << FND_CKEY_BITS];
     struct fnd_file *files;       /* FND_TOP_FILES */
     size_t nfiles;
     struct fnd_file file_other;
@@ -248,14 +257,15 @@ void findings_record(struct findings *f, const struct op_event *ev);
  * one's table rows loading while the current one is recorded
  * (findings_worker.c): findings_prepare hashes ev's keys and starts loading
  * their table rows; findings_record_prepared(f, ev, p) then does what
- * findings_record(f, ev) does. Neither changes what the other reads, so
- * events may be prepared ahead of those recorded before them. */
+ * findings_record(f, ev) does. Neither changes what the other reads
+ * (findings_prepare changes only a cache of client keys), so events may
+ * be prepared ahead of those recorded before them. */
 struct fnd_prep {
     bool wanted;                 /* findings_wants(ev), f not NULL */
     uint64_t ck;                 /* the client's key (analysed calls) */
     uint64_t fk, ok, ak, ma_f, ma_o, ml_f, mx_f; /* replied calls (findings.c: struct who) */
 };
-void findings_prepare(const struct findings *f, const struct op_event *ev, struct fnd_prep *p);
+void findings_prepare(struct findings *f, const struct op_event *ev, struct fnd_prep *p);
 void findings_record_prepared(struct findings *f, const struct op_event *ev,
                               const struct fnd_prep *p);
 /* Is ev one findings_record analyses: a file-service operation (a kind below
