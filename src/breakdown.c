@@ -155,7 +155,7 @@ bd_table_row(struct bd_table *t, const uint8_t *key, size_t len)
             bd_procs_evict(t->procs, s);
         if (t->ops)
             bd_procs_evict(t->ops, s);
-        hashtab_remove(&t->idx, hash_bytes(r->key, r->key_len, t->seed), s);
+        hashtab_remove(&t->idx, r->hash, s);
         t->evicted++;
     }
     r = &t->rows[s];
@@ -167,6 +167,7 @@ bd_table_row(struct bd_table *t, const uint8_t *key, size_t len)
     histo_small_init(&r->latency);
     memcpy(r->key, key, len);
     r->key_len = (uint8_t)len;
+    r->hash = h;
     r->used = 1;
     hashtab_insert(&t->idx, h, s);
     return r;

@@ -29,6 +29,7 @@ struct bd_row {
     uint8_t key_len;
     uint8_t used;
     uint32_t gen; /* bumped each time the slot is given to another key */
+    uint64_t hash; /* hash_bytes(key, key_len, the table's seed) */
     uint64_t calls, replies, errors, retrans, unanswered;
     uint64_t read_bytes, write_bytes;
     uint64_t stable[3];  /* NFSv3 WRITE calls by stable_how */
@@ -47,7 +48,7 @@ struct bd_table {
     struct bd_row other; /* what was evicted */
     size_t cap, count;
     struct hashtab idx;
-    uint64_t seed, rng, evicted;
+    uint64_t seed, rng, evicted; /* seed: the keys' hash */
     struct bd_procs *procs; /* per row and procedure (the view's), or NULL */
     struct bd_procs *ops;   /* file table: per row, the NFSv4 operations that ran with the
                              * row's handle as current file handle (bd_procs_key of the

@@ -461,6 +461,13 @@ fh_key(const struct findings *f, struct bytes fh)
     return hash_bytes(fh.p, fh.len, f->seed);
 }
 
+/* fh_key of ev->fh, as the decoder hashed it when it did so with our seed. */
+static uint64_t
+ev_fh_key(const struct findings *f, const struct op_event *ev)
+{
+    return f->fh_hash_ours && ev->has_fh_hash ? ev->fh_hash : fh_key(f, ev->fh);
+}
+
 static uint64_t
 pair_key(const struct findings *f, uint64_t a, uint64_t b, unsigned kind)
 {
@@ -966,7 +973,7 @@ whatif(struct findings *f, const struct op_event *ev, struct who *w, bool replie
 static void
 call_keys(const struct findings *f, const struct op_event *ev, struct fnd_prep *p)
 {
-    p->fk = fh_key(f, ev->fh);
+    p->fk = ev_fh_key(f, ev);
     p->ak = pair_key(f, p->ck, p->fk, 1);
     p->ma_f = mkey(f, MK_ATTR, p->ck, p->fk);
     p->ok = p->ma_o = p->ml_f = p->mx_f = 0;

@@ -175,6 +175,10 @@ struct findings {
     /* config */
     int64_t window_ns;
     uint64_t seed;
+    /* An event's fh_hash (op_event.has_fh_hash) is its handle's key here:
+     * the file breakdown table hashes with this seed (stats_file_hash_seed;
+     * set by whoever feeds both). */
+    bool fh_hash_ours;
     /* totals */
     uint64_t nfs3_calls;          /* calls analysed (findings_wants), replied or not */
     uint64_t n[FK__COUNT];        /* finding counts */

@@ -235,6 +235,40 @@ test_redundant_getattr(void)
     findings_free(f);
 }
 
+/* The handle's hash an event carries (op_event.fh_hash) is the handle's key
+ * only when the findings say it is theirs (fh_hash_ours): a GETATTR
+ * repeated with the same attributes is redundant whatever the event
+ * carries otherwise, and with the right hash when it is. */
+static void
+test_event_fh_hash(void)
+{
+    struct findings *f = findings_new(1024, 3, 7), *g = findings_new(1024, 3, 7);
+    struct op_event ev;
+    unsigned i;
+
+    CHECK(f && g);
+    if (!f || !g)
+        return;
+    g->fh_hash_ours = true;
+    for (i = 0; i < 3; i++) {
+        ev = with_attr(op(GETATTR, 100 * i, FH_G), 0xa);
+        ev.has_fh_hash = true;
+        ev.fh_hash = 1000 + i; /* not the handle's: not ours to take */
+        feed(f, ev);
+        ev.fh_hash = hash_bytes(FH_G, 8, g->seed);
+        feed(g, ev);
+    }
+    EQ(f->n[FK_REDUNDANT_GETATTR], 2);
+    EQ(g->n[FK_REDUNDANT_GETATTR], 2);
+    ev = with_attr(op(GETATTR, 300, FH_G), 0xa);
+    ev.has_fh_hash = true;
+    ev.fh_hash = 1000; /* taken: another key, no attributes held for it */
+    feed(g, ev);
+    EQ(g->n[FK_REDUNDANT_GETATTR], 2);
+    findings_free(f);
+    findings_free(g);
+}
+
 static struct op_event
 write_ev(unsigned t, uint8_t stable, uint32_t count, char verf)
 {
@@ -556,5 +590,6 @@ main(void)
     test_network_and_lookups();
     test_table_slots();
     test_row_lines();
+    test_event_fh_hash();
     return t_done();
 }

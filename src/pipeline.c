@@ -284,6 +284,10 @@ pipeline_init(struct nfsscope_ctx *ctx, const struct nfsscope_config *cfg)
                                      cfg->nfs4_stateids_max, seed ^ 0x6e667334ULL);
     if ((cfg->findings_max && !ctx->findings) || !ctx->lockwait || !ctx->nfs4_state)
         goto fail;
+    /* The decoder hashes each call's handle for its file row: with the
+     * findings' seed, the findings take that hash as their handle key. */
+    if (ctx->findings && stats_file_hash_seed(&ctx->stats, ctx->findings->seed))
+        ctx->findings->fh_hash_ours = true;
     consumers_build(ctx);
     ctx->frag = ipfrag_new(cfg->ipfrag_max, cfg->ipfrag_timeout_s, &ctx->stats.anom);
     ctx->tcp = tcp_reasm_new(&tc, &ctx->stats.anom);

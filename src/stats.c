@@ -125,6 +125,30 @@ stats_breakdowns_init(struct stats *s, size_t rows, size_t names_cap, uint64_t s
     return 0;
 }
 
+bool
+stats_file_hash_seed(struct stats *s, uint64_t seed)
+{
+    if (!s->bd_on || s->bd[BD_FILE].count)
+        return false;
+    s->bd[BD_FILE].seed = seed; /* its eviction's rng stays seeded as before */
+    return true;
+}
+
+bool
+stats_file_hash(const struct stats *s, const struct pending_call *pc, uint64_t *hash)
+{
+    const struct bd_table *t = &s->bd[BD_FILE];
+    uint32_t i = pc->bd_idx[BD_FILE];
+
+    /* The row stats_call_by gave the call (a slot's generation is never 0
+     * once used, so a call it never saw matches none); its key is the
+     * whole handle (PC_FH_MAX <= BD_KEY_MAX). */
+    if (!s->bd_on || i >= t->count || t->rows[i].gen != pc->bd_gen[BD_FILE])
+        return false;
+    *hash = t->rows[i].hash;
+    return true;
+}
+
 int
 stats_by_proc_init(struct stats *s)
 {
@@ -804,6 +828,7 @@ make_key(const struct stats *s, enum bd_dim d, const struct flow_key *key, unsig
 }
 
 _Static_assert(BD__COUNT == PC_BD_DIMS, "a pending call remembers one row per dimension");
+_Static_assert(PC_FH_MAX <= BD_KEY_MAX, "a file row's key is the call's whole handle");
 _Static_assert(sizeof ((struct bd_cache *)0)->idx == sizeof ((struct pending_call *)0)->bd_idx,
                "a connection remembers its last call's rows");
 

@@ -119,8 +119,8 @@ struct op_event {
     uint8_t committed;   /* WRITE reply committed, or STABLE_NONE */
     uint32_t status;     /* program status (nfsstat3 ...) when has_status */
     uint32_t accept_stat, reject_stat, reply_stat; /* RFC 5531 §9, for OP_RPC_ERROR */
-    uint64_t read_bytes;  /* READ reply count */
     uint32_t read_req;    /* READ call count: bytes asked for (NFSv3) */
+    uint64_t read_bytes;  /* READ reply count */
     uint32_t rtmax, wtmax; /* FSINFO reply: largest READ/WRITE the server takes, 0: none
                             * (RFC 1813 §3.3.19) */
     uint64_t write_bytes; /* WRITE call count (data sent) */
@@ -133,8 +133,11 @@ struct op_event {
     uint8_t call_dir;           /* 0: key's source is the client (the connection's role) */
     bool from_server;           /* the call travelled server -> client (a callback) */
     bool obj_is_export;         /* obj_fh is the root of the export named by `name` (MNT) */
+    bool has_fh_hash;           /* fh_hash is set */
     uint32_t uid, gid;          /* AUTH_SYS credentials, else UINT32_MAX */
     struct bytes fh;            /* the handle the call acted on (from the call) */
+    uint64_t fh_hash;           /* its hash as its file breakdown row has it
+                                 * (stats_file_hash), when has_fh_hash */
     struct bytes name;          /* the name it gave in that directory (from the call) */
     struct bytes obj_fh;        /* the handle the reply returned for that name (dissector) */
     struct bytes fh2, name2;    /* RENAME to (dir, name), LINK link (dir, name) (from the call) */
@@ -363,6 +366,16 @@ int stats_init(struct stats *s);
 int stats_init_programs(struct stats *s, const struct rpc_program *const *programs);
 /* Add the breakdown tables (rows per dimension) and the names cache. 0 or -1. */
 int stats_breakdowns_init(struct stats *s, size_t rows, size_t names_cap, uint64_t seed);
+/* Hash the file table's keys (the calls' handles) with `seed` instead: a
+ * call's event then carries its handle's hash (op_event.fh_hash), which is
+ * the findings' handle key when `seed` is theirs. Only before the first
+ * call: false (nothing changed) once the table has rows or without
+ * stats_breakdowns_init. */
+bool stats_file_hash_seed(struct stats *s, uint64_t seed);
+/* The hash of pc's handle as its file row has it (stats_call_by) into
+ * *hash, while that row still holds the handle; else false. */
+struct pending_call;
+bool stats_file_hash(const struct stats *s, const struct pending_call *pc, uint64_t *hash);
 /* Per breakdown row and procedure counts (bd_procs.h) for the client, server
  * and file tables: the view's procedure table for one of them.
  * After stats_breakdowns_init; 0 or -1. Freed with the tables. */

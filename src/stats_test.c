@@ -8,8 +8,10 @@
 
 #include <string.h>
 
+#include "hashtab.h"
 #include "nfs4.h"
 #include "t.h"
+#include "xid_table.h"
 
 /* An NFSv4 client's callback program number (RFC 7530 §16.1): decoded as
  * the callback program once announced, never over a registered number,
@@ -207,6 +209,60 @@ B(const char *s)
     return b;
 }
 
+/* After stats_file_hash_seed, a call's handle's hash as its file row has
+ * it (stats_file_hash) is hash_bytes with that seed (the findings' handle
+ * key), the row found through the table or through the connection's last
+ * rows alike; none once the row went to another handle, nor for a call the
+ * rows never saw. The seed changes only while the table is empty. */
+static void
+test_file_hash(void)
+{
+    static struct pending_call pc, pc2;
+    struct bd_cache c;
+    struct stats s;
+    uint64_t h = 0;
+    unsigned i;
+
+    EQ(stats_init(&s), 0);
+    EQ(stats_breakdowns_init(&s, 2, 64, 7), 0);
+    CHECK(stats_file_hash_seed(&s, 77));
+    memset(&pc, 0, sizeof pc);
+    memset(&c, 0, sizeof c);
+    CHECK(!stats_file_hash(&s, &pc, &h)); /* not seen by stats_call_by */
+    pc.key.af = FLOW_AF_INET;
+    pc.uid = pc.gid = UINT32_MAX;
+    pc.stable = STABLE_NONE;
+    memcpy(pc.fh, "handle-1", 8);
+    pc.fh_len = 8;
+    stats_call_by(&s, &pc, &c);
+    CHECK(stats_file_hash(&s, &pc, &h));
+    EQ(h, hash_bytes("handle-1", 8, 77));
+    CHECK(c.valid);
+    pc2 = pc;
+    stats_call_by(&s, &pc2, &c); /* the same rows, through c */
+    h = 0;
+    CHECK(stats_file_hash(&s, &pc2, &h));
+    EQ(h, hash_bytes("handle-1", 8, 77));
+    pc2.fh_len = 0; /* no handle: the "(none)" row */
+    stats_call_by(&s, &pc2, &c);
+    CHECK(stats_file_hash(&s, &pc2, &h));
+    EQ(h, hash_bytes(NULL, 0, 77));
+    pc2.fh_len = 8;
+    memcpy(pc2.fh, "handle-3", 8);
+    stats_call_by(&s, &pc2, NULL);
+    CHECK(stats_file_hash(&s, &pc2, &h));
+    EQ(h, hash_bytes("handle-3", 8, 77));
+    pc = pc2;
+    for (i = 0; i < 64; i++) { /* two rows: handle-3's (one call) goes to another */
+        pc2.fh[7] = (uint8_t)('a' + i);
+        stats_call_by(&s, &pc2, NULL);
+    }
+    CHECK(!stats_file_hash(&s, &pc, &h));
+    CHECK(!stats_file_hash_seed(&s, 78)); /* rows exist */
+    EQ(s.bd[BD_FILE].seed, 77);
+    stats_fini(&s);
+}
+
 int
 main(void)
 {
@@ -219,6 +275,7 @@ main(void)
     test_learned();
     test_file_ops();
     test_merge();
+    test_file_hash();
     EQ(stats_init(&s), 0);
     EQ(stats_breakdowns_init(&s, 16, 64, 7), 0);
     memset(&key, 0, sizeof key);
