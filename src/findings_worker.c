@@ -45,17 +45,24 @@ struct fw_rec {
     int64_t t_call, t_reply; /* ns: the findings read a time as ns_of() gives it */
     uint64_t read_bytes, write_bytes, offset;
     uint64_t attr_digest, obj_digest; /* (an attribute set's fileid is not read) */
+    uint64_t fh_hash;
     struct flow_key key;
     uint32_t vers, proc, main_ops, status, read_req, rtmax, wtmax, uid;
     uint32_t access_req, access_granted, dir_entries;
-    uint32_t fh_len, name_len, obj_len, holder_len;
+    uint16_t fh_len, name_len, obj_len, holder_len; /* at most FW_LEN_MAX */
     uint16_t retrans, ndirent;
     uint8_t outcome, kind, opf, stable, call_dir, attr_type, obj_type;
     bool has_main_ops, has_status, eof, net_delay, has_verf, attr_valid, obj_valid, has_v4;
+    bool has_fh_hash;
     uint8_t verf[8];
     /* then: struct op_nfs4 when has_v4; fh, name, obj_fh, lock holder bytes;
      * struct fw_dirent[ndirent] (aligned); their bytes */
 };
+
+/* The longest handle, name or lock holder a record carries (dissectors keep
+ * far less: PC_FH_MAX, PC_NAME_MAX); an event with a longer one is recorded
+ * on the calling thread, as one too large for the ring. */
+#define FW_LEN_MAX UINT16_MAX
 
 struct findings_worker {
     struct findings *f;
@@ -163,10 +170,11 @@ encode(uint8_t *out, const struct op_event *ev)
     r->access_req = ev->access_req;
     r->access_granted = ev->access_granted;
     r->dir_entries = ev->dir_entries;
-    r->fh_len = (uint32_t)ev->fh.len;
-    r->name_len = (uint32_t)ev->name.len;
-    r->obj_len = (uint32_t)ev->obj_fh.len;
-    r->holder_len = (uint32_t)ev->v4.lock_holder.len;
+    r->fh_hash = ev->fh_hash;
+    r->fh_len = (uint16_t)ev->fh.len;
+    r->name_len = (uint16_t)ev->name.len;
+    r->obj_len = (uint16_t)ev->obj_fh.len;
+    r->holder_len = (uint16_t)ev->v4.lock_holder.len;
     r->retrans = ev->retrans;
     r->ndirent = ev->ndirent;
     r->outcome = (uint8_t)ev->outcome;
@@ -184,6 +192,7 @@ encode(uint8_t *out, const struct op_event *ev)
     r->attr_valid = ev->attr.valid;
     r->obj_valid = ev->obj_attr.valid;
     r->has_v4 = has_v4(ev);
+    r->has_fh_hash = ev->has_fh_hash;
     memcpy(r->verf, ev->verf, sizeof r->verf);
     if (r->has_v4) {
         memcpy(p, &ev->v4, sizeof ev->v4);
@@ -227,6 +236,8 @@ decode(struct findings_worker *w, unsigned which, const uint8_t *in)
     ev->offset = r->offset;
     ev->attr.digest = r->attr_digest;
     ev->obj_attr.digest = r->obj_digest;
+    ev->fh_hash = r->fh_hash;
+    ev->has_fh_hash = r->has_fh_hash;
     ev->key = &r->key;
     ev->vers = r->vers;
     ev->proc = r->proc;
@@ -359,7 +370,9 @@ findings_worker_post(struct findings_worker *w, const struct op_event *ev)
         return;
     w->posted++;
     n = rec_size(ev);
-    if (n > spsc_max_record(&w->ring)) { /* see findings_worker.h */
+    if (n > spsc_max_record(&w->ring) || ev->fh.len > FW_LEN_MAX || ev->name.len > FW_LEN_MAX ||
+        ev->obj_fh.len > FW_LEN_MAX || ev->v4.lock_holder.len > FW_LEN_MAX) {
+        /* see findings_worker.h */
         spsc_wait_empty(&w->ring);
         findings_record(w->f, ev);
         w->inline_n++;
