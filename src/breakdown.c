@@ -148,6 +148,8 @@ bd_table_row(struct bd_table *t, const uint8_t *key, size_t len)
     if (t->count < t->cap) {
         s = (uint32_t)t->count++;
     } else {
+        if (t->before_evict)
+            t->before_evict(t->evict_arg);
         s = (uint32_t)pick_victim(t);
         r = &t->rows[s];
         row_add(&t->other, r);

@@ -39,6 +39,10 @@ struct bd_row {
      * names or hashing again while they hold. */
     struct names_export_memo export;
     uint32_t export_idx, export_gen;
+    /* Pair table: the accumulator (bd_acc.h) holding calls not yet added
+     * to this row and its client, server and user rows, while acc_gen is
+     * that accumulator's generation (0: none). */
+    uint32_t acc, acc_gen;
     struct histo_small latency; /* percentiles within 12.5 % (histo.h) */
 };
 
@@ -53,6 +57,10 @@ struct bd_table {
     struct bd_procs *ops;   /* file table: per row, the NFSv4 operations that ran with the
                              * row's handle as current file handle (bd_procs_key of the
                              * program and operation; calls = results), or NULL */
+    /* Called before a row is evicted (it picks the row with the fewest
+     * calls: counts kept elsewhere must be in the rows first), or NULL. */
+    void (*before_evict)(void *arg);
+    void *evict_arg;
 };
 
 /* The JSON key / text label of a dimension: "client", "server", ... */
@@ -80,6 +88,8 @@ bd_table_at(struct bd_table *t, uint32_t idx, uint32_t gen)
 struct bd_cache {
     uint32_t idx[BD__COUNT], gen[BD__COUNT];
     uint32_t uid; /* of the user row */
+    uint32_t acc, acc_gen; /* the accumulator counting for the client, server, pair and
+                            * user rows (bd_acc.h) while acc_gen is its generation, 0: none */
     uint32_t max_write; /* largest WRITE count seen on the connection */
     uint8_t dir;  /* call direction the address rows were found for */
     uint8_t valid;

@@ -52,6 +52,7 @@ on_tick(void *arg, struct nfsscope_ctx *ctx, const struct timespec *now)
 {
     const struct tick_arg *t = arg;
 
+    stats_settle(&ctx->stats);
     t->view->tick(stdout, &ctx->stats, t->vi, now);
 }
 
@@ -83,6 +84,7 @@ render_metrics(FILE *out, void *arg)
         if (drops >= 0)
             a->ctx->stats.cap.kernel_drops = drops;
     }
+    stats_settle(&a->ctx->stats);
     return report_prom(out, &a->ctx->stats, a->ctx->findings, a->input_done);
 }
 

@@ -277,6 +277,9 @@ pipeline_init(struct nfsscope_ctx *ctx, const struct nfsscope_config *cfg)
         stats_fini(&ctx->stats);
         return -1;
     }
+    /* Every reader settles first: pipeline_finish, a tick, a scrape; the
+     * view turns it off (stats_by_proc_init). */
+    stats_bd_defer(&ctx->stats, true);
     if (cfg->findings_max) /* 0 turns the findings off */
         ctx->findings = findings_new(cfg->findings_max, cfg->window_s, seed ^ 0x66696e64ULL);
     ctx->lockwait = lockwait_new(cfg->lock_waits_max, seed ^ 0x6c6f636bULL);
@@ -587,6 +590,7 @@ pipeline_finish(struct nfsscope_ctx *ctx)
     ipfrag_flush(ctx->frag);
     rpc_match_flush(&ctx->match);
     ctx->stats.anom.n[ANOM_FLOW_EVICTED] = ctx->flows.evicted;
+    stats_settle(&ctx->stats); /* the breakdown rows complete */
     findings_worker_finish(ctx->findings_worker); /* the findings are complete */
     ctx->findings_worker = NULL;
 }

@@ -119,7 +119,9 @@ stats_breakdowns_init(struct stats *s, size_t rows, size_t names_cap, uint64_t s
     if (!s->bd[BD_FILE].ops || bd_procs_init(s->bd[BD_FILE].ops, rows) != 0)
         return -1;
     s->names = names_new(names_cap, seed ^ 0x6e616d6573ULL);
-    if (!s->names || timeline_init(&s->tl, 1) != 0)
+    if (!s->names || timeline_init(&s->tl, 1) != 0 ||
+        bd_acc_init(&s->acc, &s->bd[BD_CLIENT], &s->bd[BD_SERVER], &s->bd[BD_PAIR],
+                    &s->bd[BD_USER]) != 0)
         return -1;
     s->bd_on = true;
     return 0;
@@ -149,6 +151,20 @@ stats_file_hash(const struct stats *s, const struct pending_call *pc, uint64_t *
     return true;
 }
 
+void
+stats_settle(struct stats *s)
+{
+    if (s->bd_on)
+        bd_acc_settle(&s->acc);
+}
+
+void
+stats_bd_defer(struct stats *s, bool on)
+{
+    stats_settle(s);
+    s->bd_defer = on && s->bd_on && !s->bd[BD_CLIENT].procs;
+}
+
 int
 stats_by_proc_init(struct stats *s)
 {
@@ -157,6 +173,7 @@ stats_by_proc_init(struct stats *s)
 
     if (!s->bd_on)
         return -1;
+    stats_bd_defer(s, false);
     for (i = 0; i < sizeof dims / sizeof *dims; i++) {
         struct bd_table *t = &s->bd[dims[i]];
 
@@ -208,6 +225,8 @@ stats_fini(struct stats *s)
     size_t i;
     unsigned d;
 
+    bd_acc_fini(&s->acc);
+    s->bd_defer = false;
     for (d = 0; d < BD__COUNT; d++)
         if (s->bd[d].rows)
             bd_table_fini(&s->bd[d]);
@@ -869,40 +888,60 @@ export_row(struct stats *s, const struct bd_cache *c, struct bd_row *file, struc
     return r;
 }
 
+/* The dimensions a call counts in: all, or with an accumulator (bd_acc.h)
+ * for the client, server, pair and user rows, the others. */
+static const uint8_t all_dims[BD__COUNT] = { BD_CLIENT, BD_SERVER, BD_PAIR,
+                                             BD_EXPORT, BD_FILE,   BD_USER };
+static const uint8_t own_dims[] = { BD_EXPORT, BD_FILE };
+
 void
 stats_call_by(struct stats *s, struct pending_call *pc, struct bd_cache *c)
 {
     uint8_t k[BD_KEY_MAX];
     struct bytes fh = { pc->fh, pc->fh_len };
     struct bd_row *row[BD__COUNT] = { NULL };
+    struct bd_acc *a = NULL;
     /* The same for every row (locals: the rows' stores could alias pc). */
     uint32_t pk, write_count = pc->write_count;
     bool primary = pc->pg && (pc->pg->flags & PGF_PRIMARY);
-    unsigned d, stable = pc->stable;
+    unsigned i, d, stable = pc->stable, ndims = BD__COUNT;
+    const uint8_t *dims = all_dims;
 
     if (!s->bd_on)
         return;
     /* An RPCSEC_GSS control message is no procedure's call. */
     pk = s->bd[BD_CLIENT].procs && !pc->gss_proc ? proc_key(s, pc->pg, pc->proc) : BD_PROCS_OTHER;
     /* The address rows are the connection's last call's in the same
-     * direction, the user's too for the same uid, while the rows live. */
+     * direction, the user's too for the same uid, while the rows live:
+     * counted once in the accumulator that stands for those four rows, or
+     * in the rows. */
     if (c && c->valid && c->dir == pc->dir) {
-        row[BD_CLIENT] = bd_table_at(&s->bd[BD_CLIENT], c->idx[BD_CLIENT], c->gen[BD_CLIENT]);
-        row[BD_SERVER] = bd_table_at(&s->bd[BD_SERVER], c->idx[BD_SERVER], c->gen[BD_SERVER]);
-        row[BD_PAIR] = bd_table_at(&s->bd[BD_PAIR], c->idx[BD_PAIR], c->gen[BD_PAIR]);
-        if (c->uid == pc->uid)
-            row[BD_USER] = bd_table_at(&s->bd[BD_USER], c->idx[BD_USER], c->gen[BD_USER]);
+        if (c->uid == pc->uid && s->bd_defer && (a = bd_acc_at(&s->acc, c->acc, c->acc_gen))) {
+            bd_acc_call(&s->acc, a, primary, stable, write_count);
+            dims = own_dims;
+            ndims = sizeof own_dims;
+        } else {
+            row[BD_CLIENT] = bd_table_at(&s->bd[BD_CLIENT], c->idx[BD_CLIENT], c->gen[BD_CLIENT]);
+            row[BD_SERVER] = bd_table_at(&s->bd[BD_SERVER], c->idx[BD_SERVER], c->gen[BD_SERVER]);
+            row[BD_PAIR] = bd_table_at(&s->bd[BD_PAIR], c->idx[BD_PAIR], c->gen[BD_PAIR]);
+            if (c->uid == pc->uid)
+                row[BD_USER] = bd_table_at(&s->bd[BD_USER], c->idx[BD_USER], c->gen[BD_USER]);
+        }
     }
     /* The file's row, then the export's, which it gives. */
     row[BD_FILE] = row_of_key(&s->bd[BD_FILE], c, BD_FILE, k,
                               make_key(s, BD_FILE, &pc->key, pc->dir, pc->uid, fh, k));
     row[BD_EXPORT] = export_row(s, c, row[BD_FILE], fh);
-    for (d = 0; d < BD__COUNT; d++) {
-        struct bd_row *r = row[d];
+    if (a) { /* the accumulator's rows are the cache's */
+        memcpy(pc->bd_idx, c->idx, sizeof pc->bd_idx);
+        memcpy(pc->bd_gen, c->gen, sizeof pc->bd_gen);
+    }
+    for (i = 0; i < ndims; i++) {
+        struct bd_row *r = row[d = dims[i]];
 
         if (!r)
-            r = row_of_key(&s->bd[d], c, d, k,
-                           make_key(s, d, &pc->key, pc->dir, pc->uid, fh, k));
+            r = row[d] = row_of_key(&s->bd[d], c, d, k,
+                                    make_key(s, d, &pc->key, pc->dir, pc->uid, fh, k));
         /* Remembered so the reply finds the same rows without hashing again. */
         pc->bd_idx[d] = (uint32_t)(r - s->bd[d].rows);
         pc->bd_gen[d] = r->gen;
@@ -928,13 +967,26 @@ stats_call_by(struct stats *s, struct pending_call *pc, struct bd_cache *c)
         if (write_count > c->max_write)
             c->max_write = write_count;
     }
-    if (c) {
-        c->valid = 1;
-        c->dir = pc->dir;
-        c->uid = pc->uid;
-        memcpy(c->idx, pc->bd_idx, sizeof c->idx);
-        memcpy(c->gen, pc->bd_gen, sizeof c->gen);
+    if (!c)
+        return;
+    if (!a) { /* the connection's next calls through an accumulator of these rows */
+        c->acc_gen = 0;
+        if (s->bd_defer) {
+            struct bd_row *ar[BD_ACC_DIMS] = { row[BD_CLIENT], row[BD_SERVER], row[BD_PAIR],
+                                               row[BD_USER] };
+            struct bd_acc *na = bd_acc_for_rows(&s->acc, ar, pc->uid);
+
+            if (na) {
+                c->acc = (uint32_t)(na - s->acc.acc);
+                c->acc_gen = na->gen_self;
+            }
+        }
     }
+    c->valid = 1;
+    c->dir = pc->dir;
+    c->uid = pc->uid;
+    memcpy(c->idx, pc->bd_idx, sizeof c->idx);
+    memcpy(c->gen, pc->bd_gen, sizeof c->gen);
 }
 
 /* The finished operation's share of each breakdown row, and what it teaches
@@ -947,7 +999,8 @@ stats_record_by(struct stats *s, const struct op_event *ev)
     uint32_t pk;
     /* Once: the same for every row and the timeline. */
     uint64_t lat, read_bytes = ev->read_bytes;
-    unsigned d, lat_i;
+    unsigned i, d, lat_i, ndims = BD__COUNT;
+    const uint8_t *dims = all_dims;
 
     if (!s->bd_on || !ev->key || ev->outcome == OP_ORPHAN_REPLY)
         return;
@@ -986,7 +1039,6 @@ stats_record_by(struct stats *s, const struct op_event *ev)
     if (ev->outcome == OP_REPLIED && ev->ndirent && ev->fh.len) {
         /* READDIRPLUS: each entry's name and handle, in the directory */
         uint64_t dir = names_key(s->names, ev->fh);
-        unsigned i;
 
         for (i = 0; i < ev->ndirent; i++)
             if (ev->dirent[i].fh.len)
@@ -994,9 +1046,27 @@ stats_record_by(struct stats *s, const struct op_event *ev)
     }
     lat = ev->outcome != OP_NO_REPLY ? lat_of(s, ev)->us : 0;
     lat_i = histo_small_index(lat);
-    for (d = 0; d < BD__COUNT; d++) {
-        struct bd_row *r = ev->bd_idx ? bd_table_at(&s->bd[d], ev->bd_idx[d], ev->bd_gen[d]) : NULL;
+    /* The call's client, server, pair and user rows through the pair's
+     * accumulator, if it counts for the call's user. */
+    if (s->bd_defer && ev->bd_idx) {
+        struct bd_row *pair = bd_table_at(&s->bd[BD_PAIR], ev->bd_idx[BD_PAIR],
+                                          ev->bd_gen[BD_PAIR]);
+        struct bd_acc *a = pair ? bd_acc_of_pair(&s->acc, pair, ev->uid) : NULL;
 
+        if (a) {
+            if (ev->outcome == OP_NO_REPLY)
+                bd_acc_unanswered(&s->acc, a);
+            else
+                bd_acc_reply(&s->acc, a, error, read_bytes, lat, lat_i);
+            dims = own_dims;
+            ndims = sizeof own_dims;
+        }
+    }
+    for (i = 0; i < ndims; i++) {
+        struct bd_row *r;
+
+        d = dims[i];
+        r = ev->bd_idx ? bd_table_at(&s->bd[d], ev->bd_idx[d], ev->bd_gen[d]) : NULL;
         if (!r) /* the row was evicted since the call: find it again by key */
             r = bd_table_row(&s->bd[d], k,
                              make_key(s, d, ev->key, ev->call_dir, ev->uid, ev->fh, k));
@@ -1305,6 +1375,7 @@ stats_merge(struct stats *dst, const struct stats *src)
     dst->learned.evicted += src->learned.evicted;
     if (!dst->bd_on || !src->bd_on)
         return;
+    stats_settle(dst);
     for (d = 0; d < BD__COUNT; d++)
         bd_table_merge(&dst->bd[d], &src->bd[d]);
     names_merge(dst->names, src->names);

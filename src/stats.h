@@ -17,6 +17,7 @@
 #include "bytes.h"
 #include "flow_key.h"
 #include "dissector.h"
+#include "bd_acc.h"
 #include "breakdown.h"
 #include "histo.h"
 #include "reconnects.h"
@@ -350,7 +351,9 @@ struct stats {
     /* Who and what; absent (bd_on false, names NULL) unless
      * stats_breakdowns_init() was called. */
     bool bd_on;
+    bool bd_defer; /* a pair's calls counted in an accumulator (stats_bd_defer) */
     struct bd_table bd[BD__COUNT];
+    struct bd_acc_pool acc; /* the client, server, pair and user counts not yet in the rows */
     struct names *names;
     struct timeline tl; /* per-interval calls, bytes and latency */
     struct lat_memo lat;
@@ -364,7 +367,8 @@ struct stats {
 int stats_init(struct stats *s);
 /* The same for the NULL-terminated list `programs` (a test's own). */
 int stats_init_programs(struct stats *s, const struct rpc_program *const *programs);
-/* Add the breakdown tables (rows per dimension) and the names cache. 0 or -1. */
+/* Add the breakdown tables (rows per dimension) and the names cache. 0 or -1.
+ * The stats must not move afterwards (the tables hold a pointer into it). */
 int stats_breakdowns_init(struct stats *s, size_t rows, size_t names_cap, uint64_t seed);
 /* Hash the file table's keys (the calls' handles) with `seed` instead: a
  * call's event then carries its handle's hash (op_event.fh_hash), which is
@@ -378,8 +382,17 @@ struct pending_call;
 bool stats_file_hash(const struct stats *s, const struct pending_call *pc, uint64_t *hash);
 /* Per breakdown row and procedure counts (bd_procs.h) for the client, server
  * and file tables: the view's procedure table for one of them.
- * After stats_breakdowns_init; 0 or -1. Freed with the tables. */
+ * After stats_breakdowns_init; 0 or -1. Freed with the tables. It turns
+ * stats_bd_defer off (the per-procedure entries keep the calls' order). */
 int stats_by_proc_init(struct stats *s);
+/* on: a call of a connection (given its cache, stats_call_by) and its reply
+ * count in their client, server, pair and user rows through one accumulator
+ * (bd_acc.h), so the rows lag until stats_settle; off: settled, and
+ * counted in the rows directly (the default). */
+void stats_bd_defer(struct stats *s, bool on);
+/* Every count in the breakdown rows: before the rows are read (a report, a
+ * tick, a scrape, stats_merge's src). */
+void stats_settle(struct stats *s);
 void stats_fini(struct stats *s);
 /* Add src's counts to dst's (the shards of one run, pipeline.h: both made by
  * stats_init and stats_breakdowns_init with the same sizes and seed):
@@ -387,7 +400,7 @@ void stats_fini(struct stats *s);
  * statuses, kinds, breakdown rows, names, reconnects and TLS connections
  * merge by key; the timeline by time. The capture totals are dst's (every
  * shard counts every packet). */
-void stats_merge(struct stats *dst, const struct stats *src);
+void stats_merge(struct stats *dst, const struct stats *src); /* src settled */
 /* The prog_stats for a registered program, or NULL. */
 struct prog_stats *stats_prog(struct stats *s, const struct rpc_program *pg);
 const struct prog_stats *stats_prog_by_name(const struct stats *s, const char *name);
