@@ -19,8 +19,13 @@ tests/flood/rssrun.c: see there why not from Python):
   - flat:    big <= small + max(2 MiB, 3 %): memory does not grow with N;
   - bounded: big - empty <= BUDGET(kind): the tables the flood fills, at their
              configured capacity, at a generous upper bound per entry
-             (ENTRY below; sizes measured: struct flow 344 B, struct
-             pending_call 752 B, struct bd_row 1,312 B), plus slack;
+             (ENTRY below; sizes measured: struct flow 432 B, struct
+             pending_call 752 B, struct bd_row 1,312 B; the findings'
+             tables 1,163 B per --max-findings entry and about 2 MB of
+             fixed-size ones), plus slack. Reading untouched calloc memory
+             is not free either: some kernels (6.18 here) give a read fault
+             a page of its own, not the shared zero page, so a table a
+             flood only looks things up in counts whole;
   - the report counts what was dropped: flow_evicted, xid_evicted,
     ipfrag_evicted, rpc_bad_mark, tcp_ooo_overflow, names_evicted, breakdown
     rows evicted ... with the exact numbers where they are determined.
@@ -45,9 +50,10 @@ KiB, MiB = 1024, 1024 * 1024
 
 # The limits every flood runs with (small, so a full table is cheap to reach).
 MAX_FLOWS, MAX_PENDING, MAX_NAMES, MAX_ROWS, MAX_FRAGS = 1024, 1024, 1024, 64, 64
+MAX_FINDINGS = 1024
 LIMITS = ["--max-flows", str(MAX_FLOWS), "--max-pending", str(MAX_PENDING),
           "--max-names", str(MAX_NAMES), "--max-rows", str(MAX_ROWS),
-          "--max-frags", str(MAX_FRAGS)]
+          "--max-frags", str(MAX_FRAGS), "--max-findings", str(MAX_FINDINGS)]
 
 # Upper bounds per table entry, index included (about twice the sizes measured).
 ENTRY = {
@@ -56,7 +62,10 @@ ENTRY = {
     "name": 512,
     "bd_rows": 6 * 2 * KiB,       # one row in each of the six breakdown tables
     "frag": 64 * KiB + 4 * KiB,   # a 65,535-byte buffer while in progress + slot
+    "findings": 2 * KiB,          # every findings table's entry for one key
 }
+FINDINGS_FIXED = 4 * MiB          # the findings' tables of fixed size (connections, servers,
+                                  # listings, top files, slow servers, small and serialized I/O)
 TCP_OOO_POOL = 8 * MiB            # config.c tcp_ooo_pool (no option yet)
 SLACK = 6 * MiB                   # allocator, stdio, libpcap buffers
 ASAN_FACTOR = 1.5                 # redzones and shadow memory in sanitizer builds
@@ -68,6 +77,7 @@ TABLES = {
     "rows": MAX_ROWS * ENTRY["bd_rows"],
     "frags": MAX_FRAGS * ENTRY["frag"],
     "ooo": TCP_OOO_POOL,
+    "findings": MAX_FINDINGS * ENTRY["findings"] + FINDINGS_FIXED,
 }
 
 passed = failed = 0
@@ -242,9 +252,9 @@ KINDS = {
     "recfrag": (16000, [], check_recfrag),         # 1 GB of stream in 64 KiB fragments
     "conns": (250000, ["flows", "pending", "rows"], check_conns),   # 1M packets
     "ooo": (1000000, ["ooo", "flows"], check_ooo),
-    "names": (250000, ["flows", "names", "rows", "pending"], check_names),  # 1M packets
+    "names": (250000, ["flows", "names", "rows", "pending", "findings"], check_names),  # 1M pkts
     # the names flood through 16-row breakdown tables and 64 names
-    "bd16": (250000, ["flows", "names", "rows", "pending"], check_bd16),
+    "bd16": (250000, ["flows", "names", "rows", "pending", "findings"], check_bd16),
 }
 
 # Kinds that reuse another's capture with their own limits (after LIMITS: the
