@@ -175,12 +175,29 @@ publish_head(struct spsc *r)
     }
 }
 
+/* The published record at ring position pos: its bytes and length (*n);
+ * *span: the ring bytes it takes from pos, a wrap marker's included. */
+static const void *
+rec_at(const struct spsc *r, uint64_t pos, uint64_t *span, size_t *n)
+{
+    size_t off = (size_t)(pos % r->cap), skip = 0;
+    uint32_t len;
+
+    memcpy(&len, r->buf + off, sizeof len);
+    if (len == WRAP) { /* published together with the record after it */
+        skip = r->cap - off;
+        off = 0;
+        memcpy(&len, r->buf, sizeof len);
+    }
+    *span = skip + HDR + pad8(len);
+    *n = len;
+    return r->buf + off + HDR;
+}
+
 const void *
 spsc_peek(struct spsc *r, size_t *n)
 {
     uint64_t head = r->head_local;
-    size_t off;
-    uint32_t len;
 
     if (r->tail_cache == head && (r->tail_cache = atomic_load(&r->tail)) == head) {
         publish_head(r); /* all consumed: a producer may be waiting for that */
@@ -193,18 +210,8 @@ spsc_peek(struct spsc *r, size_t *n)
         if ((r->tail_cache = atomic_load(&r->tail)) == head) /* closed and empty */
             return NULL;
     }
-    off = (size_t)(head % r->cap);
-    memcpy(&len, r->buf + off, sizeof len);
-    r->peeked = 0;
     r->peeked_next = 0;
-    if (len == WRAP) { /* published together with the record after it */
-        r->peeked = r->cap - off;
-        off = 0;
-        memcpy(&len, r->buf, sizeof len);
-    }
-    r->peeked += HDR + pad8(len);
-    *n = len;
-    return r->buf + off + HDR;
+    return rec_at(r, head, &r->peeked, n);
 }
 
 void
@@ -221,22 +228,11 @@ const void *
 spsc_peek_next(struct spsc *r, size_t *n)
 {
     uint64_t pos = r->head_local + r->peeked;
-    size_t off;
-    uint32_t len;
 
     r->peeked_next = 0;
     if (!r->peeked)
         return NULL; /* nothing peeked */
     if (r->tail_cache <= pos && (r->tail_cache = atomic_load(&r->tail)) <= pos)
         return NULL; /* not published yet */
-    off = (size_t)(pos % r->cap);
-    memcpy(&len, r->buf + off, sizeof len);
-    if (len == WRAP) { /* published together with the record after it */
-        r->peeked_next = r->cap - off;
-        off = 0;
-        memcpy(&len, r->buf, sizeof len);
-    }
-    r->peeked_next += HDR + pad8(len);
-    *n = len;
-    return r->buf + off + HDR;
+    return rec_at(r, pos, &r->peeked_next, n);
 }
