@@ -25,10 +25,7 @@ static uint64_t rng = 88172645463325252ull;
 static uint32_t
 rnd(uint32_t n)
 {
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return (uint32_t)(rng % n);
+    return t_rnd(&rng, n);
 }
 
 /* Whether two tables hold the same rows (the accumulator's own fields

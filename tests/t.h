@@ -44,6 +44,17 @@ static unsigned t_pass, t_fail;
         }                                                                                          \
     } while (0)
 
+/* A xorshift64 step (Marsaglia 2003) reduced to [0, n): the tests' reproducible
+ * random input; *s is the generator's state, never 0. */
+static inline uint32_t
+t_rnd(uint64_t *s, uint32_t n)
+{
+    *s ^= *s << 13;
+    *s ^= *s >> 7;
+    *s ^= *s << 17;
+    return (uint32_t)(*s % n);
+}
+
 static inline int
 t_done(void)
 {
