@@ -23,8 +23,8 @@ to_findings(void *vctx, const struct op_event *ev)
 
     if (ctx->findings_worker) /* on the second thread, same order */
         findings_worker_post(ctx->findings_worker, ev);
-    else
-        findings_record(ctx->findings, ev); /* a no-op when NULL */
+    else if (ctx->findings) /* NULL: --no-findings */
+        findings_record(ctx->findings, ev);
 }
 
 static void
@@ -32,7 +32,8 @@ to_view_findings(void *vctx, const struct op_event *ev)
 {
     struct nfsscope_ctx *ctx = vctx;
 
-    findings_record(ctx->findings_view, ev);
+    if (ctx->findings_view) /* NULL: no view, or its findings are not kept */
+        findings_record(ctx->findings_view, ev);
 }
 
 static void
@@ -40,7 +41,8 @@ to_records(void *vctx, const struct op_event *ev)
 {
     struct nfsscope_ctx *ctx = vctx;
 
-    records_write(ctx->records, &ctx->stats, ev);
+    if (ctx->records) /* NULL: no --records */
+        records_write(ctx->records, &ctx->stats, ev);
 }
 
 static void
