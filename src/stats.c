@@ -350,15 +350,17 @@ stats_lat_bound_ns(unsigned i)
 }
 
 /* The first bound >= usec. Bound i is about 10^(4 + i/20) ns (R20 rounds
- * by under 1.3 %), so ns >= 2^m puts it at or after 20 * log10(2^m / 10^4),
- * 6.0206 m - 80: the walk starts one below that and takes at most 8 steps
- * (an octave spans about 6 bounds); no division, no power computed, as this
- * runs for every reply. */
+ * by under 1.3 %), and ns >= 2^m (1 + q/4), m its highest bit and q the two
+ * bits below, puts it near 20 * log10(2^(m + q/4) / 10^4) = 1.50515 (4m + q)
+ * - 80 (log2(1 + x) >= x): the walk starts one past that estimate, which no
+ * bound at or above ns precedes (stats_test checks every latency up to the
+ * last bound), and takes at most 3 steps; no power computed, as this runs
+ * for every reply. */
 unsigned
 stats_lat_bucket(uint64_t usec)
 {
     uint64_t ns;
-    unsigned m;
+    unsigned m, q;
     int i;
 
     if (usec > lat_bound[STATS_LAT_BOUNDS - 1] / 1000)
@@ -366,8 +368,9 @@ stats_lat_bucket(uint64_t usec)
     ns = usec * 1000;
     if (ns <= lat_bound[0])
         return 0;
-    m = 63u - (unsigned)__builtin_clzll(ns);
-    i = ((int)m * 60206 - 800000) / 10000 - 1;
+    m = 63u - (unsigned)__builtin_clzll(ns); /* >= 13: ns > 10,000 */
+    q = (unsigned)(ns >> (m - 2)) & 3u;
+    i = ((int)(4 * m + q) * 15051 - 800000) / 10000 + 1;
     if (i < 0)
         i = 0;
     while (lat_bound[i] < ns) /* ends: ns <= the last bound */

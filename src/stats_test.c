@@ -263,6 +263,25 @@ test_file_hash(void)
     stats_fini(&s);
 }
 
+/* stats_lat_bucket: the first fixed bound at or above the latency, for
+ * every latency in microseconds up to the last bound (10 s) and past it. */
+static void
+test_lat_bucket(void)
+{
+    uint64_t us;
+    unsigned want = 0, bad = 0;
+
+    for (us = 0; us <= 10000002; us++) {
+        while (want < STATS_LAT_BOUNDS && stats_lat_bound_ns(want) < us * 1000)
+            want++;
+        if (stats_lat_bucket(us) != want && bad++ < 5)
+            printf("  latency %llu us: bucket %u, want %u\n", (unsigned long long)us,
+                   stats_lat_bucket(us), want);
+    }
+    EQ(bad, 0);
+    EQ(stats_lat_bucket(UINT64_MAX / 1000), STATS_LAT_BOUNDS);
+}
+
 int
 main(void)
 {
@@ -272,6 +291,7 @@ main(void)
     struct flow_key key;
     char path[256];
 
+    test_lat_bucket();
     test_learned();
     test_file_ops();
     test_merge();
