@@ -422,13 +422,9 @@ proc_of(struct stats *s, const struct rpc_program *pg, uint32_t proc, struct pro
 unsigned
 iosz_bucket(uint64_t bytes)
 {
-    unsigned k = 0;
+    unsigned k = bytes ? 64u - (unsigned)__builtin_clzll(bytes) : 0; /* its bit length */
 
-    while (bytes && k < IOSZ_BUCKETS - 1) {
-        bytes >>= 1;
-        k++;
-    }
-    return k;
+    return k < IOSZ_BUCKETS - 1 ? k : IOSZ_BUCKETS - 1;
 }
 
 void

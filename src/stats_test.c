@@ -282,6 +282,24 @@ test_lat_bucket(void)
     EQ(stats_lat_bucket(UINT64_MAX / 1000), STATS_LAT_BOUNDS);
 }
 
+/* iosz_bucket: [0] 0 bytes, [k] [2^(k-1), 2^k), the last 1 MiB and more. */
+static void
+test_iosz_bucket(void)
+{
+    unsigned k;
+
+    EQ(iosz_bucket(0), 0);
+    for (k = 1; k < 64; k++) {
+        uint64_t lo = 1ULL << (k - 1), want = k < IOSZ_BUCKETS - 1 ? k : IOSZ_BUCKETS - 1;
+
+        EQ(iosz_bucket(lo), want);
+        EQ(iosz_bucket(lo + (lo - 1)), want);
+        if (lo > 1)
+            EQ(iosz_bucket(lo + 1), want);
+    }
+    EQ(iosz_bucket(UINT64_MAX), IOSZ_BUCKETS - 1);
+}
+
 int
 main(void)
 {
@@ -292,6 +310,7 @@ main(void)
     char path[256];
 
     test_lat_bucket();
+    test_iosz_bucket();
     test_learned();
     test_file_ops();
     test_merge();
