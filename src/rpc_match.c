@@ -383,8 +383,7 @@ handle_call(struct rpc_match *m, struct flow *f, unsigned dir, const struct rpc_
         if (pg->announces) /* e.g. an NFSv4 client's callback program */
             stats_learn_program(m->stats, pg->announced(h->proc, pc->priv), pg->announces);
     }
-    stats_call(m->stats, pg, h->proc, pc->stable, pc->write_count);
-    stats_call_minor(m->stats, pg, h->proc, pc->minor);
+    stats_call(m->stats, pg, h->proc, pc->minor, pc->stable, pc->write_count);
     stats_call_by(m->stats, pc, &f->bdc);
 }
 

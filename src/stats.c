@@ -457,12 +457,20 @@ stats_gss_call(struct stats *s, const struct rpc_program *pg, uint32_t proc, uin
     }
 }
 
+/* The rows of minor version `minor` of ps, or NULL (none, or beyond the program's). */
+static struct minor_stats *
+minor_of(struct prog_stats *ps, unsigned minor)
+{
+    return ps && ps->minor && minor < ps->pg->nminor ? &ps->minor[minor] : NULL;
+}
+
 void
-stats_call(struct stats *s, const struct rpc_program *pg, uint32_t proc, uint8_t stable,
-           uint64_t write_bytes)
+stats_call(struct stats *s, const struct rpc_program *pg, uint32_t proc, unsigned minor,
+           uint8_t stable, uint64_t write_bytes)
 {
     struct prog_stats *ps;
     struct proc_stats *p = proc_of(s, pg, proc, &ps);
+    struct minor_stats *m;
 
     s->rpc.calls++;
     if (!ps) {
@@ -475,6 +483,8 @@ stats_call(struct stats *s, const struct rpc_program *pg, uint32_t proc, uint8_t
         return;
     }
     p->calls++;
+    if ((m = minor_of(ps, minor)) != NULL) /* its minor version's row too */
+        m->procs[proc].calls++;
     p->bytes += write_bytes;
     if (ps->ops) /* a program with operations counts its WRITEs per operation */
         return;
@@ -483,22 +493,6 @@ stats_call(struct stats *s, const struct rpc_program *pg, uint32_t proc, uint8_t
     ps->write.bytes += write_bytes; /* any WRITE: v2 has no stable_how */
     if (write_bytes || stable <= STABLE_FILE_SYNC)
         ps->write_size[iosz_bucket(write_bytes)]++;
-}
-
-/* The rows of minor version `minor` of ps, or NULL (none, or beyond the program's). */
-static struct minor_stats *
-minor_of(struct prog_stats *ps, unsigned minor)
-{
-    return ps && ps->minor && minor < ps->pg->nminor ? &ps->minor[minor] : NULL;
-}
-
-void
-stats_call_minor(struct stats *s, const struct rpc_program *pg, uint32_t proc, unsigned minor)
-{
-    struct minor_stats *m = minor_of(stats_prog(s, pg), minor);
-
-    if (m && proc < pg->nprocs)
-        m->procs[proc].calls++;
 }
 
 static bool

@@ -417,18 +417,16 @@ void stats_learn_program(struct stats *s, uint32_t prog, const struct rpc_progra
  * counted here only, a data call also by stats_call. */
 void stats_gss_call(struct stats *s, const struct rpc_program *pg, uint32_t proc,
                     uint8_t service, uint8_t gss_proc);
-/* Count a first-transmission call at call time. */
-void stats_call(struct stats *s, const struct rpc_program *pg, uint32_t proc, uint8_t stable,
-                uint64_t write_bytes);
+/* Count a first-transmission call at call time, also in its minor
+ * version's rows (rpc_program.nminor) if any (minor 0xff: none). */
+void stats_call(struct stats *s, const struct rpc_program *pg, uint32_t proc, unsigned minor,
+                uint8_t stable, uint64_t write_bytes);
 /* Account one finished operation in the per-program counters (its call was
  * counted by stats_call). */
 void stats_record(struct stats *s, const struct op_event *ev);
 /* Its share of the breakdown rows and the timeline, and what it teaches the
  * names cache (a no-op without stats_breakdowns_init). */
 void stats_record_by(struct stats *s, const struct op_event *ev);
-/* The same call in its minor version's rows (rpc_program.nminor), if any. */
-void stats_call_minor(struct stats *s, const struct rpc_program *pg, uint32_t proc,
-                      unsigned minor);
 /* One operation of a call to a program with an operation table (OPI_CALL),
  * at call time, of minor version `minor` (0xff: none). */
 void stats_op_call(struct stats *s, const struct rpc_program *pg, unsigned minor,

@@ -164,8 +164,8 @@ test_merge(void)
         struct op_event ev;
 
         merge_event(&ev, i, v3, v4);
-        stats_call(&all, ev.pg, ev.proc, STABLE_NONE, 0);
-        stats_call(half, ev.pg, ev.proc, STABLE_NONE, 0);
+        stats_call(&all, ev.pg, ev.proc, ev.minor, STABLE_NONE, 0);
+        stats_call(half, ev.pg, ev.proc, ev.minor, STABLE_NONE, 0);
         stats_record(&all, &ev);
         stats_record(half, &ev);
     }

@@ -202,7 +202,7 @@ op(struct stats *s, const struct rpc_program *pg, uint32_t proc, uint64_t lat_us
 {
     struct op_event ev;
 
-    stats_call(s, pg, proc, STABLE_NONE, 0);
+    stats_call(s, pg, proc, 0xff, STABLE_NONE, 0);
     memset(&ev, 0, sizeof ev);
     ev.pg = pg;
     ev.prog = pg->prog;
@@ -367,8 +367,8 @@ test_registry_stats(void)
 
     /* A program with no dissector and a procedure number beyond the table:
      * program="other", so the family sums to the RPC total (9 + 2). */
-    stats_call(&s, NULL, 0, STABLE_NONE, 0);
-    stats_call(&s, nfs3, 99, STABLE_NONE, 0);
+    stats_call(&s, NULL, 0, 0xff, STABLE_NONE, 0);
+    stats_call(&s, nfs3, 99, 0xff, STABLE_NONE, 0);
     stats_retrans(&s, NULL, 0);
     EQ(s.rpc.calls, 11);
     t = render(&s, true);
