@@ -29,6 +29,10 @@ rpc_program_find(uint32_t prog, uint32_t vers)
 }
 
 #define EV_CLEAR(ev) memset((ev), 0, sizeof *(ev))
+/* A reply's event: only what its dissector may set is cleared (stats.h);
+ * the matcher sets every field before has_main_ops itself. */
+#define EV_CLEAR_RESULTS(ev)                                                              \
+    memset(&(ev)->has_main_ops, 0, sizeof *(ev) - offsetof(struct op_event, has_main_ops))
 
 /* What the operation is: its program's table (op_kind.h) gives the flags,
  * the pending call the kind (the table's, or the dissector's main
@@ -417,24 +421,33 @@ handle_reply(struct rpc_match *m, struct flow *f, unsigned dir, const struct rpc
         m->stats->rpc.duplicate_replies++;
         return;
     }
-    EV_CLEAR(&ev);
-    ev.dirent = m->dirents; /* the listing's entries, if it is one */
-    ev.dirent_cap = OP_DIRENT_MAX;
-    ev.no_attrs = m->cfg->findings_max == 0; /* only the findings read attributes */
-    ev.stable = ev.committed = STABLE_NONE;
-    ev.t_reply = msg->ts_last;
-    ev.reply_frame = m->frame;
-    ev.reply_len = msg->msg_len;
     if (!pc) {
         if (!validated) {
             anomaly_add(&m->stats->anom, ANOM_RPC_MALFORMED, 1);
             return;
         }
+        EV_CLEAR(&ev);
+        ev.dirent = m->dirents;
+        ev.dirent_cap = OP_DIRENT_MAX;
+        ev.no_attrs = m->cfg->findings_max == 0;
+        ev.stable = ev.committed = STABLE_NONE;
+        ev.t_reply = msg->ts_last;
+        ev.reply_frame = m->frame;
+        ev.reply_len = msg->msg_len;
         ev.outcome = OP_ORPHAN_REPLY;
         ev.kind = OPK_OTHER;
         consumers_emit(m->out, &ev);
         return;
     }
+    /* Every field before has_main_ops is set below (stats.h). */
+    EV_CLEAR_RESULTS(&ev);
+    ev.dirent = m->dirents; /* the listing's entries, if it is one */
+    ev.dirent_cap = OP_DIRENT_MAX;
+    ev.no_attrs = m->cfg->findings_max == 0; /* only the findings read attributes */
+    ev.committed = STABLE_NONE;
+    ev.t_reply = msg->ts_last;
+    ev.reply_frame = m->frame;
+    ev.reply_len = msg->msg_len;
     ev.pg = pc->pg;
     ev.prog = pc->prog;
     ev.vers = pc->vers;

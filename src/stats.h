@@ -95,7 +95,12 @@ struct op_nfs4 {
 /* One finished operation. Filled by the RPC layer (times, outcome) and by the
  * program's dissector (status, bytes, stable_how). A few hundred bytes
  * (sizes_test.c bounds it): what it borrows (handles, names, the listing's
- * entries) it points to. */
+ * entries) it points to. The fields up to `has_main_ops` are what the
+ * matcher knows of every answered call (its pending call, the reply's
+ * header) and sets for each reply; from `has_main_ops` on, what a reply's
+ * dissector may add, zero until it does (rpc_match.c clears only that part
+ * per reply: a new field a dissector sets, or that may stay unset, goes
+ * there). */
 struct op_event {
     const struct rpc_program *pg; /* NULL: program not decoded */
     uint32_t prog, vers, proc;
@@ -103,14 +108,9 @@ struct op_event {
                           * when not known */
     uint8_t opf;         /* its OPF_* flags */
     uint8_t minor;       /* the message's minor version (NFSv4), or 0xff: none */
-    bool has_main_ops;   /* main_ops is set: the reply's body was decoded */
-    uint32_t main_ops;   /* the message's main operations (its kind), one byte each as the
-                          * program packs them (rpc_program.kind_name); 0: none */
+    bool partial;        /* decoded from a truncated head */
     struct timespec t_call, t_reply;
     enum op_outcome outcome;
-    bool has_status;     /* the dissector found a status word */
-    bool partial;        /* decoded from a truncated head */
-    bool eof;            /* READ reply eof */
     bool net_delay;      /* while the call waited, a TCP segment of its connection came
                           * again, came ahead of a hole or was lost (tcp_half.trouble_ns) */
     uint8_t stable;      /* WRITE call stable_how, or STABLE_NONE */
@@ -118,12 +118,10 @@ struct op_event {
     uint8_t gss_proc;    /* RPCSEC_GSS context control message (RPCSEC_GSS_INIT,
                           * CONTINUE_INIT, DESTROY): not the procedure's; else 0 */
     uint8_t committed;   /* WRITE reply committed, or STABLE_NONE */
-    uint32_t status;     /* program status (nfsstat3 ...) when has_status */
+    uint8_t call_dir;    /* 0: key's source is the client (the connection's role) */
+    bool from_server;    /* the call travelled server -> client (a callback) */
+    bool has_fh_hash;    /* fh_hash is set */
     uint32_t accept_stat, reject_stat, reply_stat; /* RFC 5531 §9, for OP_RPC_ERROR */
-    uint32_t read_req;    /* READ call count: bytes asked for (NFSv3) */
-    uint64_t read_bytes;  /* READ reply count */
-    uint32_t rtmax, wtmax; /* FSINFO reply: largest READ/WRITE the server takes, 0: none
-                            * (RFC 1813 §3.3.19) */
     uint64_t write_bytes; /* WRITE call count (data sent) */
     uint32_t call_len, reply_len;
     uint32_t xid;               /* the call's XID (--records) */
@@ -131,42 +129,50 @@ struct op_event {
     uint64_t call_frame, reply_frame; /* frames that completed call and reply (0: unknown) */
     /* Who and what. */
     const struct flow_key *key; /* the connection, NULL for orphans */
-    uint8_t call_dir;           /* 0: key's source is the client (the connection's role) */
-    bool from_server;           /* the call travelled server -> client (a callback) */
-    bool obj_is_export;         /* obj_fh is the root of the export named by `name` (MNT) */
-    bool has_fh_hash;           /* fh_hash is set */
     uint32_t uid, gid;          /* AUTH_SYS credentials, else UINT32_MAX */
     struct bytes fh;            /* the handle the call acted on (from the call) */
-    uint64_t fh_hash;           /* its hash as its file breakdown row has it
-                                 * (stats_file_hash), when has_fh_hash */
     struct bytes name;          /* the name it gave in that directory (from the call) */
-    struct bytes obj_fh;        /* the handle the reply returned for that name (dissector) */
     struct bytes fh2, name2;    /* RENAME to (dir, name), LINK link (dir, name) (from the call) */
+    const uint32_t *bd_idx, *bd_gen; /* the call's breakdown rows, or NULL */
+    const uint8_t *call_priv;   /* the call's dissector scratch (rpc_program.detail), or NULL */
+    bool no_attrs;           /* set by the matcher when nothing reads attr, obj_attr, the
+                              * entries' attr and v4.session (the findings are off): a
+                              * dissector may leave them unset and save the digests */
+    uint16_t dirent_cap;     /* room in dirent[] (<= OP_DIRENT_MAX; 0: none kept) */
+    struct op_dirent *dirent; /* a bounded view: the matcher's listing buffer, borrowed */
+    /* From here on: what the reply's dissector found, zero until it sets it. */
+    bool has_main_ops;   /* main_ops is set: the reply's body was decoded */
+    bool has_status;     /* the dissector found a status word */
+    bool eof;            /* READ reply eof */
+    bool obj_is_export;  /* obj_fh is the root of the export named by `name` (MNT) */
+    uint32_t main_ops;   /* the message's main operations (its kind), one byte each as the
+                          * program packs them (rpc_program.kind_name); 0: none */
+    uint32_t status;     /* program status (nfsstat3 ...) when has_status */
+    uint32_t read_req;    /* READ call count: bytes asked for (NFSv3) */
+    uint64_t read_bytes;  /* READ reply count */
+    uint32_t rtmax, wtmax; /* FSINFO reply: largest READ/WRITE the server takes, 0: none
+                            * (RFC 1813 §3.3.19) */
+    uint64_t fh_hash;           /* fh's hash as its file breakdown row has it
+                                 * (stats_file_hash), when has_fh_hash */
+    struct bytes obj_fh;        /* the handle the reply returned for that name (dissector) */
     uint8_t names_op;           /* what a successful reply did to names (dissector) */
     /* NLM (lock waits): the call's lock, digested by the dissector
      * (nlm_common.h), and its block flag (LOCK, LOCK_MSG, CANCEL). */
     bool nlm_has_lock, nlm_block;
     uint64_t nlm_lock;
-    const uint32_t *bd_idx, *bd_gen; /* the call's breakdown rows, or NULL */
-    const uint8_t *call_priv;   /* the call's dissector scratch (rpc_program.detail), or NULL */
     /* What the findings need, from the NFSv3 dissector. Borrowed
      * views are valid only during stats_record(). */
     struct op_attr attr;     /* fh's attributes after the op (fattr3, post_op_attr, wcc after) */
     struct op_attr obj_attr; /* obj_fh's (LOOKUP obj_attributes, CREATE ...) */
-    bool no_attrs;           /* set by the matcher when nothing reads attr, obj_attr, the
-                              * entries' attr and v4.session (the findings are off): a
-                              * dissector may leave them unset and save the digests */
     uint32_t access_req;     /* ACCESS call mask */
     uint32_t access_granted; /* ACCESS reply mask */
     bool has_verf;           /* WRITE/COMMIT reply verifier present */
     uint8_t verf[8];
-    uint64_t offset;         /* READ/WRITE/COMMIT offset; READDIR(PLUS) cookie */
     bool dir_eof;            /* READDIR(PLUS) reply said eof (seen in the head) */
     bool dir_cut;            /* READDIR(PLUS) entries past the kept head or past dirent[] */
-    uint32_t dir_entries;    /* READDIR(PLUS) entries decoded from the head */
     uint16_t ndirent;        /* of those, the first ones kept in dirent[] */
-    uint16_t dirent_cap;     /* room in dirent[] (<= OP_DIRENT_MAX; 0: none kept) */
-    struct op_dirent *dirent; /* a bounded view: the matcher's listing buffer, borrowed */
+    uint64_t offset;         /* READ/WRITE/COMMIT offset; READDIR(PLUS) cookie */
+    uint32_t dir_entries;    /* READDIR(PLUS) entries decoded from the head */
     struct op_nfs4 v4;        /* NFSv4 COMPOUND replies (has_main_ops), else zero; the
                                * conflicting lock of an NLM TEST too */
 };
