@@ -38,8 +38,16 @@ struct timeline {
 int timeline_init(struct timeline *t, uint32_t interval_s); /* 0 or -1 */
 void timeline_fini(struct timeline *t);
 /* The bucket for time `ts` (the first call fixes the start), or NULL for a
- * time before the start. */
-struct tl_bucket *timeline_at(struct timeline *t, const struct timespec *ts);
+ * time before the start. Inline when in the second found last (a call and
+ * its reply mostly are), else timeline_at_slow. */
+struct tl_bucket *timeline_at_slow(struct timeline *t, const struct timespec *ts);
+static inline struct tl_bucket *
+timeline_at(struct timeline *t, const struct timespec *ts)
+{
+    if (t->last_valid && ts->tv_sec == t->last_sec) /* last_valid: b is set */
+        return &t->b[t->last_idx];
+    return timeline_at_slow(t, ts);
+}
 
 /* Bucket 0 starts at second `sec` (the first packet's), unless the start
  * is set already. */
