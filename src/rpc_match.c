@@ -240,18 +240,27 @@ body_tail(const struct rpc_msg_view *msg, struct bytes body, bool whole, struct 
  * data inside rpc_gss_integ_data (RFC 2203 §5.3.2.2), after its seq_num.
  * DECODE_INVALID: the integrity wrapping does not parse in a whole message
  * (counted as a decode error); DECODE_TRUNCATED: it was cut by the capture. */
-static enum decode_rc
+static enum decode_rc msg_body_integ(const struct rpc_hdr *h, struct bytes *out, bool *whole);
+
+static inline enum decode_rc
 msg_body(const struct rpc_hdr *h, const struct rpc_msg_view *msg, uint8_t gss_service,
          struct bytes *out, bool *whole)
+{
+    *out = h->body;
+    *whole = msg_whole(msg);
+    if (gss_service != RPC_GSS_SVC_INTEGRITY)
+        return DECODE_OK;
+    return msg_body_integ(h, out, whole);
+}
+
+/* msg_body's RPCSEC_GSS integrity part (out of line: most calls have none). */
+static enum decode_rc
+msg_body_integ(const struct rpc_hdr *h, struct bytes *out, bool *whole)
 {
     uint32_t seq;
     bool all;
     enum decode_rc rc;
 
-    *out = h->body;
-    *whole = msg_whole(msg);
-    if (gss_service != RPC_GSS_SVC_INTEGRITY)
-        return DECODE_OK;
     rc = rpc_gss_integ_body(h->body, &seq, out, &all);
     if (rc == DECODE_OK && !all && *whole) /* databody_integ runs past the message */
         rc = DECODE_INVALID;
