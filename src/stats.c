@@ -253,8 +253,9 @@ stats_fini(struct stats *s)
     s->rows_used = 0;
 }
 
-struct prog_stats *
-stats_prog(struct stats *s, const struct rpc_program *pg)
+/* stats_prog, inline here: every call and reply looks its program's rows up. */
+static inline struct prog_stats *
+prog_of(struct stats *s, const struct rpc_program *pg)
 {
     size_t i;
 
@@ -262,6 +263,12 @@ stats_prog(struct stats *s, const struct rpc_program *pg)
         return NULL;
     i = prog_index(s, pg);
     return i < s->nprogs ? &s->progs[i] : NULL;
+}
+
+struct prog_stats *
+stats_prog(struct stats *s, const struct rpc_program *pg)
+{
+    return prog_of(s, pg);
 }
 
 const struct prog_stats *
@@ -299,7 +306,7 @@ stats_learn_program(struct stats *s, uint32_t prog, const struct rpc_program *pg
     struct learned_progs *l = &s->learned;
     size_t i;
 
-    if (!prog || !stats_prog(s, pg))
+    if (!prog || !prog_of(s, pg))
         return;
     for (i = 0; i < s->nprogs; i++)
         if (s->progs[i].pg->prog == prog)
@@ -409,7 +416,7 @@ record_latency(struct proc_stats *p, const struct lat_memo *l)
 static struct proc_stats *
 proc_of(struct stats *s, const struct rpc_program *pg, uint32_t proc, struct prog_stats **out)
 {
-    struct prog_stats *ps = stats_prog(s, pg);
+    struct prog_stats *ps = prog_of(s, pg);
 
     *out = ps;
     if (!ps)
@@ -575,7 +582,7 @@ record_kind(struct kind_table *t, const struct op_event *ev, const struct lat_me
 static struct proc_stats *
 gss_ctl_row(struct stats *s, const struct op_event *ev, struct prog_stats **ps)
 {
-    *ps = stats_prog(s, ev->pg);
+    *ps = prog_of(s, ev->pg);
     if (!ev->gss_proc || ev->gss_proc > GSS_CTL__COUNT)
         return NULL;
     return *ps ? &(*ps)->gss_ctl[ev->gss_proc - 1u] : NULL;
@@ -669,7 +676,7 @@ void
 stats_op_call(struct stats *s, const struct rpc_program *pg, unsigned minor,
               const struct op_item *op)
 {
-    struct prog_stats *ps = stats_prog(s, pg);
+    struct prog_stats *ps = prog_of(s, pg);
     struct minor_stats *m = minor_of(ps, minor);
 
     if (!ps || !ps->ops || op->op >= pg->nops)
@@ -770,7 +777,7 @@ record_op_file(struct stats *s, const struct prog_stats *ps, const struct op_eve
 void
 stats_record_op(struct stats *s, const struct op_event *msg, const struct op_item *op)
 {
-    struct prog_stats *ps = stats_prog(s, msg->pg);
+    struct prog_stats *ps = prog_of(s, msg->pg);
     const struct lat_memo *l;
     struct minor_stats *m;
 
@@ -954,7 +961,7 @@ stats_call_by(struct stats *s, struct pending_call *pc, struct bd_cache *c)
         }
     }
     if (c && write_count) {
-        struct prog_stats *ps = stats_prog(s, pc->pg);
+        struct prog_stats *ps = prog_of(s, pc->pg);
         if (ps && write_count < c->max_write)
             ps->writes_below_max++;
         if (write_count > c->max_write)
