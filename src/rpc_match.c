@@ -61,7 +61,7 @@ struct call_sink_ctx {
     struct op_event ev;            /* made at the call's first operation */
 };
 
-static void event_who(struct op_event *ev, const struct pending_call *pc);
+static inline void event_who(struct op_event *ev, const struct pending_call *pc);
 
 static void
 call_op(void *ctx, const struct op_item *op)
@@ -101,7 +101,7 @@ reply_op(void *ctx, const struct op_item *op)
 }
 
 /* Who and what an operation concerns, from its pending call. */
-static void
+static inline void
 event_who(struct op_event *ev, const struct pending_call *pc)
 {
     ev->key = &pc->key;
