@@ -303,7 +303,10 @@ struct who { /* the parts of an operation every finding needs */
     uint64_t pdir, pdir_ml;
     struct fnd_client *client; /* found on first use */
     struct fnd_file *file;
+    bool fk_ok; /* k.fk is set (a replied call's) */
 };
+
+static uint64_t fh_key(const struct findings *f, struct bytes fh);
 
 /* The client's row: clients[] in first-seen order, found through
  * client_ix[] (open addressing on the address hash; at most half full). */
@@ -334,16 +337,15 @@ client_row(struct findings *f, struct who *w)
     }
 }
 
+/* fh's row; k: fh_key(f, fh) (filex is keyed by it, like mod and parent). */
 static struct fnd_file *
-file_row(struct findings *f, struct bytes fh, int64_t now)
+file_row(struct findings *f, struct bytes fh, uint64_t k, int64_t now)
 {
-    uint64_t k;
     uint32_t *ix;
     bool fresh;
 
     if (!fh.len || fh.len > FND_FH_MAX)
         return &f->file_other;
-    k = hash_bytes(fh.p, fh.len, f->seed ^ 0x66696c65ULL);
     ix = ftab_get(f->filex, k);
     if (ix && *ix && f->files[*ix - 1].fh_len == fh.len &&
         memcmp(f->files[*ix - 1].fh, fh.p, fh.len) == 0)
@@ -362,7 +364,7 @@ static struct fnd_file *
 file_row_w(struct findings *f, struct bytes fh, struct who *w)
 {
     if (!w->file)
-        w->file = file_row(f, fh, w->t_call);
+        w->file = file_row(f, fh, w->fk_ok ? w->k.fk : fh_key(f, fh), w->t_call);
     return w->file;
 }
 
@@ -1271,6 +1273,7 @@ findings_record_prepared(struct findings *f, const struct op_event *ev, const st
     replied = ev->outcome == OP_REPLIED;
     memset(&w, 0, sizeof w);
     w.k = *p;
+    w.fk_ok = replied;
     w.af = ev->key->af;
     w.caddr = ev->call_dir == 0 ? ev->key->saddr : ev->key->daddr;
     w.t_call = ns_of(&ev->t_call);
