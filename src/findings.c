@@ -806,40 +806,59 @@ m_valid(const struct fscen_params *P, const struct mval *a, int64_t now)
     return a && a->t <= now && now - a->t < ac_of(P, a);
 }
 
-/* mk: the MK_ATTR key of fh; hint: its slot if a lookup found it. */
-static inline void
-m_refresh(struct findings *f, unsigned sc, uint64_t mk, struct fslot *hint, struct bytes fh,
-          const struct op_attr *at, int64_t t)
-{
-    struct mval *a;
+/* The facts of a replied call the model reads, taken from the event once
+ * per call rather than once per scenario: the model's stores (uint8_t
+ * fields among them) may alias the event, so its fields were loaded again
+ * after each. */
+struct mcall {
+    unsigned kind;
+    bool fh;           /* ev->fh.len */
+    bool data;         /* READ, WRITE, READDIR(PLUS): close-to-open's data */
+    bool attr_valid;   /* ev->attr.valid */
+    bool ok;           /* status 0 */
+    bool refresh_f;    /* sent: fh's attributes refreshed (has_status, counted, valid, fh) */
+    bool refresh_o;    /* sent: obj_fh's */
+    uint8_t type, obj_type;
+    int64_t now, t_reply, window;
+    uint64_t digest, obj_digest;
+    uint64_t offset;   /* READ, READDIR(PLUS) */
+    uint64_t end;      /* READ: offset + read_bytes */
+    unsigned nde;      /* READDIRPLUS entries refreshed when sent (rdirplus) */
+    uint64_t *de_key, *de_digest;
+    uint8_t *de_type;
+};
 
-    if (!at->valid || !fh.len)
-        return;
-    a = val_of(f->model[sc], ftab_put_at(f->model[sc], hint, mk, t));
-    a->t = t;
-    a->digest = at->digest;
-    a->type = at->type;
+/* mk: the MK_ATTR key of a handle; hint: its slot if a lookup found it. */
+static inline void
+m_refresh(struct ftab *t, uint64_t mk, struct fslot *hint, int64_t now, uint64_t digest,
+          uint8_t type)
+{
+    struct mval *a = val_of(t, ftab_put_at(t, hint, mk, now));
+
+    a->t = now;
+    a->digest = digest;
+    a->type = type;
 }
 
 /* Would a Linux client with scenario sc's options have sent this call?
  * Updates the scenario's caches as if it had (or had not). */
 static bool
-m_sent(struct findings *f, unsigned sc, const struct op_event *ev, struct who *w, uint64_t *est,
+m_sent(struct findings *f, unsigned sc, const struct mcall *c, struct who *w, uint64_t *est,
        uint64_t *cto_kept)
 {
     const struct fscen_params *P = &fscen_params[sc];
     struct ftab *t = f->model[sc];
-    int64_t now = w->t_call;
+    int64_t now = c->now;
     struct fslot *a_slot = NULL; /* a's slot */
-    struct mval *a = ev->fh.len ? m_attr(f, sc, w, now, &a_slot) : NULL;
+    struct mval *a = c->fh ? m_attr(f, sc, w, now, &a_slot) : NULL;
     bool sent = true;
+    unsigned i;
 
     /* Close-to-open: a GETATTR answered from the cache is an open()
      * revalidation when the file's data (or the directory's entries) is
      * read next, within the window; the client then sends it anyway. */
-    if (a && (ev->kind == OPK_READ || ev->kind == OPK_WRITE || ev->kind == OPK_READDIR ||
-              ev->kind == OPK_READDIRPLUS)) {
-        if (a->pending && now > a->pending && now - a->pending <= f->window_ns) {
+    if (a && c->data) {
+        if (a->pending && now > a->pending && now - a->pending <= c->window) {
             est[OPK_GETATTR]++;
             (*cto_kept)++;
             a->pending = 0;
@@ -847,12 +866,12 @@ m_sent(struct findings *f, unsigned sc, const struct op_event *ev, struct who *w
         if (now > a->last_data)
             a->last_data = now;
     }
-    switch (ev->kind) {
+    switch (c->kind) {
     case OPK_GETATTR:
         sent = !m_valid(P, a, now);
         if (!sent && a) {
             a->pending = 0;
-            if (P->cto && a->last_data > now && a->last_data - now <= f->window_ns) {
+            if (P->cto && a->last_data > now && a->last_data - now <= c->window) {
                 sent = true;
                 (*cto_kept)++;
             } else if (P->cto) {
@@ -863,10 +882,10 @@ m_sent(struct findings *f, unsigned sc, const struct op_event *ev, struct who *w
     case OPK_ACCESS: {
         struct mval *x = ftab_get(t, w->k.mx_f);
         sent = !(x && a && x->digest == a->digest && now - x->t < ac_of(P, a));
-        if (sent && ev->attr.valid) {
+        if (sent && c->attr_valid) {
             x = ftab_put(t, w->k.mx_f, now, NULL);
-            x->t = w->t_reply;
-            x->digest = ev->attr.digest;
+            x->t = c->t_reply;
+            x->digest = c->digest;
         }
         break;
     }
@@ -880,13 +899,13 @@ m_sent(struct findings *f, unsigned sc, const struct op_event *ev, struct who *w
             break;
         if (dir_ok && e && e->digest == a->digest && (e->pos || P->neg_dentries))
             sent = false;
-        if (dir_ok && P->rdirplus && ev->status == 0 && l && l->plus && l->digest == a->digest)
+        if (dir_ok && P->rdirplus && c->ok && l && l->plus && l->digest == a->digest)
             sent = false; /* READDIRPLUS primed the dentry */
-        if (sent && ev->attr.valid) {
+        if (sent && c->attr_valid) {
             e = ftab_put(t, w->k.mx_f, now, NULL);
-            e->t = w->t_reply;
-            e->digest = ev->attr.digest;
-            e->pos = ev->status == 0;
+            e->t = c->t_reply;
+            e->digest = c->digest;
+            e->pos = c->ok;
         }
         break;
     }
@@ -894,23 +913,22 @@ m_sent(struct findings *f, unsigned sc, const struct op_event *ev, struct who *w
     case OPK_READDIRPLUS: {
         struct mval *l = ftab_put(t, w->k.ml_f, now, NULL);
 
-        if (ev->offset == 0)
+        if (c->offset == 0)
             l->sending = !(l->t && a && l->digest == a->digest && m_valid(P, a, now));
         sent = l->t == 0 || l->sending;
         if (sent) {
             l->sending = 1;
-            l->t = w->t_reply;
-            if (ev->attr.valid)
-                l->digest = ev->attr.digest;
-            l->plus = ev->kind == OPK_READDIRPLUS && P->rdirplus;
+            l->t = c->t_reply;
+            if (c->attr_valid)
+                l->digest = c->digest;
+            l->plus = c->kind == OPK_READDIRPLUS && P->rdirplus;
             if (l->plus)
                 plus_mark(f, w->k.ml_f, l->t);
         }
         break;
     }
     case OPK_READ:
-        if (a && a->read_end && a->read_digest == a->digest &&
-            ev->offset + ev->read_bytes <= a->read_end)
+        if (a && a->read_end && a->read_digest == a->digest && c->end <= a->read_end)
             sent = false;
         break;
     default:
@@ -918,24 +936,20 @@ m_sent(struct findings *f, unsigned sc, const struct op_event *ev, struct who *w
     }
     if (!sent)
         return false;
-    if (ev->has_status && attr_counts(ev->kind)) {
-        m_refresh(f, sc, w->k.ma_f, a_slot, ev->fh, &ev->attr, w->t_reply);
-        m_refresh(f, sc, w->k.ma_o, NULL, ev->obj_fh, &ev->obj_attr, w->t_reply);
-        if (P->rdirplus && ev->kind == OPK_READDIRPLUS) {
-            unsigned i;
-            for (i = 0; i < ev->ndirent; i++)
-                if (!dot(ev->dirent[i].name))
-                    m_refresh(f, sc, w->dma[i], NULL, ev->dirent[i].fh, &ev->dirent[i].attr,
-                              w->t_reply);
-        }
-    }
-    if (ev->kind == OPK_READ && ev->fh.len) {
+    if (c->refresh_f)
+        m_refresh(t, w->k.ma_f, a_slot, c->t_reply, c->digest, c->type);
+    if (c->refresh_o)
+        m_refresh(t, w->k.ma_o, NULL, c->t_reply, c->obj_digest, c->obj_type);
+    if (P->rdirplus)
+        for (i = 0; i < c->nde; i++)
+            m_refresh(t, c->de_key[i], NULL, c->t_reply, c->de_digest[i], c->de_type[i]);
+    if (c->kind == OPK_READ && c->fh) {
         a = val_of(t, ftab_put_at(t, a_slot, w->k.ma_f, now));
         if (a->read_digest != a->digest)
             a->read_end = 0;
         a->read_digest = a->digest;
-        if (ev->offset + ev->read_bytes > a->read_end)
-            a->read_end = ev->offset + ev->read_bytes;
+        if (c->end > a->read_end)
+            a->read_end = c->end;
     }
     return true;
 }
@@ -946,22 +960,61 @@ m_sent(struct findings *f, unsigned sc, const struct op_event *ev, struct who *w
 static void
 whatif(struct findings *f, const struct op_event *ev, struct who *w, bool replied, bool v4)
 {
-    unsigned sc;
+    /* scenario sc's estimates at est + sc * n */
+    uint64_t *est = v4 ? f->wi4.est[0] : f->est[0];
+    size_t n = v4 ? OPK__COUNT : OPK_FILE_COUNT;
+    uint64_t *kept = v4 ? f->wi4.cto_kept : f->cto_kept;
+    uint64_t de_key[OP_DIRENT_MAX], de_digest[OP_DIRENT_MAX];
+    uint8_t de_type[OP_DIRENT_MAX];
+    unsigned sc, kind = ev->kind, i;
+    struct mcall c;
+    bool refresh = ev->has_status && attr_counts(kind);
 
     /* Not unrolled: seven copies of m_sent with their scenario's parameters
      * folded run 200 instructions fewer per call but make findings_record
      * 37 KB instead of 15, and cost more L1 instruction-cache misses than
      * that saves (bench/README.md, the findings per call, 2026-12-02). */
+    if (!replied) {
+        for (sc = 0; sc < SC__COUNT; sc++)
+            est[sc * n + (kind == OPK_READDIRPLUS && !fscen_params[sc].rdirplus
+                              ? OPK_READDIR : kind)]++;
+        return;
+    }
+    c.kind = kind;
+    c.fh = ev->fh.len != 0;
+    c.data = kind == OPK_READ || kind == OPK_WRITE || kind == OPK_READDIR ||
+             kind == OPK_READDIRPLUS;
+    c.attr_valid = ev->attr.valid;
+    c.ok = ev->status == 0;
+    c.refresh_f = refresh && ev->attr.valid && ev->fh.len;
+    c.refresh_o = refresh && ev->obj_attr.valid && ev->obj_fh.len;
+    c.type = ev->attr.type;
+    c.obj_type = ev->obj_attr.type;
+    c.now = w->t_call;
+    c.t_reply = w->t_reply;
+    c.window = f->window_ns;
+    c.digest = ev->attr.digest;
+    c.obj_digest = ev->obj_attr.digest;
+    c.offset = ev->offset;
+    c.end = ev->offset + ev->read_bytes;
+    c.nde = 0;
+    c.de_key = de_key;
+    c.de_digest = de_digest;
+    c.de_type = de_type;
+    if (refresh && kind == OPK_READDIRPLUS)
+        for (i = 0; i < ev->ndirent; i++) {
+            const struct op_dirent *e = &ev->dirent[i];
+            if (!dot(e->name) && e->attr.valid && e->fh.len) {
+                de_key[c.nde] = w->dma[i];
+                de_digest[c.nde] = e->attr.digest;
+                de_type[c.nde++] = e->attr.type;
+            }
+        }
     for (sc = 0; sc < SC__COUNT; sc++) {
-        uint64_t *est = v4 ? f->wi4.est[sc] : f->est[sc];
-        uint64_t *kept = v4 ? &f->wi4.cto_kept[sc] : &f->cto_kept[sc];
-        unsigned p = ev->kind;
-
-        if (replied && !m_sent(f, sc, ev, w, est, kept))
+        if (!m_sent(f, sc, &c, w, est + sc * n, &kept[sc]))
             continue;
-        if (p == OPK_READDIRPLUS && !fscen_params[sc].rdirplus)
-            p = OPK_READDIR;
-        est[p]++;
+        est[sc * n + (kind == OPK_READDIRPLUS && !fscen_params[sc].rdirplus ? OPK_READDIR
+                                                                            : kind)]++;
     }
 }
 
