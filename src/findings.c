@@ -773,18 +773,20 @@ ac_of(const struct fscen_params *P, const struct mval *a)
 
 /* The client's view of fh's attributes, with READDIRPLUS of its directory
  * counted as a refresh (its entries carry attributes); NULL if none.
- * *slot: its slot in the scenario's table, or NULL. */
+ * plus_t: the bucket of fh's parent's listing (plus_time), NULL if fh has no
+ * parent known. *slot: its slot in the scenario's table, or NULL. */
 static struct mval *
-m_attr(struct findings *f, unsigned sc, struct who *w, int64_t now, struct fslot **slot)
+m_attr(struct findings *f, unsigned sc, struct who *w, const int64_t *plus_t, int64_t now,
+       struct fslot **slot)
 {
     struct ftab *t = f->model[sc];
     struct fslot *s = ftab_find(t, w->k.ma_f);
     struct mval *a = s ? val_of(t, s) : NULL;
 
-    if (fscen_params[sc].rdirplus) {
+    if (plus_t && fscen_params[sc].rdirplus) {
         /* only a plus listing newer than a counts: none can be if the
          * bucket's time is not */
-        int64_t pt = parent_of(f, w) ? plus_time(f, w->pdir_ml) : INT64_MIN;
+        int64_t pt = *plus_t;
         const struct mval *l = pt != INT64_MIN && (!a || pt > a->t)
                                    ? ftab_get(t, w->pdir_ml) : NULL;
 
@@ -818,6 +820,7 @@ struct mcall {
     bool ok;           /* status 0 */
     bool refresh_f;    /* sent: fh's attributes refreshed (has_status, counted, valid, fh) */
     bool refresh_o;    /* sent: obj_fh's */
+    const int64_t *plus_t; /* fh's parent's listing's bucket (m_attr), or NULL */
     uint8_t type, obj_type;
     int64_t now, t_reply, window;
     uint64_t digest, obj_digest;
@@ -850,7 +853,7 @@ m_sent(struct findings *f, unsigned sc, const struct mcall *c, struct who *w, ui
     struct ftab *t = f->model[sc];
     int64_t now = c->now;
     struct fslot *a_slot = NULL; /* a's slot */
-    struct mval *a = c->fh ? m_attr(f, sc, w, now, &a_slot) : NULL;
+    struct mval *a = c->fh ? m_attr(f, sc, w, c->plus_t, now, &a_slot) : NULL;
     bool sent = true;
     unsigned i;
 
@@ -969,19 +972,22 @@ whatif(struct findings *f, const struct op_event *ev, struct who *w, bool replie
     unsigned sc, kind = ev->kind, i;
     struct mcall c;
     bool refresh = ev->has_status && attr_counts(kind);
+    /* the kind a scenario without READDIRPLUS would have sent */
+    unsigned kind_nop = kind == OPK_READDIRPLUS ? OPK_READDIR : kind;
 
     /* Not unrolled: seven copies of m_sent with their scenario's parameters
      * folded run 200 instructions fewer per call but make findings_record
      * 37 KB instead of 15, and cost more L1 instruction-cache misses than
      * that saves (bench/README.md, the findings per call, 2026-12-02). */
     if (!replied) {
-        for (sc = 0; sc < SC__COUNT; sc++)
-            est[sc * n + (kind == OPK_READDIRPLUS && !fscen_params[sc].rdirplus
-                              ? OPK_READDIR : kind)]++;
+        for (sc = 0; sc < SC__COUNT; sc++, est += n)
+            est[fscen_params[sc].rdirplus ? kind : kind_nop]++;
         return;
     }
     c.kind = kind;
     c.fh = ev->fh.len != 0;
+    /* read in every scenario: a READDIRPLUS may mark it (plus_mark) */
+    c.plus_t = c.fh && parent_of(f, w) ? &f->plus_t[w->pdir_ml >> (64 - FND_PLUS_BITS)] : NULL;
     c.data = kind == OPK_READ || kind == OPK_WRITE || kind == OPK_READDIR ||
              kind == OPK_READDIRPLUS;
     c.attr_valid = ev->attr.valid;
@@ -1010,12 +1016,9 @@ whatif(struct findings *f, const struct op_event *ev, struct who *w, bool replie
                 de_type[c.nde++] = e->attr.type;
             }
         }
-    for (sc = 0; sc < SC__COUNT; sc++) {
-        if (!m_sent(f, sc, &c, w, est + sc * n, &kept[sc]))
-            continue;
-        est[sc * n + (kind == OPK_READDIRPLUS && !fscen_params[sc].rdirplus ? OPK_READDIR
-                                                                            : kind)]++;
-    }
+    for (sc = 0; sc < SC__COUNT; sc++, est += n)
+        if (m_sent(f, sc, &c, w, est, &kept[sc]))
+            est[fscen_params[sc].rdirplus ? kind : kind_nop]++;
 }
 
 /* ---- the entry point -------------------------------------------------------------- */
