@@ -74,6 +74,9 @@ struct findings_worker {
      * prepared meanwhile: run() alternates between the two. */
     struct op_event ev[2];
     struct op_dirent dirents[2][OP_DIRENT_MAX];
+    /* ev[i].v4 is all zero but its lock_holder (set by every decode): an
+     * event without its NFSv4 part (NFSv3's) then needs no memset */
+    bool v4_clear[2];
 };
 
 static size_t
@@ -270,8 +273,10 @@ decode(struct findings_worker *w, unsigned which, const uint8_t *in)
     if (r->has_v4) {
         memcpy(&ev->v4, p, sizeof ev->v4);
         p += sizeof ev->v4;
-    } else {
+        w->v4_clear[which] = false;
+    } else if (!w->v4_clear[which]) {
         memset(&ev->v4, 0, sizeof ev->v4);
+        w->v4_clear[which] = true;
     }
     ev->fh = take(&p, r->fh_len);
     ev->name = take(&p, r->name_len);
