@@ -332,7 +332,9 @@ client_row(struct findings *f, struct who *w)
             return w->client = c;
         }
         c = &f->clients[*ix - 1];
-        if (c->ck == w->k.ck && c->af == w->af && memcmp(c->addr, w->caddr, alen) == 0)
+        /* lengths the compiler sees: compared inline, not by a call */
+        if (c->ck == w->k.ck && c->af == w->af &&
+            (w->af == 6 ? memcmp(c->addr, w->caddr, 16) : memcmp(c->addr, w->caddr, 4)) == 0)
             return w->client = c;
     }
 }
