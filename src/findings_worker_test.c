@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* findings_worker_test.c: a random NFSv3 operation stream recorded on this
+/* findings_worker_test.c: a random NFSv3 operation stream, with NFSv4
+ * COMPOUNDs among it (their records carry an NFSv4 part, NFSv3's do not:
+ * one left behind in the worker's event would show), recorded on this
  * thread and through the worker (a small ring: it wraps, fills, and some
  * listings are too large for it and take the fallback) gives the same
  * findings, field by field. The borrowed bytes are overwritten after each
@@ -16,6 +18,7 @@
 #include "dissector.h"
 #include "findings.h"
 #include "flow_key.h"
+#include "nfs4.h"
 #include "stats.h"
 #include "t.h"
 
@@ -23,7 +26,7 @@
 #define NFH 48
 
 /* The real tables: kinds and flags as the matcher sets them. */
-extern const struct rpc_program nfs3_program, mount3_program;
+extern const struct rpc_program nfs3_program, mount3_program, nfs4_program;
 static struct flow_key keys[3];
 static uint8_t fhs[NFH][64];
 static size_t fh_len[NFH];
@@ -122,6 +125,26 @@ make(struct op_event *ev, unsigned i)
             e->fileid = c;
             e->attr = rnd_attr();
         }
+    }
+    if (ev->pg == &nfs3_program && rnd(6) == 0) { /* as an NFSv4 COMPOUND (RFC 8881 §16.2) */
+        static const uint32_t ops[] = { 26, 26, 9, 3, 15, 25 }; /* READDIR GETATTR ACCESS LOOKUP READ */
+        uint32_t op = ops[rnd(sizeof ops / sizeof ops[0])];
+
+        ev->pg = &nfs4_program;
+        ev->prog = 100003;
+        ev->vers = 4;
+        ev->proc = 1;
+        ev->kind = nfs4_op(op)->kind;
+        ev->opf = nfs4_op(op)->flags & (OPF_MOD_DATA | OPF_MOD_META);
+        ev->has_main_ops = true;
+        ev->main_ops = nfs4_op_pack(op);
+        ev->v4.main_done = true;
+        ev->v4.main_status = ev->status;
+        ev->v4.has_seq = rnd(2) != 0;
+        ev->v4.dir_attrs = true; /* read for NFSv3 listings too (listing_call) */
+        ev->v4.slot = rnd(4);
+        ev->v4.highest_slot = ev->v4.target_slot = 7;
+        ev->v4.session = 1 + rnd(2);
     }
 }
 
