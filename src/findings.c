@@ -965,9 +965,11 @@ m_sent(struct findings *f, unsigned sc, const struct mcall *c, struct who *w, ui
 static void
 whatif(struct findings *f, const struct op_event *ev, struct who *w, bool replied, bool v4)
 {
-    /* scenario sc's estimates at est + sc * n */
-    uint64_t *est = v4 ? f->wi4.est[0] : f->est[0];
-    size_t n = v4 ? OPK__COUNT : OPK_FILE_COUNT;
+    /* scenario sc's estimates: row sc of est[][] or wi4.est[][], reached a
+     * row's bytes at a time */
+    uint8_t *est_row = v4 ? (uint8_t *)f->wi4.est : (uint8_t *)f->est;
+    size_t row = v4 ? sizeof f->wi4.est[0] : sizeof f->est[0];
+    uint64_t *est;
     uint64_t *kept = v4 ? f->wi4.cto_kept : f->cto_kept;
     uint64_t de_key[OP_DIRENT_MAX], de_digest[OP_DIRENT_MAX];
     uint8_t de_type[OP_DIRENT_MAX];
@@ -982,8 +984,10 @@ whatif(struct findings *f, const struct op_event *ev, struct who *w, bool replie
      * 37 KB instead of 15, and cost more L1 instruction-cache misses than
      * that saves (bench/README.md, the findings per call, 2026-12-02). */
     if (!replied) {
-        for (sc = 0; sc < SC__COUNT; sc++, est += n)
+        for (sc = 0; sc < SC__COUNT; sc++, est_row += row) {
+            est = (uint64_t *)est_row;
             est[fscen_params[sc].rdirplus ? kind : kind_nop]++;
+        }
         return;
     }
     c.kind = kind;
@@ -1018,9 +1022,11 @@ whatif(struct findings *f, const struct op_event *ev, struct who *w, bool replie
                 de_type[c.nde++] = e->attr.type;
             }
         }
-    for (sc = 0; sc < SC__COUNT; sc++, est += n)
+    for (sc = 0; sc < SC__COUNT; sc++, est_row += row) {
+        est = (uint64_t *)est_row;
         if (m_sent(f, sc, &c, w, est, &kept[sc]))
             est[fscen_params[sc].rdirplus ? kind : kind_nop]++;
+    }
 }
 
 /* ---- the entry point -------------------------------------------------------------- */
