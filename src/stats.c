@@ -283,7 +283,7 @@ stats_prog_by_name(const struct stats *s, const char *name)
 }
 
 const struct rpc_program *
-stats_program(struct stats *s, uint32_t prog, uint32_t vers)
+stats_program_find(struct stats *s, uint32_t prog, uint32_t vers)
 {
     size_t i = s->number_hint;
 

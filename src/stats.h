@@ -411,8 +411,19 @@ void stats_merge(struct stats *dst, const struct stats *src); /* src settled */
 struct prog_stats *stats_prog(struct stats *s, const struct rpc_program *pg);
 const struct prog_stats *stats_prog_by_name(const struct stats *s, const char *name);
 /* The program (prog, vers) among the ones s counts, or learned for a
- * number (stats_learn_program), or NULL: not decoded. */
-const struct rpc_program *stats_program(struct stats *s, uint32_t prog, uint32_t vers);
+ * number (stats_learn_program), or NULL: not decoded. Inline when it is the
+ * one found last (every call looks its program up), else
+ * stats_program_find. */
+const struct rpc_program *stats_program_find(struct stats *s, uint32_t prog, uint32_t vers);
+static inline const struct rpc_program *
+stats_program(struct stats *s, uint32_t prog, uint32_t vers)
+{
+    size_t i = s->number_hint;
+
+    if (i < s->nprogs && s->progs[i].pg->prog == prog && s->progs[i].pg->vers == vers)
+        return s->progs[i].pg;
+    return stats_program_find(s, prog, vers);
+}
 /* A call announced that calls of program pg (one s counts) will come under
  * number prog: remember it, unless prog is pg's own number or a registered
  * program's. */
