@@ -472,7 +472,8 @@ handle_reply(struct rpc_match *m, struct flow *f, unsigned dir, const struct rpc
     ev.reject_stat = h->reject_stat;
     ev.partial = pc->partial || rc != DECODE_OK || msg->head_partial;
     event_who(&ev, pc);
-    ev.has_fh_hash = stats_file_hash(m->stats, pc, &ev.fh_hash); /* the findings' key */
+    ev.has_fh_hash = stats_file_hash(m->stats, pc->bd_idx[BD_FILE], pc->bd_gen[BD_FILE],
+                                     &ev.fh_hash); /* the findings' key */
     /* The server agreed to RPC-over-TLS (RFC 9289 §4.1): the connection's
      * next bytes are the TLS handshake. */
     if (rc == DECODE_OK && pc->tls_probe && h->starttls && h->accept_stat == RPC_SUCCESS &&

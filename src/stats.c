@@ -136,21 +136,6 @@ stats_file_hash_seed(struct stats *s, uint64_t seed)
     return true;
 }
 
-bool
-stats_file_hash(const struct stats *s, const struct pending_call *pc, uint64_t *hash)
-{
-    const struct bd_table *t = &s->bd[BD_FILE];
-    uint32_t i = pc->bd_idx[BD_FILE];
-
-    /* The row stats_call_by gave the call (a slot's generation is never 0
-     * once used, so a call it never saw matches none); its key is the
-     * whole handle (PC_FH_MAX <= BD_KEY_MAX). */
-    if (!s->bd_on || i >= t->count || t->rows[i].gen != pc->bd_gen[BD_FILE])
-        return false;
-    *hash = t->rows[i].hash;
-    return true;
-}
-
 void
 stats_settle(struct stats *s)
 {

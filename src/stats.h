@@ -382,10 +382,6 @@ int stats_breakdowns_init(struct stats *s, size_t rows, size_t names_cap, uint64
  * call: false (nothing changed) once the table has rows or without
  * stats_breakdowns_init. */
 bool stats_file_hash_seed(struct stats *s, uint64_t seed);
-/* The hash of pc's handle as its file row has it (stats_call_by) into
- * *hash, while that row still holds the handle; else false. */
-struct pending_call;
-bool stats_file_hash(const struct stats *s, const struct pending_call *pc, uint64_t *hash);
 /* Per breakdown row and procedure counts (bd_procs.h) for the client, server
  * and file tables: the view's procedure table for one of them.
  * After stats_breakdowns_init; 0 or -1. Freed with the tables. It turns
@@ -410,6 +406,22 @@ void stats_merge(struct stats *dst, const struct stats *src); /* src settled */
 /* The prog_stats for a registered program, or NULL. */
 struct prog_stats *stats_prog(struct stats *s, const struct rpc_program *pg);
 const struct prog_stats *stats_prog_by_name(const struct stats *s, const char *name);
+/* The hash of a call's handle as its file row has it into *hash, while
+ * that row, the one stats_call_by gave the call (pending_call.bd_idx and
+ * bd_gen of BD_FILE), still holds the handle; else false. A slot's
+ * generation is never 0 once used, so a call stats_call_by never saw
+ * matches none; the row's key is the whole handle (PC_FH_MAX <=
+ * BD_KEY_MAX). Inline: once per reply. */
+static inline bool
+stats_file_hash(const struct stats *s, uint32_t file_idx, uint32_t file_gen, uint64_t *hash)
+{
+    const struct bd_table *t = &s->bd[BD_FILE];
+
+    if (!s->bd_on || file_idx >= t->count || t->rows[file_idx].gen != file_gen)
+        return false;
+    *hash = t->rows[file_idx].hash;
+    return true;
+}
 /* The program (prog, vers) among the ones s counts, or learned for a
  * number (stats_learn_program), or NULL: not decoded. Inline when it is the
  * one found last (every call looks its program up), else

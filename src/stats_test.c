@@ -228,36 +228,37 @@ test_file_hash(void)
     CHECK(stats_file_hash_seed(&s, 77));
     memset(&pc, 0, sizeof pc);
     memset(&c, 0, sizeof c);
-    CHECK(!stats_file_hash(&s, &pc, &h)); /* not seen by stats_call_by */
+    /* not seen by stats_call_by */
+    CHECK(!stats_file_hash(&s, pc.bd_idx[BD_FILE], pc.bd_gen[BD_FILE], &h));
     pc.key.af = FLOW_AF_INET;
     pc.uid = pc.gid = UINT32_MAX;
     pc.stable = STABLE_NONE;
     memcpy(pc.fh, "handle-1", 8);
     pc.fh_len = 8;
     stats_call_by(&s, &pc, &c);
-    CHECK(stats_file_hash(&s, &pc, &h));
+    CHECK(stats_file_hash(&s, pc.bd_idx[BD_FILE], pc.bd_gen[BD_FILE], &h));
     EQ(h, hash_bytes("handle-1", 8, 77));
     CHECK(c.valid);
     pc2 = pc;
     stats_call_by(&s, &pc2, &c); /* the same rows, through c */
     h = 0;
-    CHECK(stats_file_hash(&s, &pc2, &h));
+    CHECK(stats_file_hash(&s, pc2.bd_idx[BD_FILE], pc2.bd_gen[BD_FILE], &h));
     EQ(h, hash_bytes("handle-1", 8, 77));
     pc2.fh_len = 0; /* no handle: the "(none)" row */
     stats_call_by(&s, &pc2, &c);
-    CHECK(stats_file_hash(&s, &pc2, &h));
+    CHECK(stats_file_hash(&s, pc2.bd_idx[BD_FILE], pc2.bd_gen[BD_FILE], &h));
     EQ(h, hash_bytes(NULL, 0, 77));
     pc2.fh_len = 8;
     memcpy(pc2.fh, "handle-3", 8);
     stats_call_by(&s, &pc2, NULL);
-    CHECK(stats_file_hash(&s, &pc2, &h));
+    CHECK(stats_file_hash(&s, pc2.bd_idx[BD_FILE], pc2.bd_gen[BD_FILE], &h));
     EQ(h, hash_bytes("handle-3", 8, 77));
     pc = pc2;
     for (i = 0; i < 64; i++) { /* two rows: handle-3's (one call) goes to another */
         pc2.fh[7] = (uint8_t)('a' + i);
         stats_call_by(&s, &pc2, NULL);
     }
-    CHECK(!stats_file_hash(&s, &pc, &h));
+    CHECK(!stats_file_hash(&s, pc.bd_idx[BD_FILE], pc.bd_gen[BD_FILE], &h));
     CHECK(!stats_file_hash_seed(&s, 78)); /* rows exist */
     EQ(s.bd[BD_FILE].seed, 77);
     stats_fini(&s);
