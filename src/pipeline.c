@@ -58,7 +58,8 @@ to_lockwait(void *vctx, const struct op_event *ev)
 {
     struct nfsscope_ctx *ctx = vctx;
 
-    lockwait_record(ctx->lockwait, ev);
+    if (ev->nlm_has_lock) /* only NLM calls with a lock concern the lock waits */
+        lockwait_record(ctx->lockwait, ev);
 }
 
 static void
