@@ -178,8 +178,10 @@ flow_table_renew(struct flow_table *t, struct flow *f)
     memset(f->tls_half, 0, sizeof f->tls_half);
 }
 
+_Static_assert(ROLE_NONE == 0, "flow_client_dir: a role of 2 or more is decided");
+
 unsigned
-flow_client_dir(struct flow *f, unsigned call_dir)
+flow_client_decide(struct flow *f, unsigned call_dir)
 {
     if (f->role >> 1 == ROLE_NONE)
         f->role = port_role(&f->key);

@@ -95,7 +95,14 @@ void flow_table_renew(struct flow_table *t, struct flow *f);
  *   3. who sent the first call (call_dir, the direction of the call being
  *      matched: it decides when nothing above did).
  * A call travelling the other way is a callback from the server. */
-unsigned flow_client_dir(struct flow *f, unsigned call_dir);
+unsigned flow_client_decide(struct flow *f, unsigned call_dir);
+static inline unsigned
+flow_client_dir(struct flow *f, unsigned call_dir)
+{
+    if (f->role >= 2) /* decided (flow.c: the evidence, then the client's direction) */
+        return f->role & 1;
+    return flow_client_decide(f, call_dir);
+}
 
 /* Direction dir of f started at a SYN (synack: a SYN-ACK) that the
  * reassembly accepted (TCP_EV_OPEN, TCP_EV_ACCEPT). */
