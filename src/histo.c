@@ -12,21 +12,6 @@ histo_init(struct histo *h)
     memset(h, 0, sizeof *h);
 }
 
-/* v < 32: bucket v. Otherwise with msb = floor(log2 v) (>= 5), the bucket is
- * 32 * (msb - 4) + the next 5 bits below the msb: monotone, and each bucket
- * spans 2^(msb-5) values starting at >= 2^msb, i.e. at most 1/32 of its start. */
-unsigned
-histo_index(uint64_t v)
-{
-    unsigned msb, idx;
-
-    if (v < SUB)
-        return (unsigned)v;
-    msb = 63u - (unsigned)__builtin_clzll(v);
-    idx = ((msb - 4u) << HISTO_SUB_BITS) + (unsigned)((v >> (msb - HISTO_SUB_BITS)) - SUB);
-    return idx < HISTO_BUCKETS ? idx : HISTO_BUCKETS - 1;
-}
-
 uint64_t
 histo_bucket_lo(unsigned idx)
 {

@@ -42,8 +42,23 @@ histo_record_in(struct histo *h, uint64_t v, unsigned idx, int overflow)
 uint64_t histo_percentile(const struct histo *h, double pct);
 double histo_mean(const struct histo *h);
 void histo_merge(struct histo *dst, const struct histo *src);
-/* Bucket index of a value and the [lo, hi] range of a bucket (for tests and JSON). */
-unsigned histo_index(uint64_t usec);
+/* Bucket index of a value (inline: once per reply) and the [lo, hi] range
+ * of a bucket (for tests and JSON). v < 32: bucket v. Otherwise with msb =
+ * floor(log2 v) (>= 5), the bucket is 32 * (msb - 4) + the next 5 bits below
+ * the msb: monotone, and each bucket spans 2^(msb-5) values starting at >=
+ * 2^msb, i.e. at most 1/32 of its start. */
+static inline unsigned
+histo_index(uint64_t v)
+{
+    unsigned msb, idx;
+
+    if (v < (1u << HISTO_SUB_BITS))
+        return (unsigned)v;
+    msb = 63u - (unsigned)__builtin_clzll(v);
+    idx = ((msb - 4u) << HISTO_SUB_BITS) +
+          (unsigned)((v >> (msb - HISTO_SUB_BITS)) - (1u << HISTO_SUB_BITS));
+    return idx < HISTO_BUCKETS ? idx : HISTO_BUCKETS - 1;
+}
 uint64_t histo_bucket_lo(unsigned idx);
 uint64_t histo_bucket_hi(unsigned idx);
 
