@@ -315,7 +315,7 @@ xc_sync(struct xid_table *t, struct xid_conn *c, uint64_t flow_id)
 
 /* pc, of connection c, takes its bucket's slot; the call that held it, if
  * still pending there, goes into the index. */
-static void
+static inline void
 xc_enter(struct xid_table *t, struct xid_conn *c, struct pending_call *pc)
 {
     unsigned b = xc_bucket(pc->sent_dir, pc->xid);
