@@ -42,22 +42,29 @@ histo_record_in(struct histo *h, uint64_t v, unsigned idx, int overflow)
 uint64_t histo_percentile(const struct histo *h, double pct);
 double histo_mean(const struct histo *h);
 void histo_merge(struct histo *dst, const struct histo *src);
-/* Bucket index of a value (inline: once per reply) and the [lo, hi] range
- * of a bucket (for tests and JSON). v < 32: bucket v. Otherwise with msb =
- * floor(log2 v) (>= 5), the bucket is 32 * (msb - 4) + the next 5 bits below
- * the msb: monotone, and each bucket spans 2^(msb-5) values starting at >=
- * 2^msb, i.e. at most 1/32 of its start. */
+/* Log-linear buckets of 2^s sub-buckets (s = sub_bits): v < 2^s is bucket
+ * v; otherwise with msb = floor(log2 v) (>= s), bucket 2^s * (msb - s + 1) +
+ * the s bits below the msb: monotone, each bucket spanning 2^(msb-s) values
+ * from >= 2^msb, at most 1/2^s of its start; the last bucket takes the rest.
+ * histo_index (s = 5, inline: once per reply) and the [lo, hi] range of a
+ * bucket (for tests and JSON). */
 static inline unsigned
-histo_index(uint64_t v)
+histo_loglin_index(uint64_t v, unsigned sub_bits, unsigned nbuckets)
 {
     unsigned msb, idx;
 
-    if (v < (1u << HISTO_SUB_BITS))
+    if (v < (1u << sub_bits))
         return (unsigned)v;
     msb = 63u - (unsigned)__builtin_clzll(v);
-    idx = ((msb - 4u) << HISTO_SUB_BITS) +
-          (unsigned)((v >> (msb - HISTO_SUB_BITS)) - (1u << HISTO_SUB_BITS));
-    return idx < HISTO_BUCKETS ? idx : HISTO_BUCKETS - 1;
+    idx = ((msb - (sub_bits - 1u)) << sub_bits) +
+          (unsigned)((v >> (msb - sub_bits)) - (1u << sub_bits));
+    return idx < nbuckets ? idx : nbuckets - 1;
+}
+
+static inline unsigned
+histo_index(uint64_t v)
+{
+    return histo_loglin_index(v, HISTO_SUB_BITS, HISTO_BUCKETS);
 }
 uint64_t histo_bucket_lo(unsigned idx);
 uint64_t histo_bucket_hi(unsigned idx);
@@ -81,14 +88,7 @@ void histo_small_init(struct histo_small *h);
 static inline unsigned
 histo_small_index(uint64_t v)
 {
-    unsigned msb, idx;
-
-    if (v < (1u << HISTO_SMALL_SUB_BITS))
-        return (unsigned)v;
-    msb = 63u - (unsigned)__builtin_clzll(v);
-    idx = ((msb - (HISTO_SMALL_SUB_BITS - 1u)) << HISTO_SMALL_SUB_BITS) +
-          (unsigned)((v >> (msb - HISTO_SMALL_SUB_BITS)) - (1u << HISTO_SMALL_SUB_BITS));
-    return idx < HISTO_SMALL_BUCKETS ? idx : HISTO_SMALL_BUCKETS - 1;
+    return histo_loglin_index(v, HISTO_SMALL_SUB_BITS, HISTO_SMALL_BUCKETS);
 }
 
 /* Record v, whose bucket i = histo_small_index(v) the caller found once for
