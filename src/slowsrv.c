@@ -67,7 +67,10 @@ slowsrv_record(struct slowsrv *s, uint8_t af, const uint8_t *addr, unsigned kind
         return 0;
     }
     op = &sv->op[kind];
-    if (op->lat.count >= SLOW_MIN_CALLS) {
+    /* A latency below SLOW_MIN_EXCESS_US is not that far above any median:
+     * no median needed. The cursor (histo_small_at) finds the same bucket
+     * later from wherever it was left. */
+    if (op->lat.count >= SLOW_MIN_CALLS && lat_us >= SLOW_MIN_EXCESS_US) {
         med = histo_small_percentile_at(&op->lat, &op->med, 50);
         if (lat_us >= SLOW_FACTOR * med && lat_us - med >= SLOW_MIN_EXCESS_US)
             excess = lat_us - med;

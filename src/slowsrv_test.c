@@ -112,11 +112,56 @@ test_server_rows(void)
     slowsrv_free(s);
 }
 
+/* The rule against a plain reference: the median by histo_small_percentile
+ * of every earlier latency, on a stream mixing latencies below, at and
+ * above SLOW_MIN_EXCESS_US (the median's cursor left behind by the fast
+ * ones, then asked again), and a median of 0 where a call of exactly
+ * SLOW_MIN_EXCESS_US is an outlier and one of a microsecond less is not. */
+static void
+test_against_reference(void)
+{
+    struct slowsrv *s = slowsrv_new();
+    struct histo_small ref;
+    uint64_t x = 88172645463325252ULL, lat, med, want;
+    unsigned i, outliers = 0;
+
+    memset(&ref, 0, sizeof ref);
+    for (i = 0; i < 40; i++) {
+        rec(s, B, OPK_READ, 0, i);
+        histo_small_record(&ref, 0);
+    }
+    EQ(rec(s, B, OPK_READ, SLOW_MIN_EXCESS_US - 1, 100), 0);
+    EQ(rec(s, B, OPK_READ, SLOW_MIN_EXCESS_US, 200), SLOW_MIN_EXCESS_US);
+    histo_small_record(&ref, SLOW_MIN_EXCESS_US - 1);
+    histo_small_record(&ref, SLOW_MIN_EXCESS_US);
+    for (i = 0; i < 20000; i++) {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        /* phases of fast and slow calls move the median both ways */
+        switch ((i / 500) % 4) {
+        case 0: lat = x % 600; break;
+        case 1: lat = 400 + x % 40000; break;
+        case 2: lat = x % 2 ? SLOW_MIN_EXCESS_US + x % 3 : x % 5000; break;
+        default: lat = x % 8 ? 3000 + x % 3000 : 60000 + x % 100000; break;
+        }
+        med = histo_small_percentile(&ref, 50);
+        want = lat >= SLOW_FACTOR * med && lat - med >= SLOW_MIN_EXCESS_US ? lat - med : 0;
+        outliers += want != 0;
+        EQ(rec(s, B, OPK_READ, lat, 1000 + i), want);
+        histo_small_record(&ref, lat);
+    }
+    CHECK(outliers > 100);
+    EQ(s->srv[0].op[OPK_READ].outliers, outliers + 1);
+    slowsrv_free(s);
+}
+
 int
 main(void)
 {
     test_outliers_and_periods();
     test_bounds();
     test_server_rows();
+    test_against_reference();
     return t_done();
 }
