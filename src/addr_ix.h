@@ -60,10 +60,38 @@ addr_ix_row2(struct addr_ix *x, unsigned max, uint8_t af, const uint8_t *a, cons
     return (int)x->n - 1;
 }
 
+/* addr_ix_row2 with b NULL, its key and slots: the address's two words
+ * loaded at the lengths the compiler sees, w[2..3] known to be 0. */
 static inline int
 addr_ix_row(struct addr_ix *x, unsigned max, uint8_t af, const uint8_t *addr)
 {
-    return addr_ix_row2(x, max, af, addr, NULL);
+    uint64_t w0 = 0, w1 = 0;
+    unsigned i;
+
+    if (af == 6) {
+        memcpy(&w0, addr, 8);
+        memcpy(&w1, addr + 8, 8);
+    } else {
+        memcpy(&w0, addr, 4);
+    }
+    i = (unsigned)(((w0 ^ w1 ^ af) * 0x9e3779b97f4a7c15ULL) >> 56);
+    for (;; i = (i + 1) % ADDR_IX_SLOTS) {
+        unsigned r = x->row1[i];
+        const uint64_t *kw;
+        if (r == 0)
+            break;
+        kw = x->key[r - 1].w;
+        if (((kw[0] ^ w0) | (kw[1] ^ w1) | kw[2] | kw[3]) == 0 && x->key[r - 1].af == af)
+            return (int)r - 1;
+    }
+    if (x->n >= max || x->n >= ADDR_IX_MAX)
+        return -1;
+    x->key[x->n].w[0] = w0;
+    x->key[x->n].w[1] = w1;
+    x->key[x->n].w[2] = x->key[x->n].w[3] = 0;
+    x->key[x->n].af = af;
+    x->row1[i] = (uint8_t)++x->n;
+    return (int)x->n - 1;
 }
 
 #endif

@@ -109,6 +109,35 @@ test_server_rows(void)
     EQ(s->srv[0].op[OPK_GETATTR].lat.count, 2);
     EQ(s->srv[1].op[OPK_GETATTR].lat.count, 2);
     EQ(s->srv[2].op[OPK_GETATTR].lat.count, 1);
+    /* IPv6 addresses that differ from another server's only in their second
+     * half are other servers; each found again. b6 was chosen to share a6's
+     * home slot (addr_ix.h), c6 that of IPv4 A on a little-endian machine
+     * (its second half XOR the families' is 0): each is told apart by the
+     * key's second half, not by landing elsewhere. */
+    {
+        uint8_t a6[16] = { 0x20, 1, 0xd, 0xb8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1 };
+        uint8_t b6[16], c6[16] = { 10, 0, 0, 2, 0, 0, 0, 0, 6 ^ 4 };
+
+        memcpy(b6, a6, 16);
+        b6[14] = 1;
+        b6[15] = 117;
+        slowsrv_record(s, 6, a6, OPK_GETATTR, 100, 8 * MS, 9 * MS);
+        slowsrv_record(s, 6, b6, OPK_GETATTR, 100, 8 * MS, 9 * MS);
+        slowsrv_record(s, 6, c6, OPK_GETATTR, 100, 8 * MS, 9 * MS);
+        slowsrv_record(s, 6, c6, OPK_GETATTR, 100, 8 * MS, 9 * MS);
+        slowsrv_record(s, 6, b6, OPK_GETATTR, 100, 8 * MS, 9 * MS);
+        slowsrv_record(s, 6, a6, OPK_GETATTR, 100, 8 * MS, 9 * MS);
+        rec(s, B, OPK_GETATTR, 100, 10);
+        EQ(s->nservers, 6);
+        EQ(memcmp(s->srv[3].addr, a6, 16), 0);
+        EQ(memcmp(s->srv[4].addr, b6, 16), 0);
+        EQ(memcmp(s->srv[5].addr, c6, 16), 0);
+        EQ(s->srv[3].op[OPK_GETATTR].lat.count, 2);
+        EQ(s->srv[4].op[OPK_GETATTR].lat.count, 2);
+        EQ(s->srv[5].op[OPK_GETATTR].lat.count, 2);
+        EQ(s->srv[2].op[OPK_GETATTR].lat.count, 2);
+        EQ(s->srv[0].op[OPK_GETATTR].lat.count, 2);
+    }
     slowsrv_free(s);
 }
 
