@@ -19,6 +19,7 @@
  * values on the worker's side and would then disagree). */
 #include "findings_worker.h"
 
+#include <limits.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -118,8 +119,15 @@ timespec_of(int64_t ns)
 {
     struct timespec t;
 
+#if LONG_MAX >= INT64_MAX
+    /* all of it in tv_nsec: ns_of reads tv_sec * SEC + tv_nsec, the same
+     * value without a division (the findings read a time only through it) */
+    t.tv_sec = 0;
+    t.tv_nsec = (long)ns;
+#else
     t.tv_sec = (time_t)(ns / SEC);
     t.tv_nsec = (long)(ns % SEC);
+#endif
     return t;
 }
 
@@ -282,8 +290,6 @@ decode(struct findings_worker *w, unsigned which, const uint8_t *in)
     ev->name = take(&p, r->name_len);
     ev->obj_fh = take(&p, r->obj_len);
     ev->v4.lock_holder = take(&p, r->holder_len);
-    ev->dirent = w->dirents[which];
-    ev->dirent_cap = OP_DIRENT_MAX; /* ndirent <= OP_DIRENT_MAX: findings_wants */
     d = (const struct fw_dirent *)(in + align8((size_t)(p - in)));
     p = (const uint8_t *)(d + ev->ndirent);
     for (i = 0; i < ev->ndirent; i++) {
@@ -339,6 +345,7 @@ findings_worker_start(struct findings *f, size_t ring_bytes)
 {
     struct findings_worker *w;
     sigset_t all, old;
+    unsigned i;
     int rc;
 
     if (!f)
@@ -347,6 +354,10 @@ findings_worker_start(struct findings *f, size_t ring_bytes)
     if (!w)
         return NULL;
     w->f = f;
+    for (i = 0; i < 2; i++) { /* ndirent <= OP_DIRENT_MAX: findings_wants */
+        w->ev[i].dirent = w->dirents[i];
+        w->ev[i].dirent_cap = OP_DIRENT_MAX;
+    }
     if (spsc_init(&w->ring, ring_bytes) != 0) {
         free(w);
         return NULL;
