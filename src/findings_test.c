@@ -557,6 +557,38 @@ test_table_slots(void)
     ftab_free(t);
 }
 
+/* A new value is all zero, also where an evicted one was (a value of the
+ * model's 64 bytes is cleared inline, others by their size). */
+static void
+test_fresh_values(void)
+{
+    static const size_t sizes[] = { 64, 24, 128 };
+    unsigned z, i, nonzero = 0, fresh_n = 0;
+    uint64_t evicted = 0;
+
+    for (z = 0; z < sizeof sizes / sizeof sizes[0]; z++) {
+        struct ftab *t = ftab_new(16, sizes[z], &evicted);
+
+        CHECK(t != NULL);
+        if (!t)
+            continue;
+        for (i = 1; i <= 200; i++) {
+            bool fresh;
+            uint8_t *v = ftab_put(t, hash_mix(i), i, &fresh);
+            size_t j;
+
+            fresh_n += fresh;
+            for (j = 0; j < sizes[z]; j++)
+                nonzero += v[j] != 0;
+            memset(v, 0xff, sizes[z]);
+        }
+        ftab_free(t);
+    }
+    EQ(fresh_n, 600);
+    EQ(nonzero, 0);
+    CHECK(evicted > 3 * 150);
+}
+
 /* findings_prepare loads FND_*_LINES lines of a row: the rows' sizes. */
 static void
 test_row_lines(void)
@@ -590,6 +622,7 @@ main(void)
     test_network_and_lookups();
     test_table_slots();
     test_row_lines();
+    test_fresh_values();
     test_event_fh_hash();
     return t_done();
 }
