@@ -2,7 +2,10 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """e2e_readers.py: the builtin capture reader against libpcap's, on real captures.
 
-    e2e_readers.py NFSSCOPE SAMPLES PCAP_DIR WORKDIR
+    e2e_readers.py [--json-only] NFSSCOPE SAMPLES PCAP_DIR WORKDIR
+
+--json-only: in part 1, the JSON report only (a sanitizer build, where every
+run is slow: the readers hand the same packets to every output format).
 
 1. Same reports: every sample, every public capture (the .bz2 ones
    decompressed into WORKDIR) and every derived variant of every sample
@@ -39,10 +42,11 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from checks import check, finish  # noqa: E402
+from checks import check, finish, json_only_args  # noqa: E402
 
 ENV = dict(os.environ, NFSSCOPE_HASH_SEED="424242")
 BY = ["--by", "client,server,pair,export,file,user"]
+FORMATS = [["-o", "json"], ["-o", "text"] + BY]
 
 
 def run(args, stdin=None):
@@ -51,7 +55,7 @@ def run(args, stdin=None):
 
 
 def same_reports(name, args_a, args_b, stdin_a=None, stdin_b=None):
-    for fmt in (["-o", "json"], ["-o", "text"] + BY):
+    for fmt in FORMATS:
         a = run(args_a + fmt, stdin_a)
         b = run(args_b + fmt, stdin_b)
         ok = a.returncode == b.returncode and a.stdout == b.stdout and a.stderr == b.stderr
@@ -203,11 +207,14 @@ def mixed_links(D, samples, work):
 
 
 def main(argv):
-    global NFSSCOPE
-    if len(argv) != 5:
+    global NFSSCOPE, FORMATS
+    parsed = json_only_args(argv[1:], 4)
+    if parsed is None:
         print(__doc__)
         return 2
-    NFSSCOPE, samples, pcaps, work = argv[1:]
+    json_only, (NFSSCOPE, samples, pcaps, work) = parsed
+    if json_only:
+        FORMATS = FORMATS[:1]
     if not os.path.isdir(pcaps):
         if os.environ.get("CI") == "true":
             print("FAIL %s is missing (CI)" % pcaps)
