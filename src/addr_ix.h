@@ -27,21 +27,13 @@ struct addr_ix {
     } key[ADDR_IX_MAX];
 };
 
-/* The row of (af, a, b): a and b are 4 bytes for IPv4, 16 for IPv6; b may
- * be NULL (a key of one address). Found, else the next row (== n before the
- * call) if fewer than max exist, else -1. */
-static inline int
-addr_ix_row2(struct addr_ix *x, unsigned max, uint8_t af, const uint8_t *a, const uint8_t *b)
+/* The row of key words w (af's addresses, zero-padded), probing from slot
+ * i: found, else the next row (== n before the call) if fewer than max
+ * exist, else -1. Inline in both callers, so that addr_ix_row's zero words
+ * are constants here. */
+__attribute__((always_inline)) static inline int
+addr_ix_find_add(struct addr_ix *x, unsigned max, uint8_t af, const uint64_t w[4], unsigned i)
 {
-    size_t alen = af == 6 ? 16 : 4;
-    uint64_t w[4] = { 0, 0, 0, 0 };
-    unsigned i;
-
-    memcpy(w, a, alen);
-    if (b)
-        memcpy(w + 2, b, alen);
-    i = (unsigned)(((w[0] ^ w[1] ^ af) * 0x9e3779b97f4a7c15ULL ^
-                    (w[2] ^ w[3]) * 0xc2b2ae3d27d4eb4fULL) >> 56);
     for (;; i = (i + 1) % ADDR_IX_SLOTS) {
         unsigned r = x->row1[i];
         const uint64_t *kw;
@@ -54,10 +46,27 @@ addr_ix_row2(struct addr_ix *x, unsigned max, uint8_t af, const uint8_t *a, cons
     }
     if (x->n >= max || x->n >= ADDR_IX_MAX)
         return -1;
-    memcpy(x->key[x->n].w, w, sizeof w);
+    memcpy(x->key[x->n].w, w, 4 * sizeof w[0]);
     x->key[x->n].af = af;
     x->row1[i] = (uint8_t)++x->n;
     return (int)x->n - 1;
+}
+
+/* The row of (af, a, b): a and b are 4 bytes for IPv4, 16 for IPv6; b may
+ * be NULL (a key of one address). Found, else the next row (== n before the
+ * call) if fewer than max exist, else -1. */
+static inline int
+addr_ix_row2(struct addr_ix *x, unsigned max, uint8_t af, const uint8_t *a, const uint8_t *b)
+{
+    size_t alen = af == 6 ? 16 : 4;
+    uint64_t w[4] = { 0, 0, 0, 0 };
+
+    memcpy(w, a, alen);
+    if (b)
+        memcpy(w + 2, b, alen);
+    return addr_ix_find_add(x, max, af, w,
+                            (unsigned)(((w[0] ^ w[1] ^ af) * 0x9e3779b97f4a7c15ULL ^
+                                        (w[2] ^ w[3]) * 0xc2b2ae3d27d4eb4fULL) >> 56));
 }
 
 /* addr_ix_row2 with b NULL, its key and slots: the address's two words
@@ -65,33 +74,16 @@ addr_ix_row2(struct addr_ix *x, unsigned max, uint8_t af, const uint8_t *a, cons
 static inline int
 addr_ix_row(struct addr_ix *x, unsigned max, uint8_t af, const uint8_t *addr)
 {
-    uint64_t w0 = 0, w1 = 0;
-    unsigned i;
+    uint64_t w[4] = { 0, 0, 0, 0 };
 
     if (af == 6) {
-        memcpy(&w0, addr, 8);
-        memcpy(&w1, addr + 8, 8);
+        memcpy(&w[0], addr, 8);
+        memcpy(&w[1], addr + 8, 8);
     } else {
-        memcpy(&w0, addr, 4);
+        memcpy(&w[0], addr, 4);
     }
-    i = (unsigned)(((w0 ^ w1 ^ af) * 0x9e3779b97f4a7c15ULL) >> 56);
-    for (;; i = (i + 1) % ADDR_IX_SLOTS) {
-        unsigned r = x->row1[i];
-        const uint64_t *kw;
-        if (r == 0)
-            break;
-        kw = x->key[r - 1].w;
-        if (((kw[0] ^ w0) | (kw[1] ^ w1) | kw[2] | kw[3]) == 0 && x->key[r - 1].af == af)
-            return (int)r - 1;
-    }
-    if (x->n >= max || x->n >= ADDR_IX_MAX)
-        return -1;
-    x->key[x->n].w[0] = w0;
-    x->key[x->n].w[1] = w1;
-    x->key[x->n].w[2] = x->key[x->n].w[3] = 0;
-    x->key[x->n].af = af;
-    x->row1[i] = (uint8_t)++x->n;
-    return (int)x->n - 1;
+    return addr_ix_find_add(x, max, af, w,
+                            (unsigned)(((w[0] ^ w[1] ^ af) * 0x9e3779b97f4a7c15ULL) >> 56));
 }
 
 #endif
