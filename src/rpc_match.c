@@ -412,6 +412,19 @@ waited_on_network(const struct flow *f, const struct timespec *t_call)
            (f->tcp[1].trouble_ns && f->tcp[1].trouble_ns >= t);
 }
 
+/* What every reply's event has from the matcher and the reply message. */
+static inline void
+reply_event_start(const struct rpc_match *m, struct op_event *ev, const struct rpc_msg_view *msg)
+{
+    ev->dirent = m->dirents; /* the listing's entries, if it is one */
+    ev->dirent_cap = OP_DIRENT_MAX;
+    ev->no_attrs = m->cfg->findings_max == 0; /* only the findings read attributes */
+    ev->committed = STABLE_NONE;
+    ev->t_reply = msg->ts_last;
+    ev->reply_frame = m->frame;
+    ev->reply_len = msg->msg_len;
+}
+
 static void
 handle_reply(struct rpc_match *m, struct flow *f, unsigned dir, const struct rpc_msg_view *msg,
              const struct rpc_hdr *h, enum decode_rc rc, bool validated)
@@ -436,13 +449,8 @@ handle_reply(struct rpc_match *m, struct flow *f, unsigned dir, const struct rpc
             return;
         }
         EV_CLEAR(&ev);
-        ev.dirent = m->dirents;
-        ev.dirent_cap = OP_DIRENT_MAX;
-        ev.no_attrs = m->cfg->findings_max == 0;
-        ev.stable = ev.committed = STABLE_NONE;
-        ev.t_reply = msg->ts_last;
-        ev.reply_frame = m->frame;
-        ev.reply_len = msg->msg_len;
+        reply_event_start(m, &ev, msg);
+        ev.stable = STABLE_NONE;
         ev.outcome = OP_ORPHAN_REPLY;
         ev.kind = OPK_OTHER;
         consumers_emit(m->out, &ev);
@@ -450,13 +458,7 @@ handle_reply(struct rpc_match *m, struct flow *f, unsigned dir, const struct rpc
     }
     /* Every field before has_main_ops is set below (stats.h). */
     EV_CLEAR_RESULTS(&ev);
-    ev.dirent = m->dirents; /* the listing's entries, if it is one */
-    ev.dirent_cap = OP_DIRENT_MAX;
-    ev.no_attrs = m->cfg->findings_max == 0; /* only the findings read attributes */
-    ev.committed = STABLE_NONE;
-    ev.t_reply = msg->ts_last;
-    ev.reply_frame = m->frame;
-    ev.reply_len = msg->msg_len;
+    reply_event_start(m, &ev, msg);
     ev.pg = pc->pg;
     ev.prog = pc->prog;
     ev.vers = pc->vers;
