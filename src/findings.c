@@ -189,6 +189,9 @@ findings_new(size_t cap, unsigned window_s, uint64_t seed)
     struct findings *f = calloc(1, sizeof *f);
     size_t mvs[SC__COUNT];
     static const size_t pmvs[2] = { sizeof(struct parentv), sizeof(struct modv) };
+    static const size_t attr_vs = sizeof(struct held), acc_vs = sizeof(struct accv),
+                        lst_vs = sizeof(struct lstv);
+    struct ftab_group full[5];
     struct ftab *pm[2];
     unsigned i;
     bool ok;
@@ -209,15 +212,24 @@ findings_new(size_t cap, unsigned window_s, uint64_t seed)
     histo_init(&f->lat_net);
     histo_init(&f->lat_clean);
     f->files = calloc(FND_TOP_FILES, sizeof *f->files);
-    f->attr = ftab_new(cap, sizeof(struct held), &f->evicted);
-    f->acc = ftab_new(cap, sizeof(struct accv), &f->evicted);
-    if (ftab_group_new(pm, 2, cap, pmvs, &f->evicted)) { /* 32 + 88 bytes: 128 */
+    /* a row per index: the 7 scenarios' slots (two cache lines), then
+     * their values, a line each */
+    for (i = 0; i < SC__COUNT; i++)
+        mvs[i] = sizeof(struct mval);
+    /* The hash-placed tables keyed by handles and clients, which a big
+     * capture fills entirely (13 MB by default), in one allocation on huge
+     * pages (hugemem.h); the largest first. */
+    full[0] = (struct ftab_group){ f->model, SC__COUNT, cap, mvs };
+    full[1] = (struct ftab_group){ pm, 2, cap, pmvs }; /* 32 + 88 bytes: 128 */
+    full[2] = (struct ftab_group){ &f->attr, 1, cap, &attr_vs };
+    full[3] = (struct ftab_group){ &f->acc, 1, cap, &acc_vs };
+    full[4] = (struct ftab_group){ &f->lst, 1, 4096, &lst_vs };
+    if (ftab_groups_new(full, 5, &f->evicted)) {
         f->parent = pm[0];
         f->mod = pm[1];
     }
     f->conn = ftab_new(4096, sizeof(struct connv), &f->evicted);
     f->server = ftab_new(1024, sizeof(struct serverv), &f->evicted);
-    f->lst = ftab_new(4096, sizeof(struct lstv), &f->evicted);
     f->filex = ftab_new(FND_TOP_FILES * 2, sizeof(uint32_t), &f->evicted);
     f->slow = slowsrv_new();
     f->small = calloc(1, sizeof *f->small);
@@ -225,11 +237,6 @@ findings_new(size_t cap, unsigned window_s, uint64_t seed)
     ok = f->files && f->attr && f->mod && f->acc && f->parent && f->conn && f->server &&
          f->lst && f->filex && f->slow && f->small &&
          f->serial;
-    /* a row per index: the 7 scenarios' slots (two cache lines), then
-     * their values, a line each */
-    for (i = 0; i < SC__COUNT; i++)
-        mvs[i] = sizeof(struct mval);
-    ok = ok && ftab_group_new(f->model, SC__COUNT, cap, mvs, &f->evicted);
     if (!ok) {
         findings_free(f);
         return NULL;

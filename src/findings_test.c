@@ -4,6 +4,7 @@
 #include "findings.h"
 
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "dissector.h"
 #include "ftab.h"
@@ -589,6 +590,74 @@ test_fresh_values(void)
     CHECK(evicted > 3 * 150);
 }
 
+/* Groups allocated together (ftab_groups_new): each laid out as alone, one
+ * after another from the first's memory, which the first group's first
+ * table owns (on huge pages at a 2 MiB boundary from 2 MiB on, where the
+ * kernel has them); their tables keep their own values. */
+static void
+test_packed_groups(void)
+{
+    static const size_t va[2] = { 8, 88 }, vb = 24, vc = 8;
+    struct ftab *a[2], *b, *c, *all[4];
+    const struct ftab_group g[3] = { { a, 2, 16384, va }, { &b, 1, 1000, &vb },
+                                     { &c, 1, 16, &vc } };
+    const struct ftab_group none[2] = { { &b, 1, 16, &vb }, { &c, 0, 16, &vc } };
+    uint64_t evicted = 0;
+    unsigned i, k, bad = 0;
+
+    CHECK(ftab_groups_new(g, 3, &evicted));
+    if (!a[0] || !a[1] || !b || !c)
+        return;
+    EQ(a[0]->row, 128);
+    EQ(b->row, 64);
+    EQ(c->row, 32);
+    EQ(b->mask, 1023);
+    EQ(c->mask, 15);
+    EQ((uintptr_t)a[0]->base % 64, 0);
+    EQ(a[1]->base, a[0]->base + sizeof(struct fslot));
+    EQ(b->base, a[0]->base + 16384 * 128);
+    EQ(c->base, b->base + 1024 * 64);
+    CHECK(a[0]->mem.p == a[0]->base);
+    CHECK(a[1]->mem.p == NULL && b->mem.p == NULL && c->mem.p == NULL);
+    if (access("/sys/kernel/mm/transparent_hugepage/enabled", F_OK) == 0) {
+        size_t ps = (size_t)sysconf(_SC_PAGESIZE), sz = 16384 * 128 + 1024 * 64 + 16 * 32;
+
+        EQ(a[0]->mem.len, (sz + ps - 1) / ps * ps);
+        EQ((uintptr_t)a[0]->base % HUGEMEM_PAGE, 0);
+    }
+    all[0] = a[0];
+    all[1] = a[1];
+    all[2] = b;
+    all[3] = c;
+    for (k = 0; k < 4; k++) {
+        for (i = 1; i <= 12; i++) {
+            uint8_t *v = ftab_put(all[k], hash_mix(k * 1000 + i), i, NULL);
+            memset(v, (int)(k * 16 + i), all[k]->vsize);
+        }
+    }
+    for (k = 0; k < 4; k++) {
+        for (i = 1; i <= 12; i++) {
+            const uint8_t *v = ftab_get(all[k], hash_mix(k * 1000 + i));
+            size_t j;
+
+            if (!v) {
+                bad++;
+                continue;
+            }
+            for (j = 0; j < all[k]->vsize; j++)
+                bad += v[j] != (uint8_t)(k * 16 + i);
+        }
+    }
+    EQ(bad, 0);
+    EQ(evicted, 0);
+    for (k = 0; k < 4; k++) /* the owner first */
+        ftab_free(all[k]);
+    /* a group of no tables: none at all */
+    b = c = (struct ftab *)1;
+    CHECK(!ftab_groups_new(none, 2, &evicted));
+    CHECK(b == NULL && c == (struct ftab *)1);
+}
+
 /* findings_prepare loads FND_*_LINES lines of a row: the rows' sizes. */
 static void
 test_row_lines(void)
@@ -623,6 +692,7 @@ main(void)
     test_table_slots();
     test_row_lines();
     test_fresh_values();
+    test_packed_groups();
     test_event_fh_hash();
     return t_done();
 }

@@ -15,6 +15,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "hugemem.h"
+
 #define FTAB_PROBE 8
 
 /* A slot's key and stamp side by side, its value after the slots of its
@@ -37,7 +39,7 @@ struct ftab {
     size_t vsize;
     uint32_t mask;
     uint64_t *evicted;
-    void *mem;      /* the allocation (the group's first member) */
+    struct hugemem mem; /* the allocation, held by its first table */
 };
 
 static inline struct fslot *
@@ -54,9 +56,27 @@ val_of(const struct ftab *t, struct fslot *s)
 
 /* n tables of cap entries each (rounded up to a power of two, 16 at
  * least), member i's values of vsize[i] bytes, sharing rows (see struct
- * ftab); evictions are counted in *evicted. False if out of memory. */
+ * ftab); evictions are counted in *evicted. False if out of memory. The
+ * memory is hugemem's (hugemem.h): from 2 MiB on, on huge pages, which suits
+ * the tables that fill up entirely; the others are smaller. */
 bool ftab_group_new(struct ftab **out, unsigned n, size_t cap, const size_t *vsize,
                     uint64_t *evicted);
+
+/* A group's shape, for ftab_groups_new: ftab_group_new's arguments. */
+struct ftab_group {
+    struct ftab **out;
+    unsigned n;
+    size_t cap;
+    const size_t *vsize;
+};
+
+/* ng groups (ng >= 1, n >= 1 each) in one allocation, one after another,
+ * each as ftab_group_new makes it: for tables that all fill up entirely,
+ * which use more of the whole 2 MiB pages together than each alone. All or
+ * none: false if out of memory (or a group has no table), every table NULL.
+ * The first group's first table holds the memory; any order of ftab_free
+ * frees them. */
+bool ftab_groups_new(const struct ftab_group *g, unsigned ng, uint64_t *evicted);
 /* One table of its own, or NULL. */
 struct ftab *ftab_new(size_t cap, size_t vsize, uint64_t *evicted);
 void ftab_free(struct ftab *t);
