@@ -14,20 +14,34 @@
 struct shard {
     struct nfsscope_ctx ctx;
     struct capture *cap;
+    const struct nfsscope_config *cfg;
     const struct capture_run_opts *ro;
+    unsigned i, n; /* this shard of n */
     pthread_t th;
     bool ctx_ready, started;
     int st;
     char err[512];
 };
 
+/* A shard's thread sets up its own tables, reads and finishes them, in
+ * parallel with the others and the main thread (their page faults and
+ * clearing are the run's fixed cost); the main thread merges. */
 static void *
 run(void *arg)
 {
     struct shard *s = arg;
 
     prctl(PR_SET_NAME, "decode"); /* as top -H shows it */
+    if (pipeline_init(&s->ctx, s->cfg) != 0) {
+        snprintf(s->err, sizeof s->err, "out of memory for the tables of %u decoding threads"
+                                        " (lower --threads, --max-flows or --max-pending)", s->n);
+        s->st = 1;
+        return NULL;
+    }
+    s->ctx_ready = true;
+    pipeline_shard(&s->ctx, s->i, s->n);
     s->st = capture_run(s->cap, &s->ctx, s->ro, s->err, sizeof s->err);
+    pipeline_finish(&s->ctx); /* what it read, as far as it got (every shard stops alike) */
     return NULL;
 }
 
@@ -56,20 +70,15 @@ shards_run(struct nfsscope_ctx *first, struct capture *cap, const struct nfsscop
         return 1;
     }
     /* Every capture is opened here, on one thread (libpcap compiles the
-     * filter with global state). */
+     * filter with global state); each shard's tables on its own (run). */
     for (i = 1; i < n && st == 0; i++) {
         struct shard *s = &more[i];
 
-        if (pipeline_init(&s->ctx, cfg) != 0) {
-            snprintf(err, errlen, "out of memory for the tables of %u decoding threads (lower"
-                                  " --threads, --max-flows or --max-pending)", n);
-            st = 1;
-            break;
-        }
-        s->ctx_ready = true;
-        pipeline_shard(&s->ctx, i, n);
         st = capture_open(&s->cap, cfg, err, errlen);
+        s->cfg = cfg;
         s->ro = ro;
+        s->i = i;
+        s->n = n;
     }
     pipeline_shard(first, 0, n);
     sigfillset(&all); /* signals go to the main thread */
@@ -95,10 +104,8 @@ shards_run(struct nfsscope_ctx *first, struct capture *cap, const struct nfsscop
         }
     pipeline_finish(first);
     for (i = 1; i < n; i++) {
-        if (more[i].started) { /* what it read, as far as it got (every shard stops alike) */
-            pipeline_finish(&more[i].ctx);
+        if (more[i].ctx_ready) /* finished by its thread */
             pipeline_merge(first, &more[i].ctx);
-        }
         shard_close(&more[i]);
     }
     free(more);
