@@ -93,11 +93,12 @@ histo_percentile(const struct histo *h, double pct)
 void
 histo_merge(struct histo *dst, const struct histo *src)
 {
-    unsigned i;
+    unsigned i, end;
 
     if (src->count == 0)
         return;
-    for (i = 0; i < HISTO_BUCKETS; i++)
+    end = histo_index(src->max) + 1;
+    for (i = histo_index(src->min); i < end; i++) /* the others are empty: unread */
         dst->bucket[i] += src->bucket[i];
     if (dst->count == 0 || src->min < dst->min)
         dst->min = src->min;

@@ -21,7 +21,12 @@ struct histo {
 };
 
 /* All-zero memory is an empty histogram (both kinds): an array from calloc
- * needs no histo_init, and pages no record reaches stay untouched. */
+ * needs no histo_init, and pages no record reaches stay untouched. In a
+ * histogram filled by histo_record(_in) and histo_merge every value lies in
+ * [min, max], so the buckets outside [histo_index(min), histo_index(max)]
+ * are empty: histo_merge (and the JSON report) leave them unread. A
+ * histogram built otherwise (merge.c's, from a report) is read whole by
+ * histo_percentile only. */
 void histo_init(struct histo *h);
 void histo_record(struct histo *h, uint64_t usec);
 /* Record v, whose bucket idx = histo_index(v) and overflow (v past twice

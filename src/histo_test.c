@@ -79,6 +79,55 @@ test_merge(void)
     EQ(memcmp(a.bucket, c.bucket, sizeof a.bucket), 0);
 }
 
+/* histo_merge reads only the buckets of [min, max] of src: the same as
+ * adding every bucket, for values at both ends (0, the overflow bucket),
+ * into an empty histogram and into one with other values; buckets of src
+ * outside its [min, max] (none a record fills) are not read. */
+static void
+test_merge_range(void)
+{
+    static const uint64_t lo[] = { 0, 5, 31, 1000, 77777 };
+    static const uint64_t hi[] = { 0, 6, 40, 123456, UINT64_MAX };
+    struct histo a, b, c, d;
+    unsigned k, i, bad = 0;
+
+    for (k = 0; k < sizeof lo / sizeof lo[0]; k++) {
+        uint64_t v;
+
+        histo_init(&a);
+        histo_init(&b);
+        histo_init(&c);
+        for (v = 0; v < 50; v++) {
+            uint64_t x = lo[k] + (hi[k] - lo[k]) / 49 * v;
+
+            histo_record(&b, x);
+            histo_record(&c, x);
+        }
+        histo_record(&b, hi[k]);
+        histo_record(&c, hi[k]);
+        if (k % 2) { /* dst has values of its own */
+            histo_record(&a, 300);
+            histo_record(&c, 300);
+        }
+        d = b;
+        histo_merge(&a, &b);
+        for (i = 0; i < HISTO_BUCKETS; i++)
+            bad += a.bucket[i] != c.bucket[i];
+        EQ(a.count, c.count);
+        EQ(a.min, c.min);
+        EQ(a.max, c.max);
+        EQ(a.overflow, c.overflow);
+        /* a bucket below min's: not read (were it, it would be added) */
+        if (histo_index(d.min) > 0) {
+            histo_init(&a);
+            d.bucket[0] = 7;
+            histo_merge(&a, &d);
+            EQ(a.bucket[0], 0);
+        }
+    }
+    EQ(bad, 0);
+}
+
 static void
 test_small(void)
 {
@@ -148,6 +197,7 @@ main(void)
     test_percentiles();
     test_small_exact();
     test_merge();
+    test_merge_range();
     test_small();
     test_small_at();
     return t_done();

@@ -23,6 +23,22 @@ rows_of(const struct rpc_program *pg)
     return one + GSS_CTL__COUNT + pg->nminor * one;
 }
 
+/* Row p is written: its byte in rows_on (stats_row_on). */
+static inline struct proc_stats *
+row_on(struct stats *s, struct proc_stats *p)
+{
+    s->rows_on[p - s->rows_mem] = 1;
+    return p;
+}
+
+const struct proc_stats *
+stats_row(const struct stats *s, const struct proc_stats *p)
+{
+    static const struct proc_stats empty;
+
+    return stats_row_on(s, p) ? p : &empty;
+}
+
 static struct proc_stats *
 rows_new(struct stats *s, uint32_t n)
 {
@@ -81,7 +97,8 @@ stats_init_programs(struct stats *s, const struct rpc_program *const *programs)
     for (i = 0; i < n; i++)
         rows += rows_of(programs[i]);
     s->rows_mem = calloc(rows ? rows : 1, sizeof *s->rows_mem);
-    if (!s->rows_mem) {
+    s->rows_on = calloc(rows ? rows : 1, sizeof *s->rows_on);
+    if (!s->rows_mem || !s->rows_on) {
         stats_fini(s);
         return -1;
     }
@@ -235,6 +252,8 @@ stats_fini(struct stats *s)
     s->nprogs = 0;
     free(s->rows_mem); /* every procs, ops and gss_ctl array */
     s->rows_mem = NULL;
+    free(s->rows_on);
+    s->rows_on = NULL;
     s->rows_used = 0;
 }
 
@@ -398,7 +417,8 @@ record_latency(struct proc_stats *p, const struct lat_memo *l)
     p->lat_le[l->le]++;
 }
 
-static struct proc_stats *
+/* Inline: every call and reply looks its row up. */
+__attribute__((always_inline)) static inline struct proc_stats *
 proc_of(struct stats *s, const struct rpc_program *pg, uint32_t proc, struct prog_stats **out)
 {
     struct prog_stats *ps = prog_of(s, pg);
@@ -408,7 +428,7 @@ proc_of(struct stats *s, const struct rpc_program *pg, uint32_t proc, struct pro
         return NULL;
     if (proc >= pg->nprocs)
         return NULL;
-    return &ps->procs[proc];
+    return row_on(s, &ps->procs[proc]);
 }
 
 unsigned
@@ -437,7 +457,7 @@ stats_gss_call(struct stats *s, const struct rpc_program *pg, uint32_t proc, uin
         }
         ps->calls++;
         ps->gss.ctl[k]++;
-        ps->gss_ctl[k].calls++;
+        row_on(s, &ps->gss_ctl[k])->calls++;
         return;
     }
     if (service >= 1 && service <= 3) {
@@ -476,7 +496,7 @@ stats_call(struct stats *s, const struct rpc_program *pg, uint32_t proc, unsigne
     }
     p->calls++;
     if ((m = minor_of(ps, minor)) != NULL) /* its minor version's row too */
-        m->procs[proc].calls++;
+        row_on(s, &m->procs[proc])->calls++;
     p->bytes += write_bytes;
     if (ps->ops) /* a program with operations counts its WRITEs per operation */
         return;
@@ -570,7 +590,7 @@ gss_ctl_row(struct stats *s, const struct op_event *ev, struct prog_stats **ps)
     *ps = prog_of(s, ev->pg);
     if (!ev->gss_proc || ev->gss_proc > GSS_CTL__COUNT)
         return NULL;
-    return *ps ? &(*ps)->gss_ctl[ev->gss_proc - 1u] : NULL;
+    return *ps ? row_on(s, &(*ps)->gss_ctl[ev->gss_proc - 1u]) : NULL;
 }
 
 /* A control message finished: in its own row, never its procedure's. */
@@ -603,6 +623,8 @@ stats_record(struct stats *s, const struct op_event *ev)
     struct minor_stats *m = p ? minor_of(ps, ev->minor) : NULL;
     const struct lat_memo *l;
 
+    if (m)
+        row_on(s, &m->procs[ev->proc]);
     if (ev->gss_proc) {
         record_gss_ctl(s, ev);
         return;
@@ -666,9 +688,9 @@ stats_op_call(struct stats *s, const struct rpc_program *pg, unsigned minor,
 
     if (!ps || !ps->ops || op->op >= pg->nops)
         return;
-    ps->ops[op->op].calls++;
+    row_on(s, &ps->ops[op->op])->calls++;
     if (m)
-        m->ops[op->op].calls++;
+        row_on(s, &m->ops[op->op])->calls++;
     if (op->io == OPIO_WRITE && op->stable <= STABLE_FILE_SYNC) {
         ps->ops[op->op].bytes += op->bytes;
         ps->write.stable[op->stable]++;
@@ -770,13 +792,13 @@ stats_record_op(struct stats *s, const struct op_event *msg, const struct op_ite
         msg->outcome != OP_REPLIED)
         return;
     l = lat_of(s, msg);
-    record_op(&ps->ops[op->op], msg, op, l);
+    record_op(row_on(s, &ps->ops[op->op]), msg, op, l);
     record_op_file(s, ps, msg, op);
     if (op->io && op->phase == OPI_RESULT)
         record_op_io(ps, op);
     m = minor_of(ps, msg->minor);
     if (m)
-        record_op(&m->ops[op->op], msg, op, l);
+        record_op(row_on(s, &m->ops[op->op]), msg, op, l);
 }
 
 void
@@ -1193,13 +1215,6 @@ stats_file_ops(const struct stats *s, const struct bd_row *r,
 
 /* ---- the shards of one run (stats_merge) ---- */
 
-static bool
-proc_empty(const struct proc_stats *p)
-{
-    return !(p->calls | p->replies | p->unanswered | p->retrans | p->not_evaluated | p->partial |
-             p->encrypted | p->bytes | p->latency.count);
-}
-
 static void
 proc_merge(struct proc_stats *d, const struct proc_stats *s)
 {
@@ -1344,8 +1359,8 @@ stats_merge(struct stats *dst, const struct stats *src)
     unsigned d;
 
     for (i = 0; i < src->rows_used && i < dst->rows_used; i++) /* the same layout */
-        if (!proc_empty(&src->rows_mem[i])) /* untouched rows stay so */
-            proc_merge(&dst->rows_mem[i], &src->rows_mem[i]);
+        if (stats_row_on(src, &src->rows_mem[i])) /* untouched rows stay so, unread */
+            proc_merge(row_on(dst, &dst->rows_mem[i]), &src->rows_mem[i]);
     for (i = 0; i < src->nprogs && i < dst->nprogs; i++)
         prog_merge(&dst->progs[i], &src->progs[i]);
     rpc_merge(&dst->rpc, &src->rpc);

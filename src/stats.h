@@ -339,6 +339,10 @@ struct lat_memo {
 struct stats {
     struct proc_stats *rows_mem; /* the rows of every program, one block (stats.c) */
     size_t rows_used;
+    /* A byte per row of rows_mem, set before anything is written to it: a
+     * reader skips the rest without touching their pages (stats_row_on). A
+     * byte, not a bit: one store per row written, on every call's path. */
+    uint8_t *rows_on;
     struct capture_totals cap;
     /* READDIR(PLUS) replies (NFS3_OK), and those whose entries were not all
      * seen: the reply was longer than the head kept, or had more entries
@@ -403,6 +407,19 @@ void stats_fini(struct stats *s);
  * merge by key; the timeline by time. The capture totals are dst's (every
  * shard counts every packet). */
 void stats_merge(struct stats *dst, const struct stats *src); /* src settled */
+/* Whether row p (of a prog_stats' procs, ops, gss_ctl or a minor
+ * version's procs and ops) may hold anything; false: it is all zero, and
+ * its memory need not be read. A row outside rows_mem (stats made by hand)
+ * is read. */
+static inline bool
+stats_row_on(const struct stats *s, const struct proc_stats *p)
+{
+    size_t i = ((uintptr_t)p - (uintptr_t)s->rows_mem) / sizeof *p;
+
+    return i >= s->rows_used || !s->rows_on || s->rows_on[i];
+}
+/* Row p to read: p, or an empty row when stats_row_on says it is. */
+const struct proc_stats *stats_row(const struct stats *s, const struct proc_stats *p);
 /* The prog_stats for a registered program, or NULL. */
 struct prog_stats *stats_prog(struct stats *s, const struct rpc_program *pg);
 const struct prog_stats *stats_prog_by_name(const struct stats *s, const char *name);

@@ -202,6 +202,128 @@ test_merge(void)
     stats_fini(&b);
 }
 
+/* Whether row r of s is all zero. */
+static bool
+row_zero(const struct stats *s, size_t r)
+{
+    static const struct proc_stats zero;
+
+    return memcmp(&s->rows_mem[r], &zero, sizeof zero) == 0;
+}
+
+/* stats_row_on: every writer of the rows (calls of every kind and minor
+ * version, replies of every outcome, GSS control messages and privacy
+ * calls, retransmissions, NFSv4 operations at call time and in the reply)
+ * sets a row's byte before writing it, so a row whose byte is clear is all
+ * zero and may go unread; stats_row gives an empty row for those. The
+ * merge reads only the rows on in src (a row off in src but not zero,
+ * which no writer leaves, is left out: its pages are not read) and turns
+ * on in dst what it merged, and gives what one table recording every
+ * event holds, row for row. */
+static void
+test_rows_on(void)
+{
+    struct stats all, a, b;
+    const struct rpc_program *v3, *v4;
+    struct op_item op;
+    struct op_event ev;
+    size_t r, off_nonzero = 0, differ = 0, on = 0, planted;
+    uint32_t i;
+
+    EQ(stats_init(&all), 0);
+    EQ(stats_init(&a), 0);
+    EQ(stats_init(&b), 0);
+    v3 = stats_program(&all, 100003, 3);
+    v4 = stats_program(&all, 100003, 4);
+    CHECK(v3 && v4);
+    if (!v3 || !v4)
+        return;
+    for (r = 0; r < all.rows_used; r++)
+        CHECK(!stats_row_on(&all, &all.rows_mem[r]));
+    for (i = 0; i < 2000; i++) {
+        struct stats *half = i % 5 < 2 ? &a : &b, *both[2] = { &all, half };
+        unsigned k;
+
+        merge_event(&ev, i, v3, v4);
+        if (ev.pg == v4)
+            ev.minor = (uint8_t)(i % 3);
+        if (i % 97 == 0)
+            ev.outcome = OP_ORPHAN_REPLY;
+        if (ev.pg == v4 && i % 43 == 0)
+            ev.proc = 0; /* NULL: counted at call time only, below */
+        if (i % 89 == 0)
+            ev.gss_proc = (uint8_t)(1 + i % 3);
+        memset(&op, 0, sizeof op);
+        op.op = 3 + i % 50;
+        if (ev.outcome != OP_REPLIED) /* rows written at call time only */
+            op.op = 55 + (ev.pg == v4 ? ev.minor : 0);
+        op.has_status = true;
+        op.status = i % 11 == 0 ? 2 : 0;
+        for (k = 0; k < 2; k++) {
+            struct stats *s = both[k];
+
+            if (ev.gss_proc)
+                stats_gss_call(s, ev.pg, ev.proc, 1, ev.gss_proc);
+            else
+                stats_call(s, ev.pg, ev.proc, ev.minor, STABLE_NONE, 0);
+            if (i % 23 == 0)
+                stats_gss_call(s, ev.pg, ev.proc, 3, 0); /* privacy */
+            if (i % 31 == 0)
+                stats_retrans(s, ev.pg, ev.proc);
+            if (ev.pg == v4) {
+                op.phase = OPI_CALL;
+                stats_op_call(s, ev.pg, ev.minor, &op);
+            }
+            if (ev.pg == v4 && ev.proc == 0)
+                continue; /* still pending */
+            stats_record(s, &ev);
+            if (ev.pg == v4) {
+                op.phase = i % 7 == 0 ? OPI_NOT_EVALUATED : OPI_RESULT;
+                stats_record_op(s, &ev, &op);
+            }
+        }
+    }
+    for (r = 0; r < all.rows_used; r++) {
+        on += stats_row_on(&all, &all.rows_mem[r]);
+        off_nonzero += !stats_row_on(&all, &all.rows_mem[r]) && !row_zero(&all, r);
+        off_nonzero += !stats_row_on(&a, &a.rows_mem[r]) && !row_zero(&a, r);
+        off_nonzero += !stats_row_on(&b, &b.rows_mem[r]) && !row_zero(&b, r);
+    }
+    CHECK(on > 60 && on < all.rows_used); /* rows of each kind on, many off */
+    EQ(off_nonzero, 0);
+    /* a row no writer reached gives the empty row, one it did itself */
+    for (r = 0; r < all.rows_used && stats_row_on(&all, &all.rows_mem[r]); r++)
+        ;
+    CHECK(r < all.rows_used);
+    planted = r;
+    CHECK(stats_row(&all, &all.rows_mem[r]) != &all.rows_mem[r]);
+    CHECK(stats_row(&all, &all.rows_mem[r])->calls == 0);
+    CHECK(stats_row(&all, &all.rows_mem[0]) == &all.rows_mem[0] ||
+          !stats_row_on(&all, &all.rows_mem[0]));
+    b.rows_mem[planted].calls = 99; /* off: the merge must not read it */
+    stats_merge(&a, &b);
+    EQ(a.rows_mem[planted].calls, 0);
+    CHECK(!stats_row_on(&a, &a.rows_mem[planted]));
+    b.rows_mem[planted].calls = 0;
+    for (r = 0; r < all.rows_used; r++) {
+        const struct proc_stats *x = &a.rows_mem[r], *y = &all.rows_mem[r];
+
+        differ += stats_row_on(&a, x) != stats_row_on(&all, y);
+        if (x->calls != y->calls || x->replies != y->replies || x->errors != y->errors ||
+            x->rpc_errors != y->rpc_errors || x->unanswered != y->unanswered ||
+            x->retrans != y->retrans || x->encrypted != y->encrypted ||
+            x->not_evaluated != y->not_evaluated || x->partial != y->partial ||
+            x->nstatus != y->nstatus || x->status_other != y->status_other ||
+            memcmp(&x->latency, &y->latency, sizeof x->latency) != 0 ||
+            memcmp(x->lat_le, y->lat_le, sizeof x->lat_le) != 0)
+            differ++;
+    }
+    EQ(differ, 0);
+    stats_fini(&all);
+    stats_fini(&a);
+    stats_fini(&b);
+}
+
 static struct bytes
 B(const char *s)
 {
@@ -315,6 +437,7 @@ main(void)
     test_learned();
     test_file_ops();
     test_merge();
+    test_rows_on();
     test_file_hash();
     EQ(stats_init(&s), 0);
     EQ(stats_breakdowns_init(&s, 16, 64, 7), 0);

@@ -234,7 +234,8 @@ nfs4_kind_rows(FILE *out, const struct rpc_program *pg, const struct kind_table 
 /* Operations seen: calls are occurrences in calls, replies results, the
  * latency that of the COMPOUNDs containing the operation. */
 static void
-nfs4_op_rows(FILE *out, const struct rpc_program *pg, const struct proc_stats *ops, int minor)
+nfs4_op_rows(FILE *out, const struct stats *s, const struct rpc_program *pg,
+             const struct proc_stats *ops, int minor)
 {
     uint32_t i;
 
@@ -242,8 +243,8 @@ nfs4_op_rows(FILE *out, const struct rpc_program *pg, const struct proc_stats *o
         const struct proc_stats *p = &ops[i];
         const char *name = nfs4_row_name(pg, i);
 
-        if (!name || (!p->calls && !p->replies && !p->not_evaluated))
-            continue;
+        if (!name || !stats_row_on(s, p) || (!p->calls && !p->replies && !p->not_evaluated))
+            continue; /* a row never written is not read */
         name_cells(out, pg, name);
         num(out, p->calls);
         num(out, p->replies);
@@ -262,27 +263,27 @@ nfs4_op_rows(FILE *out, const struct rpc_program *pg, const struct proc_stats *o
  * then kinds and operations in total and per minor version, in the JSON
  * report's order. */
 static void
-nfs4_rows(FILE *out, const struct prog_stats *ps)
+nfs4_rows(FILE *out, const struct stats *s, const struct prog_stats *ps)
 {
     const struct rpc_program *pg = ps->pg;
     unsigned k;
 
     for (k = 0; k < pg->nminor; k++) {
-        const struct proc_stats *c = &ps->minor[k].procs[NFSPROC4_COMPOUND];
+        const struct proc_stats *c = stats_row(s, &ps->minor[k].procs[NFSPROC4_COMPOUND]);
 
         if (c->calls || c->replies || c->unanswered)
             nfs4_compound_row(out, pg, c, k);
     }
     nfs4_kind_rows(out, pg, &ps->kinds, -1);
-    nfs4_op_rows(out, pg, ps->ops, -1);
+    nfs4_op_rows(out, s, pg, ps->ops, -1);
     for (k = 0; k < pg->nminor; k++) {
         const struct minor_stats *m = &ps->minor[k];
-        const struct proc_stats *c = &m->procs[NFSPROC4_COMPOUND];
+        const struct proc_stats *c = stats_row(s, &m->procs[NFSPROC4_COMPOUND]);
 
         if (!c->calls && !c->replies && !c->unanswered)
             continue;
         nfs4_kind_rows(out, pg, &m->kinds, (int)k);
-        nfs4_op_rows(out, pg, m->ops, (int)k);
+        nfs4_op_rows(out, s, pg, m->ops, (int)k);
     }
 }
 
@@ -306,7 +307,7 @@ csv_report(FILE *out, const struct stats *s, const struct view_info *vi)
         uint32_t k;
 
         for (k = 0; k < pg->nprocs; k++) {
-            const struct proc_stats *p = &ps->procs[k];
+            const struct proc_stats *p = stats_row(s, &ps->procs[k]);
             char nb[24];
             const char *name = rpc_proc_name(pg, k);
 
@@ -325,7 +326,7 @@ csv_report(FILE *out, const struct stats *s, const struct view_info *vi)
             tail_cells(out, "procedure", -1, NULL);
         }
         if (pg->nminor && ps->minor)
-            nfs4_rows(out, ps);
+            nfs4_rows(out, s, ps);
     }
     if (fflush(out) != 0 || ferror(out))
         return -1;

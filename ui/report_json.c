@@ -248,11 +248,12 @@ latency_small(struct json_w *w, const struct histo_small *h)
 static void
 histogram(struct json_w *w, const struct histo *h)
 {
-    unsigned i;
+    unsigned i, end = h->count ? histo_index(h->max) + 1 : 0;
 
     json_key(w, "histogram");
     json_arr(w);
-    for (i = 0; i < HISTO_BUCKETS; i++) {
+    /* every value lies in [min, max]: the buckets outside are empty, unread */
+    for (i = h->count ? histo_index(h->min) : 0; i < end; i++) {
         if (!h->bucket[i])
             continue;
         json_arr(w);
@@ -357,7 +358,7 @@ row_extras(struct json_w *w, const struct proc_stats *p)
  * are encrypted: counted and timed, never decoded), and the control
  * messages' own rows (not in the NULL procedure's). */
 static void
-program_gss(struct json_w *w, const struct prog_stats *ps)
+program_gss(struct json_w *w, const struct stats *s, const struct prog_stats *ps)
 {
     static const char *const ctl[GSS_CTL__COUNT] = { "init", "continue_init", "destroy" };
     const struct gss_counts *g = &ps->gss;
@@ -372,7 +373,7 @@ program_gss(struct json_w *w, const struct prog_stats *ps)
     json_key(w, "control");
     json_obj(w);
     for (k = 0; k < GSS_CTL__COUNT; k++) {
-        const struct proc_stats *p = &ps->gss_ctl[k];
+        const struct proc_stats *p = stats_row(s, &ps->gss_ctl[k]);
 
         json_key(w, ctl[k]);
         json_obj(w);
@@ -443,8 +444,8 @@ nfs4_msg_row(struct json_w *w, const struct rpc_program *pg, const struct proc_s
 /* Every operation seen: occurrences in calls, results, not evaluated; in
  * total (`total`), the data operations' bytes. */
 static void
-nfs4_ops(struct json_w *w, const struct rpc_program *pg, const struct proc_stats *ops,
-         bool total)
+nfs4_ops(struct json_w *w, const struct stats *s, const struct rpc_program *pg,
+         const struct proc_stats *ops, bool total)
 {
     uint32_t i;
 
@@ -454,7 +455,7 @@ nfs4_ops(struct json_w *w, const struct rpc_program *pg, const struct proc_stats
         const struct proc_stats *p = &ops[i];
         const char *name = nfs4_row_name(pg, i);
 
-        if (!name || (!p->calls && !p->replies && !p->not_evaluated))
+        if (!name || !stats_row_on(s, p) || (!p->calls && !p->replies && !p->not_evaluated))
             continue;
         json_key(w, name);
         json_obj(w);
@@ -503,7 +504,7 @@ nfs4_kinds(struct json_w *w, const struct rpc_program *pg, const struct kind_tab
  * callbacks'): calls, replies, NULL and COMPOUND rows, per minor version,
  * operations and kinds. */
 static void
-nfs4_messages(struct json_w *w, const struct prog_stats *ps)
+nfs4_messages(struct json_w *w, const struct stats *s, const struct prog_stats *ps)
 {
     const struct rpc_program *pg = ps->pg;
     uint32_t k;
@@ -511,14 +512,14 @@ nfs4_messages(struct json_w *w, const struct prog_stats *ps)
     json_kv_u64(w, "calls", ps->calls);
     json_kv_u64(w, "replies", ps->replies);
     json_key(w, "null");
-    nfs4_msg_row(w, pg, &ps->procs[NFSPROC4_NULL], false);
+    nfs4_msg_row(w, pg, stats_row(s, &ps->procs[NFSPROC4_NULL]), false);
     json_key(w, "compound");
-    nfs4_msg_row(w, pg, &ps->procs[NFSPROC4_COMPOUND], true);
+    nfs4_msg_row(w, pg, stats_row(s, &ps->procs[NFSPROC4_COMPOUND]), true);
     json_key(w, "minor_versions");
     json_obj(w);
     for (k = 0; k < pg->nminor; k++) {
         const struct minor_stats *m = &ps->minor[k];
-        const struct proc_stats *c = &m->procs[NFSPROC4_COMPOUND];
+        const struct proc_stats *c = stats_row(s, &m->procs[NFSPROC4_COMPOUND]);
         char key[12];
 
         if (!c->calls && !c->replies && !c->unanswered)
@@ -528,12 +529,12 @@ nfs4_messages(struct json_w *w, const struct prog_stats *ps)
         json_obj(w);
         json_key(w, "compound");
         nfs4_msg_row(w, pg, c, true);
-        nfs4_ops(w, pg, m->ops, false);
+        nfs4_ops(w, s, pg, m->ops, false);
         nfs4_kinds(w, pg, &m->kinds);
         json_close(w);
     }
     json_close(w);
-    nfs4_ops(w, pg, ps->ops, true);
+    nfs4_ops(w, s, pg, ps->ops, true);
     nfs4_kinds(w, pg, &ps->kinds);
 }
 
@@ -549,7 +550,7 @@ nfs4_callbacks(struct json_w *w, const struct stats *s, const struct view_info *
 
     json_key(w, "callbacks");
     json_obj(w);
-    nfs4_messages(w, cb);
+    nfs4_messages(w, s, cb);
     json_key(w, "programs");
     json_obj(w);
     json_kv_u64(w, "learned", s->learned.learned);
@@ -579,7 +580,7 @@ nfs4_object(struct json_w *w, const struct stats *s, const struct view_info *vi,
 
     json_key(w, pg->name);
     json_obj(w);
-    nfs4_messages(w, ps);
+    nfs4_messages(w, s, ps);
     json_key(w, "write");
     json_obj(w);
     stable4(w, "stable", ps->write.stable);
@@ -607,7 +608,7 @@ nfs4_object(struct json_w *w, const struct stats *s, const struct view_info *vi,
         nfs4_callbacks(w, s, vi, cb);
     /* extras */
     json_kv_u64(w, "unknown_procedure_calls", ps->bad_proc);
-    program_gss(w, ps);
+    program_gss(w, s, ps);
     json_close(w);
 }
 
@@ -637,7 +638,7 @@ program(struct json_w *w, const struct stats *s, const struct view_info *vi,
             name = unnamed;
         }
         json_key(w, name);
-        op_row(w, pg, &ps->procs[i]);
+        op_row(w, pg, stats_row(s, &ps->procs[i]));
     }
     json_close(w);
     /* A program with an operation table: "ops" above are its messages
@@ -649,7 +650,7 @@ program(struct json_w *w, const struct stats *s, const struct view_info *vi,
         for (i = 0; i < pg->nops; i++)
             if (pg->ops[i].name) {
                 json_key(w, pg->ops[i].name);
-                op_row(w, pg, &ps->ops[i]);
+                op_row(w, pg, stats_row(s, &ps->ops[i]));
             }
         json_close(w);
     }
@@ -673,7 +674,7 @@ program(struct json_w *w, const struct stats *s, const struct view_info *vi,
     json_kv_u64(w, "calls", ps->calls);
     json_kv_u64(w, "replies", ps->replies);
     json_kv_u64(w, "unknown_procedure_calls", ps->bad_proc);
-    program_gss(w, ps);
+    program_gss(w, s, ps);
     json_close(w);
 }
 
