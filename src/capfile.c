@@ -81,6 +81,7 @@ struct capfile {
     /* the window */
     uint8_t *buf; /* the buffer (NULL: memory read in place) */
     size_t cap;
+    size_t read_max; /* a read's most bytes; 0: the room left */
     const uint8_t *win;
     size_t pos, end;
     bool eof;      /* nothing more will come into the window */
@@ -481,7 +482,9 @@ need(struct capfile *f, size_t n)
         f->end = have;
     }
     while (f->end - f->pos < n) {
-        ssize_t r = src_read(f, f->buf + f->end, f->cap - f->end);
+        size_t room = f->cap - f->end;
+        ssize_t r = src_read(f, f->buf + f->end,
+                             f->read_max && room > f->read_max ? f->read_max : room);
 
         if (r <= 0) {
             if (r < 0) {
@@ -1113,6 +1116,7 @@ capfile_open(struct capfile **out, const char *path, char *err, size_t errlen)
 {
     struct capfile *f = capfile_new();
     struct stat st;
+    int rc;
 
     *out = f;
     if (!f) {
@@ -1140,7 +1144,14 @@ capfile_open(struct capfile **out, const char *path, char *err, size_t errlen)
     }
     f->cap = BUF_INIT;
     f->win = f->buf;
-    return open_common(f, err, errlen);
+    /* Opening needs the headers and the first packet: small reads, so the
+     * thread that opens (the main thread, for every decoding thread's
+     * capture: shards.c) does not fault in a whole buffer the thread
+     * reading it will fill. */
+    f->read_max = READ_MIN;
+    rc = open_common(f, err, errlen);
+    f->read_max = 0;
+    return rc;
 }
 
 int
