@@ -136,6 +136,7 @@ struct run {
     const char *iface_source[2]; /* -i: vi.sources */
     int finished;            /* pipeline_finish() already called */
     unsigned decoders;       /* decoding threads (decoding_threads()) */
+    struct shards *shards;   /* their threads, freeing their tables (shards_run) */
     char err[512];
 };
 
@@ -278,7 +279,8 @@ run_capture(struct run *r, const struct cli *c)
     /* A one-shot report from files: the findings on a second thread;
      * live runs, the view, --metrics and --interval read them as they go. */
     if (r->decoders > 1) {
-        st = shards_run(&r->ctx, r->cap, cfg, r->decoders, &ro, r->err, sizeof r->err);
+        st = shards_run(&r->ctx, r->cap, cfg, r->decoders, &ro, &r->shards, r->err,
+                        sizeof r->err);
         r->finished = 1;
         return st;
     }
@@ -344,6 +346,8 @@ run_close(struct run *r)
 {
     char rerr[512];
 
+    shards_close(r->shards); /* the threads freed their tables while the report was written */
+    r->shards = NULL;
     (void)records_close(r->records, rerr, sizeof rerr);
     r->records = NULL;
     metrics_close(r->ma.m);

@@ -18,12 +18,19 @@
 #include "config.h"
 #include "pipeline.h"
 
+struct shards;
+
 /* Read the input of `cap` (files, opened with cfg) into `first` and n - 1
  * more contexts on as many more threads, then pipeline_finish() them all
  * and merge them into `first`. cfg->hash_seed must not be 0 (every shard
  * hashes alike). Returns 0, or 1 with err set (a shard could not be set
- * up, or reading failed). */
+ * up, or reading failed). *out (NULL: nothing to close) holds the threads,
+ * which free their contexts meanwhile: shards_close() once the report is
+ * written, whatever shards_run returned; cfg must live until then. */
 int shards_run(struct nfsscope_ctx *first, struct capture *cap, const struct nfsscope_config *cfg,
-               unsigned n, const struct capture_run_opts *ro, char *err, size_t errlen);
+               unsigned n, const struct capture_run_opts *ro, struct shards **out, char *err,
+               size_t errlen);
+/* Wait for the threads, free what is left; NULL: nothing. */
+void shards_close(struct shards *sh);
 
 #endif
