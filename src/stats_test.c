@@ -137,6 +137,21 @@ status_of(const struct proc_stats *p, uint32_t status)
     return 0;
 }
 
+/* The merge tests' three tables (one for every event, two for halves) and
+ * the NFS v3 and v4 programs; false if any is missing. */
+static bool
+three_tables(struct stats *all, struct stats *a, struct stats *b, const struct rpc_program **v3,
+             const struct rpc_program **v4)
+{
+    EQ(stats_init(all), 0);
+    EQ(stats_init(a), 0);
+    EQ(stats_init(b), 0);
+    *v3 = stats_program(all, 100003, 3);
+    *v4 = stats_program(all, 100003, 4);
+    CHECK(*v3 && *v4);
+    return *v3 && *v4;
+}
+
 /* stats_merge: the events split between two tables in an irregular
  * pattern, merged, give what one table that recorded them all holds: every
  * counter, every status, the latency histograms bucket for bucket (so
@@ -151,13 +166,7 @@ test_merge(void)
     uint32_t i, st;
     size_t r, bad = 0;
 
-    EQ(stats_init(&all), 0);
-    EQ(stats_init(&a), 0);
-    EQ(stats_init(&b), 0);
-    v3 = stats_program(&all, 100003, 3);
-    v4 = stats_program(&all, 100003, 4);
-    CHECK(v3 && v4);
-    if (!v3 || !v4)
+    if (!three_tables(&all, &a, &b, &v3, &v4))
         return;
     for (i = 0; i < 3000; i++) {
         struct stats *half = (i / 7 + i / 11) % 3 == 0 ? &a : &b;
@@ -230,13 +239,7 @@ test_rows_on(void)
     size_t r, off_nonzero = 0, differ = 0, on = 0, planted;
     uint32_t i;
 
-    EQ(stats_init(&all), 0);
-    EQ(stats_init(&a), 0);
-    EQ(stats_init(&b), 0);
-    v3 = stats_program(&all, 100003, 3);
-    v4 = stats_program(&all, 100003, 4);
-    CHECK(v3 && v4);
-    if (!v3 || !v4)
+    if (!three_tables(&all, &a, &b, &v3, &v4))
         return;
     for (r = 0; r < all.rows_used; r++)
         CHECK(!stats_row_on(&all, &all.rows_mem[r]));
