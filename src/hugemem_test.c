@@ -117,6 +117,7 @@ test_sizes(void)
     check_size(HUGEMEM_PAGE * 6 + 3 * 4096 + 100, huge); /* a tail of small pages */
 }
 
+#ifndef UNDER_SANITIZER
 /* What the process has mapped, in bytes (VmSize), or 0. */
 static size_t
 vm_size(void)
@@ -133,6 +134,7 @@ vm_size(void)
     fclose(fp);
     return (size_t)kb * 1024;
 }
+#endif
 
 /* An address-space limit that leaves room for the 8 MiB and 1 MiB more,
  * not for the mapping's extra 2 MiB to align it: mmap fails, calloc must
