@@ -97,8 +97,8 @@ histo_merge(struct histo *dst, const struct histo *src)
 
     if (src->count == 0)
         return;
-    end = histo_index(src->max) + 1;
-    for (i = histo_index(src->min); i < end; i++) /* the others are empty: unread */
+    end = histo_span(src, &i);
+    for (; i < end; i++) /* the others are empty: unread */
         dst->bucket[i] += src->bucket[i];
     if (dst->count == 0 || src->min < dst->min)
         dst->min = src->min;

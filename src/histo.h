@@ -71,6 +71,19 @@ histo_index(uint64_t v)
 {
     return histo_loglin_index(v, HISTO_SUB_BITS, HISTO_BUCKETS);
 }
+
+/* The buckets that may be non-zero, [*first, end) (see histo_init): none
+ * when h is empty. */
+static inline unsigned
+histo_span(const struct histo *h, unsigned *first)
+{
+    if (!h->count) {
+        *first = 0;
+        return 0;
+    }
+    *first = histo_index(h->min);
+    return histo_index(h->max) + 1;
+}
 uint64_t histo_bucket_lo(unsigned idx);
 uint64_t histo_bucket_hi(unsigned idx);
 
