@@ -36,6 +36,17 @@ struct shards {
     struct shard s[SHARDS_MAX]; /* [1 .. n-1] */
 };
 
+/* A shard's capture and tables, freed (again: nothing). */
+static void
+shard_free(struct shard *s)
+{
+    capture_close(s->cap);
+    s->cap = NULL;
+    if (s->ctx_ready)
+        pipeline_fini(&s->ctx);
+    s->ctx_ready = false;
+}
+
 /* A shard's thread sets up its own tables, reads and finishes them, in
  * parallel with the others and the main thread (their page faults and
  * clearing are the run's fixed cost); once the main thread merged them it
@@ -63,11 +74,7 @@ run(void *arg)
     while (!s->merged)
         pthread_cond_wait(&all->cv, &all->mu);
     pthread_mutex_unlock(&all->mu);
-    if (s->ctx_ready)
-        pipeline_fini(&s->ctx);
-    s->ctx_ready = false;
-    capture_close(s->cap);
-    s->cap = NULL;
+    shard_free(s);
     return NULL;
 }
 
@@ -88,9 +95,7 @@ shards_close(struct shards *all)
             pthread_mutex_unlock(&all->mu);
             pthread_join(s->th, NULL);
         }
-        capture_close(s->cap);
-        if (s->ctx_ready)
-            pipeline_fini(&s->ctx);
+        shard_free(s); /* what its thread did not free (it never started) */
     }
     pthread_cond_destroy(&all->cv);
     pthread_mutex_destroy(&all->mu);
