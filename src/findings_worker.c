@@ -20,6 +20,7 @@
 #include "findings_worker.h"
 
 #include <limits.h>
+#include <stddef.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -69,7 +70,12 @@ struct findings_worker {
     struct findings *f;
     struct spsc ring;
     pthread_t th;
+    /* The decoding thread's counters, a cache line away from ev[], which
+     * the findings thread writes for every record: sharing a line, every
+     * call's count made the two cores pass it back and forth. */
+    char pad0[SPSC_LINE];
     uint64_t posted, inline_n;
+    char pad1[SPSC_LINE];
     /* The event rebuilt from a record and its listing's entries
      * (ev.dirent), for the record being recorded and for the next one,
      * prepared meanwhile: run() alternates between the two. */
@@ -79,6 +85,12 @@ struct findings_worker {
      * event without its NFSv4 part (NFSv3's) then needs no memset */
     bool v4_clear[2];
 };
+_Static_assert(offsetof(struct findings_worker, posted) >=
+                   offsetof(struct findings_worker, ring) + sizeof(struct spsc) + SPSC_LINE &&
+               offsetof(struct findings_worker, ev) >=
+                   offsetof(struct findings_worker, inline_n) + sizeof(uint64_t) + SPSC_LINE,
+               "the decoding thread's counters share no cache line with what the findings"
+               " thread writes");
 
 static size_t
 align8(size_t n)
