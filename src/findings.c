@@ -1003,6 +1003,12 @@ whatif(struct findings *f, const struct op_event *ev, struct who *w, bool replie
     c.fh = ev->fh.len != 0;
     /* read in every scenario: a READDIRPLUS may mark it (plus_mark) */
     c.plus_t = c.fh && parent_of(f, w) ? &f->plus_t[w->pdir_ml >> (64 - FND_PLUS_BITS)] : NULL;
+    /* A bucket unmarked now leaves m_attr nothing to find in any scenario:
+     * a listing is marked plus together with its bucket (plus_mark), and
+     * m_attr reads its own scenario's table before that scenario's listing
+     * of this call, so no plus listing whose key is in the bucket exists. */
+    if (c.plus_t && *c.plus_t == INT64_MIN)
+        c.plus_t = NULL;
     c.data = kind == OPK_READ || kind == OPK_WRITE || kind == OPK_READDIR ||
              kind == OPK_READDIRPLUS;
     c.attr_valid = ev->attr.valid;

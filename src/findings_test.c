@@ -206,6 +206,45 @@ test_whatif(void)
     findings_free(f);
 }
 
+/* A READDIRPLUS of a file's directory refreshes its attributes in the
+ * scenarios with rdirplus, also when the file is not among the kept entries
+ * (m_attr: the listing's time in the directory's bucket, plus_t):
+ *
+ *   t ms   call                       what a Linux client would do
+ *      0   LOOKUP D/f -> F            sent; F's parent is D
+ *   2000   READDIRPLUS D (no entry kept) sent; with rdirplus F's attributes are
+ *                                     as fresh as the listing's reply
+ *   4000   GETATTR F                  F's own attributes are 4 s old: sent without
+ *                                     rdirplus (and with noac); 2 s with it: cached
+ *
+ * The bucket is unmarked at the LOOKUP and marked from the listing on. */
+static void
+test_plus_primes(void)
+{
+    struct findings *f = findings_new(1024, 3, 7);
+    struct op_event ev;
+    unsigned sc;
+
+    CHECK(f != NULL);
+    if (!f)
+        return;
+    feed(f, lookup(0, "f", FH_F, 0xf1));
+    ev = op(READDIRPLUS, 2000, FH_D);
+    ev.attr = attr(2, 0xd1);
+    ev.dir_entries = 1;
+    feed(f, ev);
+    feed(f, with_attr(op(GETATTR, 4000, FH_F), 0xf1));
+    for (sc = 0; sc < SC__COUNT; sc++) {
+        bool primed = fscen_params[sc].rdirplus && fscen_params[sc].ac_reg_ns > 0;
+
+        EQ(findings_estimate(f, sc, GETATTR), primed ? 0 : 1);
+        EQ(findings_estimate(f, sc, LOOKUP), 1);
+    }
+    EQ(findings_estimate(f, SC_DEFAULTS, READDIRPLUS), 1);
+    EQ(findings_estimate(f, SC_NORDIRPLUS, READDIRPLUS), 0);
+    findings_free(f);
+}
+
 /* Redundancy needs unchanged attributes and no modifying call in between,
  * from any client. */
 static void
@@ -688,6 +727,7 @@ main(void)
     test_access();
     test_in_flight();
     test_fanout();
+    test_plus_primes();
     test_network_and_lookups();
     test_table_slots();
     test_row_lines();
