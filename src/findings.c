@@ -894,29 +894,39 @@ m_sent(struct findings *f, unsigned sc, const struct mcall *c, struct who *w, ui
         }
         break;
     case OPK_ACCESS: {
-        struct mval *x = ftab_get(t, w->k.mx_f);
+        /* the entry's slot, if any, is the one a put finds (ftab_put_at) */
+        struct fslot *xs = ftab_find(t, w->k.mx_f);
+        struct mval *x = xs ? val_of(t, xs) : NULL;
+
         sent = !(x && a && x->digest == a->digest && now - x->t < ac_of(P, a));
         if (sent && c->attr_valid) {
-            x = ftab_put(t, w->k.mx_f, now, NULL);
+            x = val_of(t, ftab_put_at(t, xs, w->k.mx_f, now));
             x->t = c->t_reply;
             x->digest = c->digest;
         }
         break;
     }
     case OPK_LOOKUP: {
-        struct mval *e = ftab_get(t, w->k.mx_f);
-        const struct mval *l = plus_time(f, w->k.ml_f) != INT64_MIN ? ftab_get(t, w->k.ml_f)
-                                                                  : NULL;
-        bool dir_ok = m_valid(P, a, now);
+        struct fslot *es;
+        struct mval *e;
+        bool dir_ok;
 
         if (!P->dentries)
             break;
+        es = ftab_find(t, w->k.mx_f);
+        e = es ? val_of(t, es) : NULL;
+        dir_ok = m_valid(P, a, now);
         if (dir_ok && e && e->digest == a->digest && (e->pos || P->neg_dentries))
             sent = false;
-        if (dir_ok && P->rdirplus && c->ok && l && l->plus && l->digest == a->digest)
-            sent = false; /* READDIRPLUS primed the dentry */
+        /* the listing looked up only when it can decide (lookups change nothing) */
+        if (sent && dir_ok && P->rdirplus && c->ok && plus_time(f, w->k.ml_f) != INT64_MIN) {
+            const struct mval *l = ftab_get(t, w->k.ml_f);
+
+            if (l && l->plus && l->digest == a->digest)
+                sent = false; /* READDIRPLUS primed the dentry */
+        }
         if (sent && c->attr_valid) {
-            e = ftab_put(t, w->k.mx_f, now, NULL);
+            e = val_of(t, ftab_put_at(t, es, w->k.mx_f, now));
             e->t = c->t_reply;
             e->digest = c->digest;
             e->pos = c->ok;

@@ -212,33 +212,47 @@ test_whatif(void)
  *
  *   t ms   call                       what a Linux client would do
  *      0   LOOKUP D/f -> F            sent; F's parent is D
- *   2000   READDIRPLUS D (no entry kept) sent; with rdirplus F's attributes are
- *                                     as fresh as the listing's reply
+ *   2000   READDIRPLUS D, entry g     sent; with rdirplus F's attributes are as
+ *          kept, f not                fresh as the listing's reply, and D/g's dentry
+ *                                     is primed
+ *   3000   LOOKUP D/g -> G            primed: not sent with rdirplus and dentries
+ *                                     (but with noac, whose D attributes expired)
  *   4000   GETATTR F                  F's own attributes are 4 s old: sent without
  *                                     rdirplus (and with noac); 2 s with it: cached
  *
- * The bucket is unmarked at the LOOKUP and marked from the listing on. */
+ * The bucket is unmarked at the first LOOKUP and marked from the listing on. */
 static void
 test_plus_primes(void)
 {
     struct findings *f = findings_new(1024, 3, 7);
     struct op_event ev;
+    struct op_dirent dirent[1];
     unsigned sc;
 
     CHECK(f != NULL);
     if (!f)
         return;
     feed(f, lookup(0, "f", FH_F, 0xf1));
+    memset(dirent, 0, sizeof dirent);
     ev = op(READDIRPLUS, 2000, FH_D);
     ev.attr = attr(2, 0xd1);
-    ev.dir_entries = 1;
+    ev.dirent = dirent;
+    ev.dirent_cap = 1;
+    ev.ndirent = 1;
+    ev.dir_entries = 2;
+    dirent[0].name.p = (const uint8_t *)"g";
+    dirent[0].name.len = 1;
+    dirent[0].fh = B(FH_G);
+    dirent[0].attr = attr(1, 0x61);
     feed(f, ev);
+    feed(f, lookup(3000, "g", FH_G, 0x61));
     feed(f, with_attr(op(GETATTR, 4000, FH_F), 0xf1));
     for (sc = 0; sc < SC__COUNT; sc++) {
-        bool primed = fscen_params[sc].rdirplus && fscen_params[sc].ac_reg_ns > 0;
+        const struct fscen_params *P = &fscen_params[sc];
+        bool primed = P->rdirplus && P->ac_reg_ns > 0;
 
         EQ(findings_estimate(f, sc, GETATTR), primed ? 0 : 1);
-        EQ(findings_estimate(f, sc, LOOKUP), 1);
+        EQ(findings_estimate(f, sc, LOOKUP), primed && P->dentries ? 1 : 2);
     }
     EQ(findings_estimate(f, SC_DEFAULTS, READDIRPLUS), 1);
     EQ(findings_estimate(f, SC_NORDIRPLUS, READDIRPLUS), 0);
