@@ -776,6 +776,15 @@ child_call(struct findings *f, const struct op_event *ev, struct who *w, bool re
 /* ---- the what-if model --------------------------------------------------------- */
 
 
+/* The model value of `key` in t, or NULL; its slot in *slot (NULL if none),
+ * which a put of the same call may reuse (ftab_put_at). */
+static inline struct mval *
+m_find(const struct ftab *t, uint64_t key, struct fslot **slot)
+{
+    *slot = ftab_find(t, key);
+    return *slot ? val_of(t, *slot) : NULL;
+}
+
 static int64_t
 ac_of(const struct fscen_params *P, const struct mval *a)
 {
@@ -791,8 +800,8 @@ m_attr(struct findings *f, unsigned sc, struct who *w, const int64_t *plus_t, in
        struct fslot **slot)
 {
     struct ftab *t = f->model[sc];
-    struct fslot *s = ftab_find(t, w->k.ma_f);
-    struct mval *a = s ? val_of(t, s) : NULL;
+    struct fslot *s;
+    struct mval *a = m_find(t, w->k.ma_f, &s);
 
     if (plus_t && fscen_params[sc].rdirplus) {
         /* only a plus listing newer than a counts: none can be if the
@@ -894,9 +903,8 @@ m_sent(struct findings *f, unsigned sc, const struct mcall *c, struct who *w, ui
         }
         break;
     case OPK_ACCESS: {
-        /* the entry's slot, if any, is the one a put finds (ftab_put_at) */
-        struct fslot *xs = ftab_find(t, w->k.mx_f);
-        struct mval *x = xs ? val_of(t, xs) : NULL;
+        struct fslot *xs;
+        struct mval *x = m_find(t, w->k.mx_f, &xs);
 
         sent = !(x && a && x->digest == a->digest && now - x->t < ac_of(P, a));
         if (sent && c->attr_valid) {
@@ -913,8 +921,7 @@ m_sent(struct findings *f, unsigned sc, const struct mcall *c, struct who *w, ui
 
         if (!P->dentries)
             break;
-        es = ftab_find(t, w->k.mx_f);
-        e = es ? val_of(t, es) : NULL;
+        e = m_find(t, w->k.mx_f, &es);
         dir_ok = m_valid(P, a, now);
         if (dir_ok && e && e->digest == a->digest && (e->pos || P->neg_dentries))
             sent = false;

@@ -20,9 +20,9 @@
 #include "findings_worker.h"
 
 #include <limits.h>
-#include <stddef.h>
 #include <signal.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
