@@ -776,15 +776,6 @@ child_call(struct findings *f, const struct op_event *ev, struct who *w, bool re
 /* ---- the what-if model --------------------------------------------------------- */
 
 
-/* The model value of `key` in t, or NULL; its slot in *slot (NULL if none),
- * which a put of the same call may reuse (ftab_put_at). */
-static inline struct mval *
-m_find(const struct ftab *t, uint64_t key, struct fslot **slot)
-{
-    *slot = ftab_find(t, key);
-    return *slot ? val_of(t, *slot) : NULL;
-}
-
 static int64_t
 ac_of(const struct fscen_params *P, const struct mval *a)
 {
@@ -801,7 +792,7 @@ m_attr(struct findings *f, unsigned sc, struct who *w, const int64_t *plus_t, in
 {
     struct ftab *t = f->model[sc];
     struct fslot *s;
-    struct mval *a = m_find(t, w->k.ma_f, &s);
+    struct mval *a = ftab_get_slot(t, w->k.ma_f, &s);
 
     if (plus_t && fscen_params[sc].rdirplus) {
         /* only a plus listing newer than a counts: none can be if the
@@ -904,7 +895,7 @@ m_sent(struct findings *f, unsigned sc, const struct mcall *c, struct who *w, ui
         break;
     case OPK_ACCESS: {
         struct fslot *xs;
-        struct mval *x = m_find(t, w->k.mx_f, &xs);
+        struct mval *x = ftab_get_slot(t, w->k.mx_f, &xs);
 
         sent = !(x && a && x->digest == a->digest && now - x->t < ac_of(P, a));
         if (sent && c->attr_valid) {
@@ -921,7 +912,7 @@ m_sent(struct findings *f, unsigned sc, const struct mcall *c, struct who *w, ui
 
         if (!P->dentries)
             break;
-        e = m_find(t, w->k.mx_f, &es);
+        e = ftab_get_slot(t, w->k.mx_f, &es);
         dir_ok = m_valid(P, a, now);
         if (dir_ok && e && e->digest == a->digest && (e->pos || P->neg_dentries))
             sent = false;
@@ -1435,8 +1426,8 @@ findings_record_prepared(struct findings *f, const struct op_event *ev, const st
 
     switch (ev->kind) {
     case OPK_GETATTR: {
-        struct fslot *hs = ftab_find(f->attr, w.k.ak);
-        const struct held *h = hs ? val_of(f->attr, hs) : NULL;
+        struct fslot *hs;
+        const struct held *h = ftab_get_slot(f->attr, w.k.ak, &hs);
         struct modv *m = ftab_get(f->mod, w.k.fk);
         bool red = false;
         int64_t ht = 0;

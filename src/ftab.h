@@ -110,12 +110,21 @@ ftab_find(const struct ftab *t, uint64_t key)
     return NULL;
 }
 
+/* The value of `key`, or NULL; its slot in *slot (NULL if none), which a
+ * put of the same key may reuse (ftab_put_at). */
+static inline void *
+ftab_get_slot(const struct ftab *t, uint64_t key, struct fslot **slot)
+{
+    *slot = ftab_find(t, key);
+    return *slot ? val_of(t, *slot) : NULL;
+}
+
 static inline void *
 ftab_get(const struct ftab *t, uint64_t key)
 {
-    struct fslot *s = ftab_find(t, key);
+    struct fslot *s;
 
-    return s ? val_of(t, s) : NULL;
+    return ftab_get_slot(t, key, &s);
 }
 
 /* Start loading the home row of `key`, `lines` cache lines from its
