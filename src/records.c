@@ -409,6 +409,7 @@ write_jsonl(struct records *r, const struct rec *c)
     kv_u64_or_null(&w, "slotid", c->d.has_session, c->d.slotid);
     kv_u64_or_null(&w, "sequenceid", c->d.has_session, c->d.sequenceid);
     json_close(&w);
+    json_flush(&w);
     fputc('\n', r->fp); /* not json_end(): that flushes every line */
 }
 

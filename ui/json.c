@@ -3,6 +3,7 @@
 #include "json.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,13 +12,29 @@
 /* Level 0 is the top level (at most one value); levels 1..depth are the
  * open containers. */
 
+void
+json_flush(struct json_w *w)
+{
+    if (w->len && fwrite(w->buf, 1, w->len, w->out) != w->len)
+        w->failed = true;
+    w->len = 0;
+}
+
 static void
 wr(struct json_w *w, const char *s, size_t n)
 {
     if (w->failed)
         return;
-    if (n && fwrite(s, 1, n, w->out) != n)
-        w->failed = true;
+    if (n > sizeof w->buf - w->len) {
+        json_flush(w);
+        if (n > sizeof w->buf) {
+            if (fwrite(s, 1, n, w->out) != n)
+                w->failed = true;
+            return;
+        }
+    }
+    memcpy(w->buf + w->len, s, n);
+    w->len += n;
 }
 
 static void
@@ -74,7 +91,7 @@ pre_value(struct json_w *w)
 void
 json_begin(struct json_w *w, FILE *out, bool pretty)
 {
-    memset(w, 0, sizeof *w);
+    memset(w, 0, offsetof(struct json_w, buf)); /* the buffer needs no clearing */
     w->out = out;
     w->pretty = pretty;
 }
@@ -85,6 +102,7 @@ json_end(struct json_w *w)
     if (w->depth != 0 || w->want_val || w->n[0] == 0)
         w->failed = true;
     wr(w, "\n", 1);
+    json_flush(w);
     if (fflush(w->out) != 0 || ferror(w->out))
         w->failed = true;
     return w->failed ? -1 : 0;
@@ -142,8 +160,19 @@ write_string(struct json_w *w, const uint8_t *s, size_t n)
     wr(w, "\"", 1);
     while (i < n && !w->failed) {
         uint8_t c = s[i];
-        size_t len = term_escape_utf8_len(s + i, n - i);
+        size_t len, run = i;
         char esc[7] = { '\\', 'u', '0', '0', 0, 0, 0 };
+
+        /* printable ASCII other than '"' and '\\' is copied as is: a run of
+         * it in one write (keys and most names are nothing else) */
+        while (run < n && s[run] >= 0x20 && s[run] < 0x7f && s[run] != '"' && s[run] != '\\')
+            run++;
+        if (run > i) {
+            wr(w, (const char *)s + i, run - i);
+            i = run;
+            continue;
+        }
+        len = term_escape_utf8_len(s + i, n - i);
 
         if (term_escape_is_nul2(s + i, n - i)) { /* a NUL inside a name (names.h) */
             wrs(w, "\\u0000");

@@ -40,20 +40,29 @@
 
 #define JSON_MAX_DEPTH 32
 
+#define JSON_BUF 4096
+
 struct json_w {
     FILE *out;     /* borrowed; not closed */
+    size_t len;    /* bytes in buf, not yet written to out */
     bool pretty;   /* 2-space indented, one member per line */
     bool failed;   /* sticky error */
     bool want_val; /* a key was written, its value is due */
     unsigned depth;
     char kind[JSON_MAX_DEPTH]; /* '{' or '[' per open level */
     unsigned n[JSON_MAX_DEPTH]; /* members written per open level */
+    /* What is written goes to out a buffer at a time: a report is some
+     * 10,000 tokens, a stdio call each would cost more than making them. */
+    char buf[JSON_BUF];
 };
 
 void json_begin(struct json_w *w, FILE *out, bool pretty);
 /* Finish: checks that everything opened was closed, writes a newline and
  * flushes. 0, or -1 on misuse or a write error (ferror(out)). */
 int json_end(struct json_w *w);
+/* What is buffered, written to out (not flushed): before writing to out
+ * otherwise, as after each line of JSON Lines. */
+void json_flush(struct json_w *w);
 
 void json_obj(struct json_w *w);   /* { */
 void json_arr(struct json_w *w);   /* [ */

@@ -329,6 +329,47 @@ test_misuse(void)
     }
 }
 
+/* Output larger than the writer's buffer, a string longer than it, and
+ * lines with direct writes between them (json_flush) come out whole and in
+ * order: the same text built by hand. */
+static void
+test_buffering(void)
+{
+    struct buf b;
+    struct json_w w;
+    static char big[3 * JSON_BUF + 17], want[8 * JSON_BUF];
+    size_t o = 0;
+    int i;
+
+    memset(big, 'b', sizeof big - 1);
+    big[sizeof big - 1] = '\0';
+    buf_open(&b);
+    json_begin(&w, b.f, false);
+    json_arr(&w);
+    o += (size_t)snprintf(want + o, sizeof want - o, "[");
+    for (i = 0; i < 700; i++) { /* ~7 bytes each: across the buffer's end */
+        json_u64(&w, (uint64_t)i * 1001);
+        o += (size_t)snprintf(want + o, sizeof want - o, "%s%d", i ? "," : "", i * 1001);
+    }
+    json_str(&w, big);
+    json_str(&w, "tab\there");
+    json_close(&w);
+    o += (size_t)snprintf(want + o, sizeof want - o, ",\"%s\",\"tab\\there\"]\n", big);
+    EQ(json_end(&w), 0);
+    STREQ(buf_take(&b), want);
+
+    buf_open(&b); /* JSON Lines: each line's newline written by the caller */
+    for (i = 0; i < 3; i++) {
+        json_begin(&w, b.f, false);
+        json_obj(&w);
+        json_kv_u64(&w, "n", (uint64_t)i);
+        json_close(&w);
+        json_flush(&w);
+        fputc('\n', b.f);
+    }
+    STREQ(buf_take(&b), "{\"n\":0}\n{\"n\":1}\n{\"n\":2}\n");
+}
+
 int
 main(void)
 {
@@ -337,6 +378,7 @@ main(void)
     test_pretty();
     test_numbers();
     test_misuse();
+    test_buffering();
     buf_take(&(struct buf){ .f = tmpfile() });
     return t_done();
 }
