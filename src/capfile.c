@@ -23,6 +23,8 @@
 #include <zlib.h>
 #include <zstd.h>
 
+#include "hugemem.h"
+
 #define BUF_INIT (1u << 20)    /* stream buffer: 1 MiB reads */
 #define CIN_SIZE (256u << 10)  /* compressed input, per read */
 #define READ_MIN (64u << 10)   /* compact the buffer when less room is left */
@@ -82,6 +84,7 @@ struct capfile {
     uint8_t *buf; /* the buffer (NULL: memory read in place) */
     size_t cap;
     size_t read_max; /* a read's most bytes; 0: the room left */
+    bool populated;  /* buf's pages made resident (mem_populate) */
     const uint8_t *win;
     size_t pos, end;
     bool eof;      /* nothing more will come into the window */
@@ -474,12 +477,19 @@ need(struct capfile *f, size_t n)
             free(f->buf);
             f->buf = nb;
             f->cap = ncap;
+            f->populated = false;
         } else if (f->pos > 0) {
             memmove(f->buf, f->buf + f->pos, have);
         }
         f->win = f->buf;
         f->pos = 0;
         f->end = have;
+    }
+    /* The first read into the whole buffer, on the thread that reads the
+     * capture: the kernel's copy would fault its pages in one by one. */
+    if (!f->populated && !f->read_max && f->buf) {
+        mem_populate(f->buf, f->cap);
+        f->populated = true;
     }
     while (f->end - f->pos < n) {
         size_t room = f->cap - f->end;

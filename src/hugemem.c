@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* hugemem.c: zeroed memory on transparent huge pages (hugemem.h). */
+/* hugemem.c: memory at fewer page faults (hugemem.h). */
 #include "hugemem.h"
 
 #include <stdint.h>
@@ -76,4 +76,23 @@ hugemem_free(struct hugemem *m)
 #endif
     free(m->raw);
     memset(m, 0, sizeof *m);
+}
+
+bool
+mem_populate(void *p, size_t len)
+{
+#if defined(__linux__)
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23 /* linux/mman.h, 5.14 */
+#endif
+    long ps = sysconf(_SC_PAGESIZE);
+    uintptr_t page = ps > 0 ? (uintptr_t)ps : 4096, a = (uintptr_t)p & ~(page - 1),
+              end = ((uintptr_t)p + len + page - 1) & ~(page - 1);
+
+    return len && madvise((void *)a, end - a, MADV_POPULATE_WRITE) == 0; /* EINVAL before 5.14 */
+#else
+    (void)p;
+    (void)len;
+    return false;
+#endif
 }

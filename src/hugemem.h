@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* hugemem.h: zeroed memory on transparent huge pages, for tables that fill
- * entirely.
+/* hugemem.h: memory at fewer page faults: zeroed memory on transparent huge
+ * pages for tables that fill entirely (hugemem_alloc), and pages made
+ * resident in one call ahead of writes in order (mem_populate).
  *
  * On the VMs this runs on, a first touch of a 4 KiB page of anonymous memory
  * costs about 10 us (measured: 13 MB of calloc'd memory took 33-36 ms to
@@ -31,5 +32,14 @@ struct hugemem {
 bool hugemem_alloc(struct hugemem *m, size_t size);
 /* Frees it (either way); a zeroed struct hugemem is fine too. */
 void hugemem_free(struct hugemem *m);
+
+/* The pages of [p, p + len) made resident at once, their content unchanged
+ * (Linux's MADV_POPULATE_WRITE, 5.14): for memory that is about to be
+ * written in order, such as a table's rows given out one after another. On
+ * the VMs this runs on a page's first-touch fault costs ~12 us and this
+ * ~0.5 us a page, plus ~6 us at the first touch that follows (measured with
+ * 16-64 MiB of anonymous memory). True if they were: where the call is
+ * unsupported nothing happens. */
+bool mem_populate(void *p, size_t len);
 
 #endif

@@ -187,10 +187,42 @@ test_fallback(void)
 #endif
 }
 
+/* mem_populate makes resident exactly the pages its range touches, and
+ * changes no byte: what was written stays, the rest reads zero. */
+static void
+test_populate(void)
+{
+    long ps = sysconf(_SC_PAGESIZE);
+    size_t page = ps > 0 ? (size_t)ps : 4096, len = 16 * page, i, bad = 0;
+    unsigned char res[16];
+    uint8_t *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+    CHECK(p != MAP_FAILED);
+    if (p == MAP_FAILED)
+        return;
+    p[0] = 1; /* page 0 touched; pages 1..15 not */
+    p[5 * page + 7] = 2;
+    CHECK(!mem_populate(p + 2 * page, 0));
+    if (mem_populate(p + 2 * page + 100, 10 * page)) { /* pages 2..12 */
+        CHECK(mincore(p, len, res) == 0);
+        for (i = 0; i < 16; i++)
+            if ((res[i] & 1) != (i == 0 || (i >= 2 && i <= 12)))
+                bad++;
+        EQ(bad, 0);
+    } else {
+        printf("# MADV_POPULATE_WRITE unsupported here: residency not checked\n");
+    }
+    for (i = 0; i < len; i++)
+        bad += p[i] != (i == 0 ? 1 : i == 5 * page + 7 ? 2 : 0);
+    EQ(bad, 0);
+    munmap(p, len);
+}
+
 int
 main(void)
 {
     test_sizes();
     test_fallback();
+    test_populate();
     return t_done();
 }

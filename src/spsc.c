@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hugemem.h"
+
 #define HDR 8
 #define WRAP UINT32_MAX
 
@@ -30,6 +32,7 @@ spsc_init(struct spsc *r, size_t cap)
     r->buf = malloc(r->cap);
     if (!r->buf)
         return -1;
+    mem_populate(r->buf, r->cap); /* all of it is written, in order, soon */
     atomic_init(&r->head, 0);
     atomic_init(&r->tail, 0);
     atomic_init(&r->cons_waiting, 0);
