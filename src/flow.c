@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hugemem.h"
+
 _Static_assert(sizeof(struct flow_key) == 40, "flow keys compare as five words");
 
 static inline uint64_t
@@ -220,6 +222,9 @@ lookup(const struct flow_table *t, const struct flow_key *k, unsigned *dir)
     return HT_NONE;
 }
 
+/* Entries made resident at a time while the slab fills (mem_populate). */
+#define FLOW_POPULATE 64
+
 /* A new entry for k (dir 0), evicting the least recently used when full. */
 static struct flow *
 create(struct flow_table *t, const struct flow_key *k, const struct timespec *now)
@@ -230,6 +235,9 @@ create(struct flow_table *t, const struct flow_key *k, const struct timespec *no
 
     if (t->free_head == HT_NONE && t->fresh < t->cap) {
         s = (uint32_t)t->fresh++;
+        if (s % FLOW_POPULATE == 0) /* the slab is given out in order at first */
+            mem_populate(&t->slab[s], (t->cap - s < FLOW_POPULATE ? t->cap - s : FLOW_POPULATE) *
+                                          sizeof *t->slab);
     } else {
         if (t->free_head == HT_NONE) {
             t->evicted++;
