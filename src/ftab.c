@@ -76,6 +76,11 @@ ftab_groups_new(const struct ftab_group *g, unsigned ng, uint64_t *evicted)
     }
     if (!ok || !hugemem_alloc(&mem, total))
         return false;
+    /* Below 2 MiB (no huge pages) the keys' homes scatter the first probes
+     * over every page, each a read fault and then a write fault: made
+     * resident at once instead (mem_populate). */
+    if (!mem.len)
+        mem_populate(mem.p, total);
     for (k = 0; k < ng; k++) {
         for (i = 0; i < g[k].n; i++) {
             g[k].out[i] = calloc(1, sizeof **g[k].out);
