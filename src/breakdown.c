@@ -132,21 +132,19 @@ pick_victim(struct bd_table *t)
     return best;
 }
 
-/* Rows are given out in order while the table fills: the pages of the
- * next BD_POPULATE_ROWS rows, and of their procedures' and operations' rows,
- * made resident in one call each rather than a fault each (mem_populate). */
+/* Rows are given out in order while the table fills: they, and their
+ * procedures' and operations' rows, made resident BD_POPULATE_ROWS at a
+ * time (mem_populate_run). */
 #define BD_POPULATE_ROWS 32
 
 static void
-populate_rows(struct bd_table *t, size_t from)
+populate_rows(struct bd_table *t, size_t s)
 {
-    size_t n = t->cap - from < BD_POPULATE_ROWS ? t->cap - from : BD_POPULATE_ROWS;
-
-    mem_populate(&t->rows[from], n * sizeof *t->rows);
+    mem_populate_run(t->rows, sizeof *t->rows, s, t->cap, BD_POPULATE_ROWS);
     if (t->procs)
-        mem_populate(&t->procs->rows[from], n * sizeof *t->procs->rows);
+        mem_populate_run(t->procs->rows, sizeof *t->procs->rows, s, t->cap, BD_POPULATE_ROWS);
     if (t->ops)
-        mem_populate(&t->ops->rows[from], n * sizeof *t->ops->rows);
+        mem_populate_run(t->ops->rows, sizeof *t->ops->rows, s, t->cap, BD_POPULATE_ROWS);
 }
 
 struct bd_row *
@@ -166,8 +164,7 @@ bd_table_row(struct bd_table *t, const uint8_t *key, size_t len)
     }
     if (t->count < t->cap) {
         s = (uint32_t)t->count++;
-        if (s % BD_POPULATE_ROWS == 0)
-            populate_rows(t, s);
+        populate_rows(t, s);
     } else {
         if (t->before_evict)
             t->before_evict(t->evict_arg);

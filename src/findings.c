@@ -347,8 +347,7 @@ client_row(struct findings *f, struct who *w)
     }
 }
 
-#define FND_FILES_POPULATE 32 /* divides FND_TOP_FILES */
-_Static_assert(FND_TOP_FILES % FND_FILES_POPULATE == 0, "file rows populated in whole chunks");
+#define FND_FILES_POPULATE 32 /* file rows made resident at a time (mem_populate_run) */
 
 /* fh's row; k: fh_key(f, fh) (filex is keyed by it, like mod and parent). */
 static struct fnd_file *
@@ -365,8 +364,7 @@ file_row(struct findings *f, struct bytes fh, uint64_t k, int64_t now)
         return &f->files[*ix - 1];
     if (f->nfiles >= FND_TOP_FILES)
         return &f->file_other;
-    if (f->nfiles % FND_FILES_POPULATE == 0) /* rows given out in order */
-        mem_populate(&f->files[f->nfiles], FND_FILES_POPULATE * sizeof *f->files);
+    mem_populate_run(f->files, sizeof *f->files, f->nfiles, FND_TOP_FILES, FND_FILES_POPULATE);
     ix = ftab_put(f->filex, k, now, &fresh);
     *ix = (uint32_t)++f->nfiles;
     f->files[*ix - 1].fh_len = (uint8_t)fh.len;

@@ -222,7 +222,8 @@ lookup(const struct flow_table *t, const struct flow_key *k, unsigned *dir)
     return HT_NONE;
 }
 
-/* Entries made resident at a time while the slab fills (mem_populate). */
+/* Entries made resident at a time while the slab is given out in order
+ * (mem_populate_run). */
 #define FLOW_POPULATE 64
 
 /* A new entry for k (dir 0), evicting the least recently used when full. */
@@ -235,9 +236,7 @@ create(struct flow_table *t, const struct flow_key *k, const struct timespec *no
 
     if (t->free_head == HT_NONE && t->fresh < t->cap) {
         s = (uint32_t)t->fresh++;
-        if (s % FLOW_POPULATE == 0) /* the slab is given out in order at first */
-            mem_populate(&t->slab[s], (t->cap - s < FLOW_POPULATE ? t->cap - s : FLOW_POPULATE) *
-                                          sizeof *t->slab);
+        mem_populate_run(t->slab, sizeof *t->slab, s, t->cap, FLOW_POPULATE);
     } else {
         if (t->free_head == HT_NONE) {
             t->evicted++;

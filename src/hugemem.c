@@ -96,3 +96,10 @@ mem_populate(void *p, size_t len)
     return false;
 #endif
 }
+
+void
+mem_populate_run(void *base, size_t elem, size_t i, size_t cap, size_t chunk)
+{
+    if (i < cap && i % chunk == 0)
+        mem_populate((uint8_t *)base + i * elem, (cap - i < chunk ? cap - i : chunk) * elem);
+}

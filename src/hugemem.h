@@ -42,4 +42,10 @@ void hugemem_free(struct hugemem *m);
  * unsupported nothing happens. */
 bool mem_populate(void *p, size_t len);
 
+/* An array of cap elements of elem bytes given out in order, element i
+ * next: when i starts a run of `chunk` elements, that run (or what is left
+ * of the array) is made resident (mem_populate), so filling the array costs
+ * a call per chunk instead of a fault per page. */
+void mem_populate_run(void *base, size_t elem, size_t i, size_t cap, size_t chunk);
+
 #endif

@@ -218,11 +218,46 @@ test_populate(void)
     munmap(p, len);
 }
 
+/* mem_populate_run: element i = 0, 1, ... of an array that ends inside a
+ * mapping; only each chunk's first element populates, and never past the
+ * array. */
+static void
+test_populate_run(void)
+{
+    long ps = sysconf(_SC_PAGESIZE);
+    size_t page = ps > 0 ? (size_t)ps : 4096, len = 16 * page, elem = page, i, j;
+    size_t cap = 10, bad = 0; /* a page each: a page too many shows */
+    unsigned char res[16];
+    uint8_t *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+    CHECK(p != MAP_FAILED);
+    if (p == MAP_FAILED)
+        return;
+    if (!mem_populate(p + 15 * page, 1)) { /* the last page: the probe itself */
+        printf("# MADV_POPULATE_WRITE unsupported here: mem_populate_run not checked\n");
+        munmap(p, len);
+        return;
+    }
+    for (i = 0; i < cap + 3; i++) { /* past cap: nothing */
+        size_t end = i < cap ? ((i / 4 + 1) * 4 < cap ? (i / 4 + 1) * 4 : cap) : cap;
+
+        mem_populate_run(p, elem, i, cap, 4);
+        CHECK(mincore(p, len, res) == 0);
+        /* resident: the pages of elements [0, end), and page 15 */
+        for (j = 0; j < 16; j++)
+            if ((res[j] & 1) != (j == 15 || j * page < end * elem))
+                bad++;
+    }
+    EQ(bad, 0);
+    munmap(p, len);
+}
+
 int
 main(void)
 {
     test_sizes();
     test_fallback();
     test_populate();
+    test_populate_run();
     return t_done();
 }

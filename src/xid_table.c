@@ -125,7 +125,8 @@ xid_table_rekey(struct xid_table *t, struct pending_call *pc, uint64_t flow_id)
     index_add(t, pc);
 }
 
-/* Entries made resident at a time while the slab fills (mem_populate). */
+/* Entries made resident at a time while the slab, and the answered ring on
+ * its first lap, are given out in order (mem_populate_run). */
 #define SLAB_POPULATE 64
 
 /* A new pending entry, not yet in the index. */
@@ -138,9 +139,7 @@ add_entry(struct xid_table *t, uint64_t flow_id, unsigned sent_dir, uint32_t xid
 
     if (t->free_head == HT_NONE && t->fresh < t->cap) {
         s = (uint32_t)t->fresh++;
-        if (s % SLAB_POPULATE == 0) /* the slab is given out in order at first */
-            mem_populate(&t->slab[s], (t->cap - s < SLAB_POPULATE ? t->cap - s : SLAB_POPULATE) *
-                                          sizeof *t->slab);
+        mem_populate_run(t->slab, sizeof *t->slab, s, t->cap, SLAB_POPULATE);
     } else {
         if (t->free_head == HT_NONE) {
             pc = &t->slab[t->old_head];
@@ -230,11 +229,9 @@ xid_table_answer(struct xid_table *t, struct pending_call *pc, const struct time
     if (t->ans_count == t->cap)
         ans_pop(t); /* silently: an answered call is no loss */
     s = (t->ans_head + t->ans_count) % t->cap;
-    if (s >= t->ans_fresh && t->ans_fresh < t->cap) { /* the ring's first lap */
-        size_t n = t->cap - t->ans_fresh < SLAB_POPULATE ? t->cap - t->ans_fresh : SLAB_POPULATE;
-
-        mem_populate(&t->ans[t->ans_fresh], n * sizeof *t->ans);
-        t->ans_fresh += n;
+    if (s >= t->ans_fresh) { /* the ring's first lap: s counts up from 0 */
+        mem_populate_run(t->ans, sizeof *t->ans, s, t->cap, SLAB_POPULATE);
+        t->ans_fresh = s + 1;
     }
     a = &t->ans[s];
     a->flow_id = pc->flow_id;

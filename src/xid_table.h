@@ -113,7 +113,7 @@ struct xid_table {
     /* Answered calls: a ring of cap entries, ans_head the oldest. */
     struct answered_call *ans;
     size_t ans_head, ans_count; /* ans_count includes forgotten entries */
-    size_t ans_fresh;           /* ans[] made resident below this (mem_populate) */
+    size_t ans_fresh;           /* ans[] given out below this (its first lap) */
     struct hashtab ans_idx;     /* live entries only */
 };
 
