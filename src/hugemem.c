@@ -12,6 +12,16 @@
 
 #define LINE 64
 
+#if defined(__linux__)
+static size_t
+page_size(void)
+{
+    long ps = sysconf(_SC_PAGESIZE);
+
+    return ps > 0 ? (size_t)ps : 4096;
+}
+#endif
+
 /* size bytes at a HUGEMEM_PAGE boundary, advised to use huge pages: the
  * mapping is over-allocated by one huge page, then its unaligned head and
  * its tail are unmapped. Its length is size rounded to whole small pages
@@ -21,8 +31,7 @@ static bool
 map_huge(struct hugemem *m, size_t size)
 {
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
-    long ps = sysconf(_SC_PAGESIZE);
-    size_t page = ps > 0 ? (size_t)ps : 4096, len, head;
+    size_t page = page_size(), len, head;
     uint8_t *p, *a;
 
     if (size < HUGEMEM_PAGE || size > SIZE_MAX - 2 * HUGEMEM_PAGE)
@@ -85,8 +94,7 @@ mem_populate(void *p, size_t len)
 #ifndef MADV_POPULATE_WRITE
 #define MADV_POPULATE_WRITE 23 /* linux/mman.h, 5.14 */
 #endif
-    long ps = sysconf(_SC_PAGESIZE);
-    uintptr_t page = ps > 0 ? (uintptr_t)ps : 4096, a = (uintptr_t)p & ~(page - 1),
+    uintptr_t page = page_size(), a = (uintptr_t)p & ~(page - 1),
               end = ((uintptr_t)p + len + page - 1) & ~(page - 1);
 
     return len && madvise((void *)a, end - a, MADV_POPULATE_WRITE) == 0; /* EINVAL before 5.14 */
@@ -95,11 +103,4 @@ mem_populate(void *p, size_t len)
     (void)len;
     return false;
 #endif
-}
-
-void
-mem_populate_run(void *base, size_t elem, size_t i, size_t cap, size_t chunk)
-{
-    if (i < cap && i % chunk == 0)
-        mem_populate((uint8_t *)base + i * elem, (cap - i < chunk ? cap - i : chunk) * elem);
 }

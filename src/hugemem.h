@@ -16,6 +16,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #define HUGEMEM_PAGE ((size_t)2 << 20)
 
@@ -45,7 +46,13 @@ bool mem_populate(void *p, size_t len);
 /* An array of cap elements of elem bytes given out in order, element i
  * next: when i starts a run of `chunk` elements, that run (or what is left
  * of the array) is made resident (mem_populate), so filling the array costs
- * a call per chunk instead of a fault per page. */
-void mem_populate_run(void *base, size_t elem, size_t i, size_t cap, size_t chunk);
+ * a call per chunk instead of a fault per page. Inline: it is on the path
+ * of every call, and only the chunk's first element calls out. */
+static inline void
+mem_populate_run(void *base, size_t elem, size_t i, size_t cap, size_t chunk)
+{
+    if (i < cap && i % chunk == 0)
+        mem_populate((uint8_t *)base + i * elem, (cap - i < chunk ? cap - i : chunk) * elem);
+}
 
 #endif
