@@ -276,15 +276,19 @@ run_capture(struct run *r, const struct cli *c)
     ro.tick = on_tick;
     ro.tick_arg = &ta;
     ro.stop = &stop_requested;
-    /* A one-shot report from files: the findings on a second thread;
-     * live runs, the view, --metrics and --interval read them as they go. */
+    /* With --no-findings, a one-shot report from files: the decoding shared
+     * by r->decoders threads (shards.h). */
     if (r->decoders > 1) {
         st = shards_run(&r->ctx, r->cap, cfg, r->decoders, &ro, &r->shards, r->err,
                         sizeof r->err);
         r->finished = 1;
         return st;
     }
-    if (cfg->threads > 1 && !capture_is_live(r->cap) && !r->ma.m && cfg->interval_s <= 0)
+    /* A one-shot report, from files or an interface: the findings on a
+     * thread of their own (findings_worker.h), which takes them off a live
+     * capture's reading thread too; --metrics and --interval read them as
+     * they go (the view too: tui_run, above). */
+    if (cfg->threads > 1 && !r->ma.m && cfg->interval_s <= 0)
         pipeline_findings_thread(&r->ctx, FW_RING_BYTES);
     st = capture_run(r->cap, &r->ctx, &ro, r->err, sizeof r->err);
     if (r->ma.m && st == 0 && !capture_is_live(r->cap) && !stop_requested) {

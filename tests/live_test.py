@@ -14,7 +14,9 @@ other's packets), then replays them onto `lo` while
 and checks that nfsscope's final report counts (packets, RPC totals, every
 procedure's calls/replies/errors) equal both `nfsscope -r` of the tcpdump
 file and `nfsscope -r` of the original samples; that periodic JSON lines came
-out; that the process ran as `nobody` (effective uid 65534, from
+out; that a one-shot report (no --interval) runs the findings on a thread of
+their own, with the findings of `nfsscope -r --threads 1` on tcpdump's
+capture; that the process ran as `nobody` (effective uid 65534, from
 /proc/PID/status) once the capture was open, and kept root with -Z root;
 that SIGINT ends a run cleanly with a final report; that a burst into a
 full ring is counted once, as packets read plus kernel drops; the messages for a
@@ -243,6 +245,7 @@ def main():
     with open(os.path.join(work, "keep.out")) as f:
         check("nfsscope report: lo" in f.read(), "SIGINT: final report")
 
+    findings_thread(nfsscope, work, bpf, pcaps)
     drops_counted_once(nfsscope, work, samples, net, bpf)
     no_permission(nfsscope)
     records_refused(nfsscope, work)
@@ -253,6 +256,74 @@ def main():
 
     print("%d failed" % len(FAILS))
     return checks.status(len(FAILS))
+
+
+def thread_names(pid):
+    names = []
+    for tid in os.listdir("/proc/%d/task" % pid):
+        try:
+            with open("/proc/%d/task/%s/comm" % (pid, tid)) as f:
+                names.append(f.read().strip())
+        except OSError:
+            pass
+    return names
+
+
+def findings_thread(nfsscope, work, bpf, pcaps):
+    """A one-shot live report (no --interval) runs the findings on a thread
+    of their own, named "findings"; its findings and time by cause equal
+    those of `nfsscope -r --threads 1` on tcpdump's capture of the same
+    traffic (nanosecond stamps, as nfsscope's), which decodes them on one
+    thread. --threads 1 keeps one thread live too."""
+    dump = os.path.join(work, "findings.pcap")
+    out = os.path.join(work, "findings.json")
+    err = os.path.join(work, "findings.err")
+    td = subprocess.Popen(["tcpdump", "-i", "lo", "-n", "-s", "0", "-U", "-Z", "root", "-B", "16384",
+                           "--time-stamp-precision=nano", "--immediate-mode", "-w", dump, bpf],
+                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    names = None
+    with open(out, "w") as o, open(err, "w") as e:
+        ns = subprocess.Popen([nfsscope, "-i", "lo", "--no-tui", "-o", "json", "--duration", "10",
+                               "-B", "16384", bpf], stdout=o, stderr=e)
+    try:
+        if check(wait_line(err, "listening on lo", 20), "one-shot live report: starts"):
+            time.sleep(1.5)  # tcpdump is up too
+            names = thread_names(ns.pid)
+            for p in pcaps:
+                subprocess.run(["tcpreplay", "-q", "-i", "lo", "--pps", "400", p],
+                               capture_output=True, text=True)
+        ns.wait(timeout=60)
+    finally:
+        if ns.poll() is None:
+            ns.kill()
+        time.sleep(0.5)
+        td.send_signal(signal.SIGINT)
+        td.wait(timeout=20)
+    check(names is not None and "findings" in names,
+          "one-shot live report: the findings on a thread of their own (threads %s)" % names)
+    with open(out) as f:
+        live = json.loads(f.read())
+    ref = report(nfsscope, "-r", dump, "--threads", "1")
+    check(live["capture"]["kernel_drops"] == 0, "findings run: no kernel drops")
+    check(live["findings"] and live["findings"] == ref["findings"],
+          "live findings == nfsscope -r --threads 1 on tcpdump's capture (%d findings)"
+          % len(live["findings"]))
+    check(live["time_by_cause"] == ref["time_by_cause"],
+          "live time by cause == nfsscope -r --threads 1 on tcpdump's capture")
+
+    with open(err, "w") as e:
+        ns = subprocess.Popen([nfsscope, "-i", "lo", "--no-tui", "--threads", "1", bpf],
+                              stdout=subprocess.DEVNULL, stderr=e)
+    try:
+        if check(wait_line(err, "listening on lo", 20), "--threads 1 live: starts"):
+            time.sleep(0.5)
+            names = thread_names(ns.pid)
+            check(len(names) == 1, "--threads 1 live: one thread (%s)" % names)
+        ns.send_signal(signal.SIGINT)
+        ns.wait(timeout=20)
+    finally:
+        if ns.poll() is None:
+            ns.kill()
 
 
 def live_view(nfsscope, work, bpf, pcap, want_calls):
