@@ -411,6 +411,15 @@ findings_worker_post(struct findings_worker *w, const struct op_event *ev)
 }
 
 void
+findings_worker_sync(struct findings_worker *w)
+{
+    /* The thread releases a record after recording it, and prepares one
+     * only if it is queued: with the ring empty it touches nothing. */
+    if (w)
+        spsc_wait_empty(&w->ring);
+}
+
+void
 findings_worker_finish(struct findings_worker *w)
 {
     if (!w)

@@ -7,7 +7,8 @@
  * findings read of the event is copied, with the bytes it borrows (handles,
  * names, directory entries, never READ/WRITE data), into a fixed ring
  * (spsc.h), and that thread calls findings_record() in the same order. The results are the same as on one
- * thread; memory is the ring, allocated once. */
+ * thread; memory is the ring, allocated once. Whoever reads them before the
+ * end first waits for the thread to catch up (findings_worker_sync). */
 #ifndef NFSSCOPE_FINDINGS_WORKER_H
 #define NFSSCOPE_FINDINGS_WORKER_H
 
@@ -30,6 +31,10 @@ struct findings_worker *findings_worker_start(struct findings *f, size_t ring_by
  * with FW_RING_BYTES and the dissector's bounds) waits for the ring to empty
  * and is recorded on the calling thread. */
 void findings_worker_post(struct findings_worker *w, const struct op_event *ev);
+/* Wait until the thread has recorded everything queued (NULL: a no-op): the
+ * caller may then read the findings until it queues the next event (a
+ * periodic report, a scrape). */
+void findings_worker_sync(struct findings_worker *w);
 /* Record everything queued, stop the thread, free w (NULL: a no-op). The
  * findings are then the caller's again. */
 void findings_worker_finish(struct findings_worker *w);

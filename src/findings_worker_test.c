@@ -8,7 +8,8 @@
  * post, so a record that kept a pointer instead of a copy shows; the fields
  * the ring does not carry are set to other values on the worker's side, so
  * findings that read one of them (findings_worker.c would have to carry
- * it) show too. */
+ * it) show too. Every 7,919 events the worker is synced and the two compared,
+ * as a periodic report reads them. */
 #include "findings_worker.h"
 
 #include <stddef.h>
@@ -249,6 +250,10 @@ main(void)
         other_fields(&ev, i);
         findings_worker_post(w, &ev);
         scribble();
+        if (i % 7919 == 7918) { /* a periodic report reads them mid-run */
+            findings_worker_sync(w);
+            same_findings(one, two);
+        }
     }
     EQ(findings_worker_posted(w), wanted);
     CHECK(findings_worker_inline(w) > 0); /* the fallback was taken, and agrees too */

@@ -53,7 +53,7 @@ on_tick(void *arg, struct nfsscope_ctx *ctx, const struct timespec *now)
 {
     const struct tick_arg *t = arg;
 
-    stats_settle(&ctx->stats);
+    pipeline_settle(ctx);
     t->view->tick(stdout, &ctx->stats, t->vi, now);
 }
 
@@ -85,7 +85,7 @@ render_metrics(FILE *out, void *arg)
         if (drops >= 0)
             a->ctx->stats.cap.kernel_drops = drops;
     }
-    stats_settle(&a->ctx->stats);
+    pipeline_settle(a->ctx);
     return report_prom(out, &a->ctx->stats, a->ctx->findings, a->input_done);
 }
 
@@ -284,11 +284,11 @@ run_capture(struct run *r, const struct cli *c)
         r->finished = 1;
         return st;
     }
-    /* A one-shot report, from files or an interface: the findings on a
-     * thread of their own (findings_worker.h), which takes them off a live
-     * capture's reading thread too; --metrics and --interval read them as
-     * they go (the view too: tui_run, above). */
-    if (cfg->threads > 1 && !r->ma.m && cfg->interval_s <= 0)
+    /* The findings on a thread of their own (findings_worker.h), off the
+     * thread that must keep up with a live interface too; a periodic report
+     * or a scrape waits for it to catch up first (pipeline_settle). The
+     * view keeps them on its one thread (tui_run, above). */
+    if (cfg->threads > 1)
         pipeline_findings_thread(&r->ctx, FW_RING_BYTES);
     st = capture_run(r->cap, &r->ctx, &ro, r->err, sizeof r->err);
     if (r->ma.m && st == 0 && !capture_is_live(r->cap) && !stop_requested) {

@@ -280,7 +280,7 @@ pipeline_init(struct nfsscope_ctx *ctx, const struct nfsscope_config *cfg)
         stats_fini(&ctx->stats);
         return -1;
     }
-    /* Every reader settles first: pipeline_finish, a tick, a scrape; the
+    /* Every reader settles first: pipeline_finish, pipeline_settle; the
      * view turns it off (stats_by_proc_init). */
     stats_bd_defer(&ctx->stats, true);
     if (cfg->findings_max) /* 0 turns the findings off */
@@ -584,6 +584,13 @@ static void
 finish_flow(void *vctx, struct flow *f)
 {
     flow_evicted(vctx, f);
+}
+
+void
+pipeline_settle(struct nfsscope_ctx *ctx)
+{
+    stats_settle(&ctx->stats);
+    findings_worker_sync(ctx->findings_worker);
 }
 
 void

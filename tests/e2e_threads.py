@@ -4,7 +4,12 @@
 
 - every sample and every public capture (the .bz2 ones decompressed into
   the work directory) gives byte-identical reports, JSON and text with every
-  breakdown, with --threads 1 and with the default (2);
+  breakdown, with --threads 1 and with the default (2), and so do the
+  periodic JSON reports of --interval 1 (each waits for the findings thread
+  to catch up);
+- a replay with --metrics and --speed, scraped while it plays: every scrape
+  is answered, and the last one (input done) gives the same findings and time
+  by cause as with --threads 1;
 - with the default, a report from standard input has a thread named
   "findings" once the capture is open (found in /proc/PID/task while
   nfsscope waits for the rest of its input); with --threads 1 it has none;
@@ -20,11 +25,13 @@ import bz2
 import glob
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
 import sys
 import time
+import urllib.request
 
 from checks import check, finish, json_only_args, skip_part
 
@@ -137,6 +144,34 @@ def sigint_while_reading(nfsscope, path):
     check(0 < rep["capture"]["packets"], "SIGINT: a report of the packets read")
 
 
+def metrics_replay(nfsscope, path, extra):
+    """`-r path --metrics 127.0.0.1:0 --speed 8`, scraped every 50 ms while it
+    plays; returns (scrapes answered, failures, the findings' lines of the
+    last scrape once nfsscope_input_done is 1)."""
+    p = subprocess.Popen([nfsscope, "-r", path, "--metrics", "127.0.0.1:0", "--speed", "8",
+                          *extra], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=ENV,
+                         text=True)
+    line = p.stderr.readline()
+    m = re.search(r"metrics at (http://\S+/metrics)", line)
+    answered, failed, last = 0, 0, None
+    deadline = time.monotonic() + 120
+    while m and time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(m.group(1), timeout=10) as r:
+                text = r.read().decode()
+            answered += 1
+        except OSError:
+            failed += 1
+            break
+        if "\nnfsscope_input_done 1" in text:
+            last = [ln for ln in text.splitlines() if ln.startswith("nfsscope_findings")]
+            break
+        time.sleep(0.05)
+    p.send_signal(signal.SIGINT)
+    p.communicate(timeout=60)
+    return answered, failed, last
+
+
 def main():
     parsed = json_only_args(sys.argv[1:], 4)
     if not parsed:
@@ -159,6 +194,18 @@ def main():
             check(one.stdout == two.stdout and len(one.stdout) > 100,
                   f"{name} {mode[1]}: --threads 1 and 2 differ")
             check(one.stderr == two.stderr, f"{name} {mode[1]}: stderr differs")
+        one = run(nfsscope, ["-r", cap, "--threads", "1", "-o", "json", "--interval", "1"])
+        two = run(nfsscope, ["-r", cap, "-o", "json", "--interval", "1"])
+        check(one.returncode == two.returncode and one.stdout == two.stdout,
+              f"{name} --interval 1: --threads 1 and 2 differ")
+
+    lossy = os.path.join(samples, "lossy-cms.pcap")
+    a1, f1, last1 = metrics_replay(nfsscope, lossy, ["--threads", "1"])
+    a2, f2, last2 = metrics_replay(nfsscope, lossy, [])
+    check(f1 == 0 and f2 == 0 and a2 > 5, f"--metrics replay: {a2} scrapes answered, {f2} failed")
+    check(last2 and last1 == last2 and any("redundant" in ln for ln in last2),
+          f"--metrics replay: the last scrape's findings equal --threads 1's ({len(last2 or [])}"
+          " lines)")
 
     ls_storm = os.path.join(samples, "ls-storm.pcap")
     n1, rc1, out1 = threads_while_reading(nfsscope, ls_storm, ["--threads", "1"])
