@@ -249,6 +249,12 @@ run_capture(struct run *r, const struct cli *c)
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
 
+    /* The findings on a thread of their own (findings_worker.h), off the
+     * thread that must keep up with a live interface too; the view, a
+     * periodic report or a scrape waits for it to catch up before it reads
+     * them (pipeline_settle). */
+    if (cfg->threads > 1)
+        pipeline_findings_thread(&r->ctx, FW_RING_BYTES);
     if (c->use_tui)
         return tui_run(r->cap, &r->ctx, cfg, &r->vi, &stop_requested, &r->finished, r->err,
                        sizeof r->err);
@@ -284,12 +290,6 @@ run_capture(struct run *r, const struct cli *c)
         r->finished = 1;
         return st;
     }
-    /* The findings on a thread of their own (findings_worker.h), off the
-     * thread that must keep up with a live interface too; a periodic report
-     * or a scrape waits for it to catch up first (pipeline_settle). The
-     * view keeps them on its one thread (tui_run, above). */
-    if (cfg->threads > 1)
-        pipeline_findings_thread(&r->ctx, FW_RING_BYTES);
     st = capture_run(r->cap, &r->ctx, &ro, r->err, sizeof r->err);
     if (r->ma.m && st == 0 && !capture_is_live(r->cap) && !stop_requested) {
         pipeline_finish(&r->ctx); /* unanswered calls counted before the last scrape */

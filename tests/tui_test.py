@@ -28,7 +28,8 @@ name; with NO_COLOR=1 capture-pane -e shows no colour escape sequence, with
 TERM=xterm-256color and no NO_COLOR it shows some; H draws the top row's
 latency histogram, whose bucket counts add up to the row's replies and to
 tshark's count of READ replies with an rpc.time; the findings panel is
-ranked by cost_us as the JSON report; the drill-down (Enter on a client)
+ranked by cost_us as the JSON report (and drawn and scrolled while a replay
+plays, with the findings on their own thread); the drill-down (Enter on a client)
 sorts only by the columns it shows, and "mean" orders the mean column.
 
 Two files (ls-storm.pcap is 127.0.0.1's, multi-client.pcapng four clients'
@@ -224,6 +225,37 @@ def tshark_replies(path, proc):
 def screen_e(t):
     return subprocess.run(t.base + ["capture-pane", "-e", "-p", "-t", "t"], check=True,
                           capture_output=True, text=True).stdout
+
+
+def findings_while_playing(nfsscope, samples, work):
+    """The findings panel drawn, and scrolled, while a replay plays
+    (lossy-cms at x2, about 3 s): the findings run on a thread of their own,
+    which each draw and key waits for (a ThreadSanitizer build, as
+    scripts/check runs this test, reports a read without that wait). At
+    the end the panel lists what the JSON report finds."""
+    pcap = os.path.join(samples, "lossy-cms.pcap")
+    rep = truth_of(nfsscope, pcap)
+    t = Tmux("playing", 132, 45, shell("%s --tui --speed 2 -r %s" % (nfsscope, pcap), work,
+                                       "playing"))
+    try:
+        s = t.wait_for(lambda s: "procedure" in s, 20)
+        t.keys("4")
+        t.keys("Tab")
+        s = t.wait_for(lambda s: re.search(r"^findings \(", s, re.M) is not None, 20)
+        mid = "END OF CAPTURE" not in s
+        for _ in range(8):
+            t.keys("End")
+            t.keys("Home")
+            time.sleep(0.2)
+        s = t.wait_for(lambda s: "END OF CAPTURE" in s, 30)
+        check(mid and "END OF CAPTURE" in s, "findings panel drawn while the replay plays")
+        kinds = [f["kind"] for f in rep["findings"] if f["kind"] != "mount_option_whatif"]
+        check(kinds and all(k in s for k in kinds),
+              "findings panel at the end lists the report's findings (%s)" % kinds)
+        t.keys("q")
+        wait_file(os.path.join(work, "playing.rc"))
+    finally:
+        t.kill()
 
 
 def narrow_80x24(nfsscope, mc, work):
@@ -743,6 +775,7 @@ def main():
 
     # --- 80x24: columns that fit, paths, colour, the histogram ---------------------
     narrow_80x24(nfsscope, os.path.join(samples, "multi-client.pcapng"), work)
+    findings_while_playing(nfsscope, samples, work)
 
     print("%d failed" % len(FAILS))
     return 1 if FAILS else 0

@@ -151,6 +151,7 @@ on_key(struct loop *l, int ch)
     enum tui_action a;
     int ncols = 0, k;
 
+    pipeline_settle(l->ctx); /* a panel's rows may be the findings' */
     while (p->sort_cols && p->sort_cols[ncols])
         ncols++;
     l->dirty = true;
@@ -337,6 +338,7 @@ tui_run(struct capture *cap, struct nfsscope_ctx *ctx, const struct nfsscope_con
         /* 3. the screen: on request, while data comes (4/s), every second */
         if (l.dirty || (!(t->paused && live) &&
                         ((data && now - last_draw >= 0.25) || now - last_draw >= 1.0))) {
+            pipeline_settle(ctx); /* the findings thread caught up */
             tui_draw(t);
             refresh();
             last_draw = now;
