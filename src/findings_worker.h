@@ -33,7 +33,7 @@ struct findings_worker *findings_worker_start(struct findings *f, size_t ring_by
 void findings_worker_post(struct findings_worker *w, const struct op_event *ev);
 /* Wait until the thread has recorded everything queued (NULL: a no-op): the
  * caller may then read the findings until it queues the next event (a
- * periodic report, a scrape). */
+ * periodic report, a scrape, a draw of the view). */
 void findings_worker_sync(struct findings_worker *w);
 /* Record everything queued, stop the thread, free w (NULL: a no-op). The
  * findings are then the caller's again. */

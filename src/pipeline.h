@@ -105,8 +105,8 @@ void pipeline_merge(struct nfsscope_ctx *dst, const struct nfsscope_ctx *src);
 void pipeline_findings_thread(struct nfsscope_ctx *ctx, size_t ring_bytes);
 
 /* The results complete up to the latest packet, for a reader between
- * packets (a periodic report, a scrape): the breakdown rows settled, and the
- * findings thread caught up with every call queued. */
+ * packets (the view, a periodic report, a scrape): the breakdown rows
+ * settled, and the findings thread caught up with every call queued. */
 void pipeline_settle(struct nfsscope_ctx *ctx);
 
 /* End of input: flush streams, fragments and pending calls into the stats. */
