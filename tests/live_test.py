@@ -14,9 +14,9 @@ other's packets), then replays them onto `lo` while
 and checks that nfsscope's final report counts (packets, RPC totals, every
 procedure's calls/replies/errors) equal both `nfsscope -r` of the tcpdump
 file and `nfsscope -r` of the original samples; that periodic JSON lines came
-out; that a one-shot report (no --interval) runs the findings on a thread of
-their own, with the findings of `nfsscope -r --threads 1` on tcpdump's
-capture; that the process ran as `nobody` (effective uid 65534, from
+out; that the findings ran on a thread of their own, with the findings and
+time by cause of `nfsscope -r --threads 1` on tcpdump's capture (nanosecond
+stamps), and on the reading thread with --threads 1; that the process ran as `nobody` (effective uid 65534, from
 /proc/PID/status) once the capture was open, and kept root with -Z root;
 that SIGINT ends a run cleanly with a final report; that a burst into a
 full ring is counted once, as packets read plus kernel drops; the messages for a
@@ -173,11 +173,12 @@ def main():
     live_err = os.path.join(work, "live.err")
     dump = os.path.join(work, "tcpdump.pcap")
     td = subprocess.Popen(["tcpdump", "-i", "lo", "-n", "-s", "0", "-U", "-Z", "root", "-B", "16384",
-                           "--immediate-mode", "-w", dump, bpf],
+                           "--time-stamp-precision=nano", "--immediate-mode", "-w", dump, bpf],
                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     with open(live_out, "w") as o, open(live_err, "w") as e:
         ns = subprocess.Popen([nfsscope, "-i", "lo", "--no-tui", "-o", "json", "--duration", "10",
                                "--interval", "1", "-B", "16384", bpf], stdout=o, stderr=e)
+    names = None
     try:
         if not wait_line(live_err, "listening on lo", 20):
             ns.wait(timeout=20)
@@ -196,6 +197,7 @@ def main():
         bnd = status_of(ns.pid, "CapBnd")
         check(bnd is not None and int(bnd, 16) == 0, "capability bounding set emptied (%s)" % bnd)
         time.sleep(1.0)  # tcpdump is up too
+        names = thread_names(ns.pid)
         for p in pcaps:
             r = subprocess.run(["tcpreplay", "-q", "-i", "lo", "--pps", "400", p],
                                capture_output=True, text=True)
@@ -226,6 +228,18 @@ def main():
             print("     %-28s live %-16s tcpdump %-16s replayed %s"
                   % (k, live.get(k), dumped.get(k), want.get(k)))
     check(final["rpc"]["calls"] > 100, "real traffic seen (%d calls)" % final["rpc"]["calls"])
+    # The findings on a thread of their own, each periodic report waiting for
+    # it: the same findings as one thread reading tcpdump's capture (its
+    # nanosecond stamps are nfsscope's).
+    check(names is not None and "findings" in names,
+          "the findings on a thread of their own (threads %s)" % names)
+    ref = report(nfsscope, "-r", dump, "--threads", "1")
+    check(final["findings"] and final["findings"] == ref["findings"],
+          "live findings == nfsscope -r --threads 1 on tcpdump's capture (%d findings)"
+          % len(final["findings"]))
+    check(final["time_by_cause"] == ref["time_by_cause"],
+          "live time by cause == nfsscope -r --threads 1 on tcpdump's capture")
+    one_thread(nfsscope, work, bpf)
 
     # -Z root keeps root; SIGINT ends a run with the final report.
     err2 = os.path.join(work, "keep.err")
@@ -245,7 +259,6 @@ def main():
     with open(os.path.join(work, "keep.out")) as f:
         check("nfsscope report: lo" in f.read(), "SIGINT: final report")
 
-    findings_thread(nfsscope, work, bpf, pcaps)
     drops_counted_once(nfsscope, work, samples, net, bpf)
     no_permission(nfsscope)
     records_refused(nfsscope, work)
@@ -269,48 +282,9 @@ def thread_names(pid):
     return names
 
 
-def findings_thread(nfsscope, work, bpf, pcaps):
-    """A one-shot live report (no --interval) runs the findings on a thread
-    of their own, named "findings"; its findings and time by cause equal
-    those of `nfsscope -r --threads 1` on tcpdump's capture of the same
-    traffic (nanosecond stamps, as nfsscope's), which decodes them on one
-    thread. --threads 1 keeps one thread live too."""
-    dump = os.path.join(work, "findings.pcap")
-    out = os.path.join(work, "findings.json")
-    err = os.path.join(work, "findings.err")
-    td = subprocess.Popen(["tcpdump", "-i", "lo", "-n", "-s", "0", "-U", "-Z", "root", "-B", "16384",
-                           "--time-stamp-precision=nano", "--immediate-mode", "-w", dump, bpf],
-                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    names = None
-    with open(out, "w") as o, open(err, "w") as e:
-        ns = subprocess.Popen([nfsscope, "-i", "lo", "--no-tui", "-o", "json", "--duration", "10",
-                               "-B", "16384", bpf], stdout=o, stderr=e)
-    try:
-        if check(wait_line(err, "listening on lo", 20), "one-shot live report: starts"):
-            time.sleep(1.5)  # tcpdump is up too
-            names = thread_names(ns.pid)
-            for p in pcaps:
-                subprocess.run(["tcpreplay", "-q", "-i", "lo", "--pps", "400", p],
-                               capture_output=True, text=True)
-        ns.wait(timeout=60)
-    finally:
-        if ns.poll() is None:
-            ns.kill()
-        time.sleep(0.5)
-        td.send_signal(signal.SIGINT)
-        td.wait(timeout=20)
-    check(names is not None and "findings" in names,
-          "one-shot live report: the findings on a thread of their own (threads %s)" % names)
-    with open(out) as f:
-        live = json.loads(f.read())
-    ref = report(nfsscope, "-r", dump, "--threads", "1")
-    check(live["capture"]["kernel_drops"] == 0, "findings run: no kernel drops")
-    check(live["findings"] and live["findings"] == ref["findings"],
-          "live findings == nfsscope -r --threads 1 on tcpdump's capture (%d findings)"
-          % len(live["findings"]))
-    check(live["time_by_cause"] == ref["time_by_cause"],
-          "live time by cause == nfsscope -r --threads 1 on tcpdump's capture")
-
+def one_thread(nfsscope, work, bpf):
+    """--threads 1 keeps the findings on the reading thread live too."""
+    err = os.path.join(work, "one.err")
     with open(err, "w") as e:
         ns = subprocess.Popen([nfsscope, "-i", "lo", "--no-tui", "--threads", "1", bpf],
                               stdout=subprocess.DEVNULL, stderr=e)
