@@ -65,7 +65,8 @@ enum decode_rc rpc_hdr_parse_general(struct bytes msg, struct rpc_hdr *out);
  * procedure's arguments or results; the checksum follows. *seq and *args
  * (the arguments as far as `body` holds them) are set; *whole: all of them
  * are in body. DECODE_TRUNCATED: body ends before seq_num. DECODE_INVALID:
- * databody_integ is shorter than its seq_num. */
+ * databody_integ is shorter than its seq_num. On either, *whole is false and
+ * *args is left as it was. */
 enum decode_rc rpc_gss_integ_body(struct bytes body, uint32_t *seq, struct bytes *args,
                                   bool *whole);
 
