@@ -83,7 +83,7 @@ rpc_gss_integ_body(struct bytes body, uint32_t *seq, struct bytes *args, bool *w
     struct xdr_cur c;
     uint32_t len;
 
-    *whole = false; /* also when neither error leaves arguments to speak of */
+    *whole = false; /* as the two errors below return it */
     xdr_cur_init(&c, body);
     len = xdr_cur_u32(&c);
     *seq = xdr_cur_u32(&c);
