@@ -40,16 +40,29 @@ pick_program(uint8_t lo, uint8_t vers)
 struct sub_ctx {
     const struct rpc_program *pg;
     unsigned n;
-    enum op_phase phase; /* the phase the decoder is in */
+    enum op_phase phase; /* the phase the decoder is in: OPI_CALL or OPI_RESULT */
+    bool not_evaluated;  /* the reply has emitted an OPI_NOT_EVALUATED operation */
 };
 
+/* A call emits OPI_CALL operations; a reply OPI_RESULT ones, then, for
+ * the call's operations after the last result, OPI_NOT_EVALUATED ones with
+ * no status (dissector.h, RFC 8881 §16.2.3). */
 static void
 sub_emit(void *ctx, const struct op_item *op)
 {
     struct sub_ctx *c = ctx;
+    bool phase_ok = op->phase == c->phase ||
+                    (c->phase == OPI_RESULT && op->phase == OPI_NOT_EVALUATED);
 
-    if (!c->pg->ops || op->op >= c->pg->nops || op->phase != c->phase || op->kind >= OPK__COUNT)
+    if (!c->pg->ops || op->op >= c->pg->nops || !phase_ok || op->kind >= OPK__COUNT)
         abort(); /* an operation outside its program's table, or in the wrong phase */
+    if (op->phase == OPI_NOT_EVALUATED) {
+        if (op->has_status)
+            abort(); /* an operation not evaluated has no status */
+        c->not_evaluated = true;
+    } else if (op->phase == OPI_RESULT && c->not_evaluated) {
+        abort(); /* a result after an operation not evaluated */
+    }
     c->n++;
 }
 
@@ -68,7 +81,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct pending_call pc;
     struct op_event ev;
     struct xdr_cur x;
-    struct sub_ctx sc = { NULL, 0, OPI_CALL };
+    struct sub_ctx sc = { NULL, 0, OPI_CALL, false };
     struct op_sink csink = { sub_emit, &sc, NULL, NULL };
     struct bytes args, res = { NULL, 0 };
     enum decode_rc rc;
