@@ -96,10 +96,15 @@ against_libpcap(const uint8_t *data, size_t size)
         free(copy);
         return;
     }
+    /* fp is libpcap's once it opens (pcap_close closes it), else ours */
     p = pcap_fopen_offline_with_tstamp_precision(fp, PCAP_TSTAMP_PRECISION_NANO, eb);
     if (capfile_open_mem(&f, data, size, 0, err, sizeof err) != 0) {
         if (p && !capfile_compression(f))
             abort(); /* libpcap reads what the reader refuses */
+        if (p)
+            pcap_close(p);
+        else
+            fclose(fp);
         goto out;
     }
     if (!p) {
