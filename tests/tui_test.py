@@ -94,6 +94,30 @@ class Tmux:
             time.sleep(0.1)
         return s
 
+    def wait_stable(self, pred, timeout=60.0, interval=0.1):
+        """The screen once pred(screen) holds and two captures `interval`
+        apart are the same: tmux can capture a frame that ncurses has drawn
+        in part, or whose marker is new while its other lines are still the
+        last frame's. On its own the view draws 4 times a second at most, so
+        a screen settles between draws even while a replay plays. On timeout: a
+        failure, with the last screen printed, and that screen returned."""
+        end = time.time() + timeout
+        prev = None
+        while True:
+            s = self.screen()
+            ok = pred(s)
+            if ok and s == prev:
+                return s
+            if time.time() >= end:
+                break
+            prev = s if ok else None
+            time.sleep(interval)
+        check(False, "screen matched and settled within %gs (test line %d; the condition %s"
+              " on the last capture)" % (timeout, sys._getframe(1).f_lineno,
+                                         "held" if ok else "failed"))
+        print(s)
+        return s
+
     def child_pid(self):
         sh = self.display("#{pane_pid}")
         try:
@@ -241,13 +265,16 @@ def findings_while_playing(nfsscope, samples, work):
         s = t.wait_for(lambda s: "procedure" in s, 20)
         t.keys("4")
         t.keys("Tab")
+        # wait_for, not wait_stable: this screen must be caught while the
+        # replay plays (it redraws 4 times a second), and only END OF
+        # CAPTURE's absence is read from it
         s = t.wait_for(lambda s: re.search(r"^findings \(", s, re.M) is not None, 20)
         mid = "END OF CAPTURE" not in s
         for _ in range(8):
             t.keys("End")
             t.keys("Home")
             time.sleep(0.2)
-        s = t.wait_for(lambda s: "END OF CAPTURE" in s, 30)
+        s = t.wait_stable(lambda s: "END OF CAPTURE" in s, 30)
         check(mid and "END OF CAPTURE" in s, "findings panel drawn while the replay plays")
         kinds = [f["kind"] for f in rep["findings"] if f["kind"] != "mount_option_whatif"]
         check(kinds and all(k in s for k in kinds),
@@ -265,7 +292,7 @@ def narrow_80x24(nfsscope, mc, work):
     t = Tmux("narrow", 80, 24, shell("env TERM=xterm-256color NO_COLOR=1 %s --tui --speed 0 -r %s"
                                      % (nfsscope, mc), work, "narrow"))
     try:
-        s = t.wait_for(lambda s: "END OF CAPTURE" in s)
+        s = t.wait_stable(lambda s: "END OF CAPTURE" in s)
         lines = s.splitlines()
         head = [i for i, l in enumerate(lines) if l.startswith("procedure ")]
         check(head and re.search(r"\bp50\b.*\bp99\b.*\bmax\s*$", lines[head[0]]) is not None,
@@ -287,12 +314,12 @@ def narrow_80x24(nfsscope, mc, work):
         # Ctrl-L: the same screen again (a key clears the one-off end-of-capture
         # message on the bottom line, so that line is left out)
         t.keys("C-l")
-        s2 = t.wait_for(lambda x: "end of the capture" not in x and "procedure " in x, 20)
+        s2 = t.wait_stable(lambda x: "end of the capture" not in x and "procedure " in x, 20)
         check(s2.splitlines()[:-1] == s.splitlines()[:-1] and "h help" in s2.splitlines()[-1],
               "Ctrl-L redraws the same screen")
 
         t.keys("H")
-        s = t.wait_for(lambda s: "latency of " in s, 20)
+        s = t.wait_stable(lambda s: "latency of " in s, 20)
         m = re.search(r"latency of (\w+ \w+) \(top row\): (\d+) replies", s)
         counts = [int(x.group(1)) for x in re.finditer(
             r"^\s+\S+ - \S+\s+(\d+) ", s, re.M)]
@@ -306,7 +333,7 @@ def narrow_80x24(nfsscope, mc, work):
         s = t.wait_for(lambda s: "latency of " not in s, 20)
 
         t.keys("4")
-        s = t.wait_for(lambda s: re.search(r"calls\s.*file", s) is not None, 20)
+        s = t.wait_stable(lambda s: re.search(r"calls\s.*file", s) is not None, 20)
         paths = [r["key"] for r in rep["breakdowns"]["file"]["rows"] if r["key"].startswith("/")]
         long = [p for p in paths if len(p) > 40]
         shown = [l.split()[-1] for l in s.splitlines() if ".." in l]
@@ -318,14 +345,14 @@ def narrow_80x24(nfsscope, mc, work):
 
         # the findings panel: ranked as the report, by cost_us, largest first
         t.keys("5")
-        s = t.wait_for(lambda s: re.search(r"^findings \(", s, re.M) is not None, 20)
+        s = t.wait_stable(lambda s: re.search(r"^findings \(", s, re.M) is not None, 20)
         shown, top = [], 0
         for _ in range(12):  # scroll through it
             shown += [m.group(1) for m in re.finditer(r"^ ([a-z_]+) \(\d+\)\s*$", s, re.M)
                       if m.group(1) not in shown]
             t.keys("PgDn")
-            time.sleep(0.2)
-            s = t.screen()
+            time.sleep(0.2)  # the last page does not change: no change to wait for
+            s = t.wait_stable(lambda s: re.search(r"^findings \(", s, re.M) is not None, 20)
         ranked = [f["kind"] for f in sorted(rep["findings"], key=lambda f: -f.get("cost_us", 0))
                   if "cost_us" in f]
         check(len(ranked) >= 3 and shown == ranked,
@@ -333,18 +360,25 @@ def narrow_80x24(nfsscope, mc, work):
 
         # the drill-down (Enter on a client): its sort labels name the columns shown
         t.keys("2", "Enter")
-        s = t.wait_for(lambda s: "client: " in s and "mean" in s, 20)
+        s = t.wait_stable(lambda s: "client: " in s and "mean" in s, 20)
+
+        def sort_label(s):
+            m = re.search(r"sort: (\S+) \(", s)
+            return m.group(1) if m else None
+        # each > moves the sort to another column: wait for the label to change
+        prev = sort_label(s)
         labels = []
         for _ in range(9):
             t.keys(">")
-            time.sleep(0.3)
-            m = re.search(r"sort: (\S+) \(", t.screen())
-            labels.append(m.group(1) if m else None)
+            s = t.wait_stable(lambda s: sort_label(s) not in (None, prev), 20)
+            prev = sort_label(s)
+            labels.append(prev)
         check(set(labels) == {"name", "calls", "errors", "mean", "max"},
               "drill-down: sort goes through the columns shown (%s)" % labels)
         while True:
             t.keys(">")
-            s = t.wait_for(lambda s: "sort: " in s, 20)
+            s = t.wait_stable(lambda s: sort_label(s) not in (None, prev), 20)
+            prev = sort_label(s)
             if "sort: mean (desc)" in s:
                 break
         means = [m.group(1) for m in re.finditer(
@@ -364,7 +398,7 @@ def narrow_80x24(nfsscope, mc, work):
     t = Tmux("colour", 80, 24, shell("env -u NO_COLOR TERM=xterm-256color %s --tui --speed 0 -r %s"
                                      % (nfsscope, mc), work, "colour"))
     try:
-        t.wait_for(lambda s: "END OF CAPTURE" in s)
+        t.wait_stable(lambda s: "END OF CAPTURE" in s)
         c = colours(screen_e(t))
         check(c, "TERM=xterm-256color without NO_COLOR: colour escape sequences (%s)" % sorted(c))
         t.keys("q")
@@ -414,7 +448,7 @@ def v4_file_ops(nfsscope, samples, work):
                 t.keys("Enter")
                 t.wait_for(lambda s: 'filter: "%s"' % filt in s, 20)
             t.keys("Enter")
-            s = t.wait_for(lambda s: s.count("\nprocedure ") and op_rows(s), 20)
+            s = t.wait_stable(lambda s: s.count("\nprocedure ") and op_rows(s), 20)
             got = op_rows(s)
             check(got == want and len(want) >= 5,
                   "80x24 %s: Enter on %s: its NFSv4 operations %s == tshark's %s"
@@ -429,7 +463,7 @@ def v4_file_ops(nfsscope, samples, work):
                   [int(l.split()[2]) for l in lines] == sorted(got.values(), reverse=True),
                   "80x24 %s: operation rows fit, most first" % name)
             t.keys("r")
-            s = t.wait_for(lambda s: "counters reset" in s and not op_rows(s), 20)
+            s = t.wait_stable(lambda s: "counters reset" in s and not op_rows(s), 20)
             check(got and "counters reset" in s and not op_rows(s),
                   "%s: r takes the file's operations to zero (hidden)" % name)
             t.keys("q")
@@ -460,8 +494,8 @@ def main():
         rows4 = ("nfs3 getattr", "nfs3 lookup", "nfs3 access", "nfs3 readdirplus")
         # the end, and its rows drawn: tmux can capture a screen that
         # ncurses has updated in part (the header first)
-        s = t.wait_for(lambda s: "END OF CAPTURE" in s and
-                       all(dict(rows_of(s)).get(n) == ops[n] for n in rows4))
+        s = t.wait_stable(lambda s: "END OF CAPTURE" in s and
+                          all(dict(rows_of(s)).get(n) == ops[n] for n in rows4))
         check("END OF CAPTURE" in s, "replay reaches the end")
         check("packets %d" % truth["capture"]["packets"] in s, "header: packets")
         check("calls %d" % truth["rpc"]["calls"] in s, "header: rpc calls")
@@ -480,43 +514,43 @@ def main():
         check(calls == sorted(calls, reverse=True), "rows in descending calls")
 
         t.keys("i")
-        s = t.wait_for(lambda s: "(asc)" in s, 20)
+        s = t.wait_stable(lambda s: "(asc)" in s, 20)
         calls = [c for _, c in rows_of(s)]
         check(calls == sorted(calls) and "(asc)" in s, "i inverts the order")
         t.keys("i", "<")
-        s = t.wait_for(lambda s: "sort: name (desc)" in s, 20)
+        s = t.wait_stable(lambda s: "sort: name (desc)" in s, 20)
         names = [n for n, _ in rows_of(s)]
         check("sort: name (desc)" in s and names == sorted(names, reverse=True),
               "< sorts by name")
         t.keys(">", ">", ">", ">")
-        s = t.wait_for(lambda s: "sort: p50 (desc)" in s, 20)
+        s = t.wait_stable(lambda s: "sort: p50 (desc)" in s, 20)
         check("sort: p50 (desc)" in s, "> moves the sort column (p50)")
         t.keys(">", ">", ">", ">", ">", ">")  # wraps around to name, then calls
-        s = t.wait_for(lambda s: "sort: calls (desc)" in s, 20)
+        s = t.wait_stable(lambda s: "sort: calls (desc)" in s, 20)
         check("sort: calls (desc)" in s, "sort column wraps around")
 
         t.keys("/")
         t.keys("readdir", literal=True)
         t.keys("Enter")
-        s = t.wait_for(lambda s: 'filter: "readdir"' in s, 20)
+        s = t.wait_stable(lambda s: 'filter: "readdir"' in s, 20)
         names = [n for n, _ in rows_of(s)]
         check(names and all("readdir" in n for n in names) and "nfs3 readdirplus" in names,
               "filter / readdir: only readdir rows (%s)" % names)
         check(dict(rows_of(s)).get("nfs3 readdirplus") == ops["nfs3 readdirplus"],
               "filtered row keeps its count")
         t.keys("\\", literal=True)
-        s = t.wait_for(lambda s: "filter:" not in s, 20)
+        s = t.wait_stable(lambda s: "filter:" not in s, 20)
         check(len(rows_of(s)) > 2, "\\ clears the filter")
 
         check("zero rows hidden" in s and all(c > 0 for _, c in rows_of(s))
               and len(rows_of(s)) >= 4, "zero rows hidden at the start")
         t.keys("z")
-        s = t.wait_for(lambda s: "zero rows hidden" not in s, 20)
+        s = t.wait_stable(lambda s: "zero rows hidden" not in s, 20)
         zeros = [n for n, c in rows_of(s) if c == 0]
         check("zero rows hidden" not in s and "nfs3 link" in zeros, "z shows zero rows (%s)"
               % zeros[:3])
         t.keys("z")
-        s = t.wait_for(lambda s: "zero rows hidden" in s, 20)
+        s = t.wait_stable(lambda s: "zero rows hidden" in s, 20)
         check(all(c > 0 for _, c in rows_of(s)) and len(rows_of(s)) >= 4, "z hides zero rows")
         t.keys("z")  # shown again: the reset below shows every row at zero
 
@@ -525,41 +559,41 @@ def main():
         # the slower ThreadSanitizer build).
         client_row = r"^\s*(\d+)\s+100\.0%.*127\.0\.0\.1\s*$"
         t.keys("2")
-        s = t.wait_for(lambda s: re.search(r"calls\s.*client", s) is not None
-                       and re.search(client_row, s, re.M) is not None, 20)
+        s = t.wait_stable(lambda s: re.search(r"calls\s.*client", s) is not None
+                          and re.search(client_row, s, re.M) is not None, 20)
         m = re.search(client_row, s, re.M)
         check(m is not None and int(m.group(1)) == truth["rpc"]["calls"],
               "clients panel: 127.0.0.1 with every call")
         t.keys("3")
-        s = t.wait_for(lambda s: re.search(r"calls\s.*server", s) is not None
-                       and "127.0.0.1" in s, 20)
+        s = t.wait_stable(lambda s: re.search(r"calls\s.*server", s) is not None
+                          and "127.0.0.1" in s, 20)
         check("127.0.0.1" in s, "servers panel")
         t.keys("4")
-        s = t.wait_for(lambda s: re.search(r"calls\s.*file", s) is not None and "lsdir" in s, 20)
+        s = t.wait_stable(lambda s: re.search(r"calls\s.*file", s) is not None and "lsdir" in s, 20)
         check("lsdir" in s, "files panel shows names from the wire")
         t.keys("Tab")
-        s = t.wait_for(lambda s: re.search(r"^findings \(", s, re.M) is not None, 20)
+        s = t.wait_stable(lambda s: re.search(r"^findings \(", s, re.M) is not None, 20)
         check(re.search(r"^findings \(", s, re.M) is not None, "Tab: next panel (findings)")
         check("redundant_getattr" in s and "directory_fanout" in s,
               "findings panel lists the findings engine's results")
         t.keys("1")
 
         t.keys("h")
-        s = t.wait_for(lambda s: "help (this screen)" in s, 20)
+        s = t.wait_stable(lambda s: "help (this screen)" in s, 20)
         check("help (this screen)" in s and "quit" in s and "filter this panel" in s,
               "h shows the help generated from the key table")
         t.keys("x")
-        s = t.wait_for(lambda s: "help (this screen)" not in s and "procedure" in s, 20)
+        s = t.wait_stable(lambda s: "help (this screen)" not in s and "procedure" in s, 20)
         check("procedure" in s, "any key closes the help")
 
         t.keys("r")
-        s = t.wait_for(lambda s: "counters reset" in s, 20)
+        s = t.wait_stable(lambda s: "counters reset" in s, 20)
         got = dict(rows_of(s))
         check(got.get("nfs3 getattr") == 0, "r resets the counters (view side)")
 
         subprocess.run(t.base + ["resize-window", "-t", "t", "-x", "90", "-y", "30"],
                        capture_output=True)
-        s = t.wait_for(lambda s: len(s.splitlines()) <= 30 and "procedure" in s, 20)
+        s = t.wait_stable(lambda s: len(s.splitlines()) <= 30 and "procedure" in s, 20)
         check(all(len(l) <= 90 for l in s.splitlines()) and "nfsscope" in s,
               "resize: redrawn to the new size")
 
@@ -592,7 +626,7 @@ def main():
     t = Tmux("scope", 132, 50, shell("%s --tui --speed 0 -r %s -r %s" % (nfsscope, pcap, mc),
                                      work, "scope"))
     try:
-        s = t.wait_for(lambda s: "END OF CAPTURE" in s)
+        s = t.wait_stable(lambda s: "END OF CAPTURE" in s)
         check(scoped_rows(s).get("nfs3 getattr") == total["nfs3 getattr"], "both files replayed")
         # by filter: the rows the clients panel's filter keeps
         t.keys("2", "/")
@@ -600,7 +634,7 @@ def main():
         t.keys("Enter")
         t.wait_for(lambda s: 'filter: "198.18"' in s, 20)
         t.keys("Enter")
-        s = t.wait_for(lambda s: 'client: "198.18"' in s, 20)
+        s = t.wait_stable(lambda s: 'client: "198.18"' in s, 20)
         got = {k: v for k, v in scoped_rows(s).items() if v}
         check('client: "198.18"' in s and got == alone["198.18"],
               "Enter on clients filtered by 198.18: the table is multi-client's (%s; alone: %s)"
@@ -608,14 +642,14 @@ def main():
         check(re.search(r"^procedure\s+calls\s+share\s+calls/s\s+errors\s+mean\s+max", s, re.M)
               is not None, "scoped table: mean and max columns")
         t.keys("\\", literal=True)
-        s = t.wait_for(lambda s: "client:" not in s and "procedure" in s, 20)
+        s = t.wait_stable(lambda s: "client:" not in s and "procedure" in s, 20)
         got = {k: v for k, v in scoped_rows(s).items() if v}
         check(got == total, "\\ brings the totals back")
         # by the top row: clients sorted by calls, the first is 127.0.0.1
         t.keys("2", "\\", literal=True)
         t.wait_for(lambda s: "filter:" not in s and re.search(r"calls\s.*client", s), 20)
         t.keys("Enter")
-        s = t.wait_for(lambda s: "client: 127.0.0.1" in s, 20)
+        s = t.wait_stable(lambda s: "client: 127.0.0.1" in s, 20)
         got = {k: v for k, v in scoped_rows(s).items() if v}
         check(got == alone["127.0.0.1"], "Enter on the top client row: 127.0.0.1's table (%s)"
               % sorted(got.items())[:4])
@@ -624,7 +658,7 @@ def main():
         t.keys("4")
         t.wait_for(lambda s: re.search(r"calls\s.*file", s), 20)
         t.keys("Enter")
-        s = t.wait_for(lambda s: "file: " in s and "procedure" in s, 20)
+        s = t.wait_stable(lambda s: "file: " in s and "procedure" in s, 20)
         rows = scoped_rows(s)
         check(sum(rows.values()) == row["calls"] and ("file: " + row["key"]) in s,
               "Enter on the top file row: its procedures add up to its calls (%d, report %d, %s)"
@@ -640,7 +674,7 @@ def main():
                                      work, "reset"))
     try:
         first_calls = truth["rpc"]["calls"]
-        s = t.wait_for(lambda s: re.search(r"calls %d\b" % first_calls, s) is not None, 30)
+        s = t.wait_stable(lambda s: re.search(r"calls %d\b" % first_calls, s) is not None, 30)
         check(re.search(r"calls %d\b" % first_calls, s) is not None and "END OF CAPTURE" not in s,
               "x1: the first file is in, the second not yet")
         t.keys("r")
@@ -651,20 +685,21 @@ def main():
                     got.get("nfs3 getattr") == 0 and got.get("nfs3 access") == 0)
         # (the pane may be captured while a frame is half written: wait for
         # the whole frame, not only its header line)
-        s = t.wait_for(reset_shown, 20)
+        s = t.wait_stable(reset_shown, 20)
         got = dict(rows_of(s))
         check(reset_shown(s),
               "r: header and table from zero, 'since reset at' (%s)" % got.get("nfs3 getattr"))
         t.keys("2")
-        s = t.wait_for(lambda s: re.search(r"calls\s.*client", s) is not None, 20)
+        s = t.wait_stable(lambda s: re.search(r"calls\s.*client", s) is not None, 20)
         check(re.search(r"^\s+0\s+0\.0%.*127\.0\.0\.1\s*$", s, re.M) is not None,
               "r: clients panel from zero")
         t.keys("5")
-        s = t.wait_for(lambda s: re.search(r"^findings \(since reset at", s, re.M) is not None, 20)
+        s = t.wait_stable(lambda s: re.search(r"^findings \(since reset at", s, re.M)
+                          is not None, 20)
         check(re.search(r"^findings \(since reset at", s, re.M) is not None
               and "redundant_getattr" not in s, "r: findings from zero")
         t.keys("1")
-        s = t.wait_for(lambda s: "END OF CAPTURE" in s, 60)
+        s = t.wait_stable(lambda s: "END OF CAPTURE" in s, 60)
         got = {k: v for k, v in rows_of(s) if v}
         check(got == alone["198.18"]
               and re.search(r"calls %d\b" % truth_of(nfsscope, mc)["rpc"]["calls"], s) is not None,
@@ -680,7 +715,7 @@ def main():
               "r: the sparklines start again (calls/s max %s, not the first file's %d)"
               % (m.group(1) if m else None, first_calls))
         t.keys("2")
-        s = t.wait_for(lambda s: re.search(r"calls\s.*client", s) is not None, 20)
+        s = t.wait_stable(lambda s: re.search(r"calls\s.*client", s) is not None, 20)
         mc_rows = [r for r in both["breakdowns"]["client"]["rows"] if r["key"].startswith("198.18.")]
         mc_calls = sum(r["calls"] for r in mc_rows)
         shown = [re.search(r"^\s+%d\s+%.1f%%.*%s\s*$" % (r["calls"], 100.0 * r["calls"] / mc_calls,
@@ -740,7 +775,7 @@ def main():
     t = Tmux("esc", 132, 40, shell("%s --tui --speed 0 -r \"%s\"" % (nfsscope, evil), work,
                                    "esc"))
     try:
-        s = t.wait_for(lambda s: "END OF CAPTURE" in s, 60)
+        s = t.wait_stable(lambda s: "END OF CAPTURE" in s, 60)
         check("x\\x1b[2Jy.pcap" in s, "file name shown escaped (\\x1b)")
         check("nfs3 getattr" in s, "escape sequence did not clear the screen")
         t.keys("q")
@@ -757,15 +792,15 @@ def main():
     try:
         s = t.wait_for(lambda s: "END OF CAPTURE" in s)
         t.keys("6")
-        s = t.wait_for(lambda s: re.search(r"^kind\s+compounds", s, re.M) is not None, 20)
+        s = t.wait_stable(lambda s: re.search(r"^kind\s+compounds", s, re.M) is not None, 20)
         kinds = {m.group(1): int(m.group(2)) for m in
                  re.finditer(r"^([a-z_+]+)\s+(\d+)\s+[\d.]+%", s, re.M)}
         want = {k.lower(): v for k, v in n4["main_opcode"].items()}
         check(kinds == want, "v4 kinds panel: COMPOUNDs per kind %s == tshark's %s"
               % (kinds, want))
         t.keys("7")
-        s = t.wait_for(lambda s: re.search(r"^operation\s+count\s+results", s, re.M)
-                       is not None, 20)
+        s = t.wait_stable(lambda s: re.search(r"^operation\s+count\s+results", s, re.M)
+                          is not None, 20)
         check("latency: of the COMPOUNDs containing it" in s,
               "v4 ops panel labels the latency as the COMPOUNDs'")
         ops = {m.group(1): tuple(int(x) for x in m.groups()[1:]) for m in
