@@ -376,10 +376,3 @@ set_tests_properties(e2e_nfs4_servers PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300
 add_test(NAME bench_srt_check COMMAND Python3::Interpreter ${CMAKE_SOURCE_DIR}/tests/bench_srt_check_test.py
          $<TARGET_FILE:nfsscope> ${CMAKE_SOURCE_DIR} ${CMAKE_BINARY_DIR}/bench_srt_check_work)
 set_tests_properties(bench_srt_check PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
-
-# The profile-guided build found its profile for every object (cmake/pgo.cmake).
-if(NFSSCOPE_PGO)
-  add_test(NAME pgo COMMAND Python3::Interpreter ${CMAKE_SOURCE_DIR}/tests/pgo_test.py
-           ${CMAKE_BINARY_DIR})
-  set_tests_properties(pgo PROPERTIES TIMEOUT 120)
-endif()
