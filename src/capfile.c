@@ -27,6 +27,8 @@
 
 #define BUF_INIT (1u << 20)    /* stream buffer: 1 MiB reads */
 #define CIN_SIZE (256u << 10)  /* compressed input, per read */
+#define DEC_IN (4u << 10)      /* xz and bzip2: input pieces (dec_pieces) */
+#define DEC_OUT (64u << 10)    /* ... and output pieces */
 #define READ_MIN (64u << 10)   /* compact the buffer when less room is left */
 #define BUF_MAX (CAPFILE_BLOCK_MAX + (64u << 10))
 #define XZ_MEMLIMIT (128u << 20) /* xz -9 needs 65 MiB */
@@ -70,15 +72,22 @@ struct capfile {
     const uint8_t *mem;
     size_t memlen, mempos, chunk;
     bool raw_eof;
-    /* decompression: cin holds compressed bytes [cin_pos, cin_len) */
+    /* decompression: cin holds compressed bytes [cin_pos, cin_len), cin[0]
+     * being the input's byte cin_off; dout what a decoder gave and was not
+     * yet taken, [dout_pos, dout_len) */
     enum comp comp;
     bool dec_live, member_end;
     z_stream z;
     ZSTD_DStream *zs;
+    size_t zs_hint; /* ZSTD_decompressStream's last return: the input it wants next */
+    bool zs_full;   /* its last call filled dst: decoded bytes may wait to be flushed */
     lzma_stream lz;
     bz_stream bz;
     uint8_t *cin;
-    size_t cin_pos, cin_len;
+    size_t cin_pos, cin_len, cin_cap;
+    uint64_t cin_off;
+    uint8_t *dout;
+    size_t dout_pos, dout_len;
     uint64_t dec_total; /* bytes decompressed */
     /* the window */
     uint8_t *buf; /* the buffer (NULL: memory read in place) */
@@ -249,6 +258,8 @@ dec_init(struct capfile *f)
         f->zs = ZSTD_createDStream();
         if (!f->zs || ZSTD_isError(ZSTD_initDStream(f->zs)))
             return -1;
+        f->zs_hint = 0;
+        f->zs_full = false;
         break;
     case C_XZ: {
         lzma_stream init = LZMA_STREAM_INIT;
@@ -295,35 +306,66 @@ dec_end(struct capfile *f)
     f->dec_live = false;
 }
 
-/* Refill the compressed input when it is used up; false at its end. */
+/* A damaged file must give the same packets however its bytes arrive (in
+ * place, from a file, from a pipe), so what a decoder gives before it finds
+ * the damage must not depend on how its input and output are cut. zlib
+ * reports every byte up to the damage, and zstd is given one block a call
+ * (dec_step). liblzma finds damage at a point that depends on where its
+ * input was cut, and libbz2 does not report the output of a call that finds
+ * a block damaged: those two are called on fixed pieces, the input up to
+ * the end of its aligned DEC_IN piece once that is whole (or the input
+ * ended), asking for the rest of the aligned DEC_OUT piece of output. Not
+ * the fast two: calls of a few KiB would cost zlib a copy into its window
+ * each. */
+static bool
+dec_pieces(const struct capfile *f)
+{
+    return f->comp == C_XZ || f->comp == C_BZIP2;
+}
+
+/* Make input available: the rest of the current DEC_IN piece under
+ * dec_pieces(), else at least a byte; less only where the input ends.
+ * False when nothing is left. */
 static bool
 cin_fill(struct capfile *f)
 {
-    ssize_t r;
+    uint64_t at = f->cin_off + f->cin_pos;
+    uint64_t piece_end = dec_pieces(f) ? (at / DEC_IN + 1) * DEC_IN : at + 1;
 
-    if (f->cin_pos < f->cin_len)
-        return true;
-    if (f->raw_eof)
-        return false;
-    r = raw_read(f, f->cin, CIN_SIZE);
-    if (r <= 0) {
-        f->raw_eof = true;
-        if (r < 0)
-            warn_set(f, "read error: %s", strerror(errno));
-        return false;
+    while (f->cin_off + f->cin_len < piece_end && !f->raw_eof) {
+        ssize_t r;
+
+        if (f->cin_pos == f->cin_len || f->cin_len == f->cin_cap) {
+            /* what is left, moved to the front, is less than a piece */
+            memmove(f->cin, f->cin + f->cin_pos, f->cin_len - f->cin_pos);
+            f->cin_off += f->cin_pos;
+            f->cin_len -= f->cin_pos;
+            f->cin_pos = 0;
+        }
+        r = raw_read(f, f->cin + f->cin_len, f->cin_cap - f->cin_len);
+        if (r <= 0) {
+            f->raw_eof = true;
+            if (r < 0)
+                warn_set(f, "read error: %s", strerror(errno));
+            break;
+        }
+        f->cin_len += (size_t)r;
     }
-    f->cin_pos = 0;
-    f->cin_len = (size_t)r;
-    return true;
+    return f->cin_pos < f->cin_len;
 }
 
-/* One decoder step into dst; returns bytes produced or -1 (f->warn set).
+/* One decoder step into dst; returns bytes produced (with f->warn set when
+ * the damage was found after them) or -1 (f->warn set).
  * Sets f->member_end at the end of a gzip member, zstd frame, bzip2 stream or
- * (concatenated) xz streams. */
+ * (concatenated) xz streams. Under dec_pieces(), the input given stops at
+ * the end of its DEC_IN piece (and n is set by src_read). */
 static ssize_t
 dec_step(struct capfile *f, uint8_t *dst, size_t n)
 {
-    size_t in = f->cin_len - f->cin_pos, left = in, out = n;
+    size_t piece = dec_pieces(f) ? DEC_IN - (size_t)((f->cin_off + f->cin_pos) % DEC_IN)
+                                 : SIZE_MAX;
+    size_t in = f->cin_len - f->cin_pos < piece ? f->cin_len - f->cin_pos : piece;
+    size_t left = in, out = n;
     const char *why = NULL, *limit = NULL;
 
     switch (f->comp) {
@@ -344,16 +386,29 @@ dec_step(struct capfile *f, uint8_t *dst, size_t n)
         break;
     }
     case C_ZSTD: {
-        ZSTD_inBuffer ib = { f->cin + f->cin_pos, in, 0 };
+        /* A failing ZSTD_decompressStream() does not report the output of
+         * that call (output->pos stays), so the blocks it decoded before the
+         * damage would be lost, as many as the input given at once held. So
+         * one call decodes at most one block: its hint is the rest of the
+         * block plus the next Block_Header (3 bytes, RFC 8878 §3.1.1.2),
+         * and only the rest is given (a byte at a time for headers and
+         * checksums). A call that filled dst may leave decoded bytes to
+         * flush: the next one gets no input, so it cannot fail. */
+        size_t give = f->zs_full ? 0 : f->zs_hint > 3 ? f->zs_hint - 3 : 1;
+        ZSTD_inBuffer ib = { f->cin + f->cin_pos, give < in ? give : in, 0 };
         ZSTD_outBuffer ob = { dst, n, 0 };
         size_t rc = ZSTD_decompressStream(f->zs, &ob, &ib);
 
         left = in - ib.pos;
         out = n - ob.pos;
-        if (ZSTD_isError(rc))
+        f->zs_full = ob.pos == n;
+        if (ZSTD_isError(rc)) {
             why = ZSTD_getErrorName(rc);
-        else if (rc == 0)
-            f->member_end = true;
+        } else {
+            f->zs_hint = rc; /* 0: a new frame next */
+            if (rc == 0)
+                f->member_end = true;
+        }
         break;
     }
     case C_XZ: {
@@ -394,28 +449,41 @@ dec_step(struct capfile *f, uint8_t *dst, size_t n)
         break;
     }
     f->cin_pos += in - left;
-    if (limit) {
+    if (limit)
         warn_set(f, "%s: %s", comp_name(f->comp), limit);
-        return -1;
-    }
-    if (why) {
+    else if (why)
         warn_set(f, "%s data damaged after %llu bytes of capture: %s", comp_name(f->comp),
                  (unsigned long long)(f->dec_total + (n - out)), why);
+    /* What the decoder gave before it found the damage (a gzip or bzip2
+     * checksum is checked after the data it covers) is returned first;
+     * src_read() returns -1 on the next call, f->warn being set. Else how
+     * much of it is read would depend on the sizes of the reads. */
+    if (f->warn[0] && n == out)
         return -1;
-    }
     f->dec_total += n - out;
     return (ssize_t)(n - out);
 }
 
 /* Decompressed bytes into dst: > 0, 0 at the end of the input, -1 on damage
- * (f->warn set; a compressed stream cut short counts as damage). */
+ * (f->warn set; a compressed stream cut short counts as damage). Under
+ * dec_pieces() the decoder is asked for the rest of the current DEC_OUT
+ * piece: straight into dst when n has room for it, else into dout, from
+ * which dst takes what fits. */
 static ssize_t
 src_read(struct capfile *f, uint8_t *dst, size_t n)
 {
     if (f->comp == C_NONE)
         return raw_read(f, dst, n);
+    if (f->dout_pos < f->dout_len) {
+        size_t k = f->dout_len - f->dout_pos < n ? f->dout_len - f->dout_pos : n;
+
+        memcpy(dst, f->dout + f->dout_pos, k);
+        f->dout_pos += k;
+        return (ssize_t)k;
+    }
     for (;;) {
         bool more = cin_fill(f);
+        size_t want = dec_pieces(f) ? DEC_OUT - (size_t)(f->dec_total % DEC_OUT) : n;
         ssize_t r;
 
         if (f->warn[0])
@@ -432,7 +500,20 @@ src_read(struct capfile *f, uint8_t *dst, size_t n)
                 }
             }
         }
-        r = dec_step(f, dst, n);
+        if (n >= want) {
+            r = dec_step(f, dst, want);
+        } else {
+            if (!f->dout && !(f->dout = malloc(DEC_OUT))) {
+                warn_set(f, "%s: out of memory", comp_name(f->comp));
+                return -1;
+            }
+            r = dec_step(f, f->dout, want);
+            if (r > 0) {
+                f->dout_len = (size_t)r;
+                f->dout_pos = 0;
+                return src_read(f, dst, n);
+            }
+        }
         if (r != 0)
             return r;
         if (f->member_end)
@@ -1044,7 +1125,8 @@ open_common(struct capfile *f, char *err, size_t errlen)
     if (f->comp != C_NONE) {
         size_t k = f->end - f->pos;
 
-        f->cin = malloc(CIN_SIZE > k ? CIN_SIZE : k);
+        f->cin_cap = CIN_SIZE > k ? CIN_SIZE : k;
+        f->cin = malloc(f->cin_cap);
         if (!f->cin || dec_init(f) != 0) {
             snprintf(err, errlen, "out of memory");
             return 1;
@@ -1269,6 +1351,7 @@ capfile_close(struct capfile *f)
         close(f->fd);
     free(f->buf);
     free(f->cin);
+    free(f->dout);
     free(f->ifs);
     free(f);
 }

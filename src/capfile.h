@@ -8,6 +8,8 @@
  * and obsolete Packet Blocks; every other block skipped), plain or gzip,
  * zstd, xz or bzip2 compressed (found by their magic bytes, also on standard
  * input; several concatenated members or frames are read as one stream).
+ * Damaged compressed data gives every packet decoded before the damage, the
+ * same ones however the bytes arrive (from a file, a pipe or memory).
  *
  * Zero copy: a packet's data points into the reader's one buffer, filled by
  * 1 MiB reads (or by the decompressor). Only a record cut by the end of that

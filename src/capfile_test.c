@@ -708,6 +708,138 @@ test_compressed(void)
     free(b.p);
 }
 
+/* A compressed capture read back: its packets (a sum of their times,
+ * lengths and bytes) and how it ends. */
+struct readback {
+    int open_rc;
+    unsigned got;
+    uint64_t sum;
+    enum capfile_rc end;
+    bool warned;
+};
+
+static struct readback
+read_back(const uint8_t *z, size_t zn, size_t chunk)
+{
+    struct readback r = { 0, 0, 0, CAPFILE_EOF, false };
+    struct capfile *f;
+    struct capfile_pkt pk;
+    char err[256];
+
+    r.open_rc = capfile_open_mem(&f, z, zn, chunk, err, sizeof err);
+    if (r.open_rc == 0) {
+        while ((r.end = capfile_next(f, &pk)) == CAPFILE_PKT) {
+            uint32_t i;
+
+            r.sum = r.sum * 31 + (uint64_t)pk.ts.tv_sec * 1000000000u + (uint64_t)pk.ts.tv_nsec;
+            r.sum = r.sum * 31 + pk.caplen;
+            for (i = 0; i < pk.caplen; i++)
+                r.sum = r.sum * 131 + pk.data[i];
+            r.got++;
+        }
+        r.warned = capfile_warning(f) != NULL;
+    }
+    capfile_close(f);
+    return r;
+}
+
+/* The same packets and the same end in place and through buffers fed 7 and
+ * 4096 bytes at a time (not always the same warning: reading ahead, one may
+ * reach the damage before a garbled record stops the reading). Returns the
+ * in-place reading. */
+static struct readback
+read_back_alike(const uint8_t *z, size_t zn, const char *what)
+{
+    static const size_t feeds[] = { 7, 4096 };
+    struct readback a = read_back(z, zn, 0);
+    size_t i;
+
+    for (i = 0; i < sizeof feeds / sizeof feeds[0]; i++) {
+        struct readback b = read_back(z, zn, feeds[i]);
+
+        if (a.open_rc != b.open_rc || a.got != b.got || a.sum != b.sum || a.end != b.end) {
+            fprintf(stderr, "%s, fed %zu bytes at a time: open %d, %u packets, end %d;"
+                            " in place: open %d, %u packets, end %d\n",
+                    what, feeds[i], b.open_rc, b.got, b.end, a.open_rc, a.got, a.end);
+            CHECK(false);
+        }
+    }
+    return a;
+}
+
+/* Damaged compressed data: every packet decoded before the damage is given,
+ * the same ones however the bytes arrive, then CUT with a warning. */
+static void
+test_damaged(void)
+{
+    static const char *const kinds[] = { "gzip", "zstd", "xz", "bzip2" };
+    struct bb b = { 0 };
+    size_t cap, i, j, per = 16 + 1500;
+    uint8_t *z;
+    unsigned k;
+    char what[64];
+
+    pcap_hdr(&b, 0xa1b23c4d, 2, 4, 262144, 1);
+    for (k = 0; k < 2000; k++)
+        pcap_rec(&b, 1000 + k, k, 1500, 1500, k, false);
+    cap = b.n + (1u << 20);
+    z = malloc(cap);
+    if (!z)
+        abort();
+    for (i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
+        size_t zn = compress_as(kinds[i], b.p, b.n, z, cap);
+        size_t at[] = { zn - 2, zn - 6, zn - 12, zn - 30, zn * 3 / 4, zn / 2 };
+
+        for (j = 0; j < sizeof at / sizeof at[0]; j++) {
+            struct readback r;
+
+            z[at[j]] ^= 0xff;
+            snprintf(what, sizeof what, "%s damaged at %zu of %zu", kinds[i], at[j], zn);
+            r = read_back_alike(z, zn, what);
+            z[at[j]] ^= 0xff;
+            /* the end of a gzip member (its size), of a bzip2 stream (its
+             * CRC), of an xz stream (the footer): after every packet */
+            if (j == 0 && strcmp(kinds[i], "zstd") != 0) {
+                EQ(r.open_rc, 0);
+                EQ(r.got, 2000);
+                EQ(r.end, CAPFILE_CUT);
+                CHECK(r.warned);
+            }
+        }
+    }
+    /* zstd, by hand: one frame of raw blocks of 100,000 bytes (RFC 8878
+     * §3.1.1), the last one's Block_Header of the reserved type. Every
+     * packet of the blocks before it is given. */
+    {
+        size_t zn = 0, o, blk = 100000, before = 0;
+        struct readback r;
+
+        memcpy(z, "\x28\xb5\x2f\xfd\x00\x38", 6); /* no size or checksum; 128 KiB window */
+        zn = 6;
+        for (o = 0; o < b.n; o += blk) {
+            size_t n = b.n - o < blk ? b.n - o : blk;
+            uint32_t h = (uint32_t)(n << 3) | (o + n == b.n ? 1u : 0u);
+
+            if (o + n == b.n) {
+                h |= 3u << 1; /* Block_Type 3: reserved, corrupted data */
+                before = o;
+            }
+            z[zn++] = (uint8_t)h;
+            z[zn++] = (uint8_t)(h >> 8);
+            z[zn++] = (uint8_t)(h >> 16);
+            memcpy(z + zn, b.p + o, n);
+            zn += n;
+        }
+        r = read_back_alike(z, zn, "zstd raw blocks, the last one's header damaged");
+        EQ(r.open_rc, 0);
+        EQ(r.got, (before - 24) / per);
+        EQ(r.end, CAPFILE_CUT);
+        CHECK(r.warned);
+    }
+    free(z);
+    free(b.p);
+}
+
 int
 main(void)
 {
@@ -717,5 +849,6 @@ main(void)
     test_pcapng();
     test_beyond_libpcap();
     test_compressed();
+    test_damaged();
     return t_done();
 }
