@@ -623,6 +623,22 @@ compress_as(const char *kind, const uint8_t *in, size_t n, uint8_t *out, size_t 
     }
 }
 
+/* 2,000 packets of 1,500 bytes (3 MB: several buffers' worth) in *b, and
+ * room for any compression of them: *z of *cap bytes. */
+static void
+big_capture(struct bb *b, uint8_t **z, size_t *cap)
+{
+    unsigned k;
+
+    pcap_hdr(b, 0xa1b23c4d, 2, 4, 262144, 1);
+    for (k = 0; k < 2000; k++)
+        pcap_rec(b, 1000 + k, k, 1500, 1500, k, false);
+    *cap = b->n + (1u << 20);
+    *z = malloc(*cap);
+    if (!*z)
+        abort();
+}
+
 static void
 test_compressed(void)
 {
@@ -631,16 +647,8 @@ test_compressed(void)
     size_t cap, i, c;
     uint8_t *z;
     char err[256];
-    unsigned k;
 
-    /* 2,000 packets, 3 MB: several buffers' worth */
-    pcap_hdr(&b, 0xa1b23c4d, 2, 4, 262144, 1);
-    for (k = 0; k < 2000; k++)
-        pcap_rec(&b, 1000 + k, k, 1500, 1500, k, false);
-    cap = b.n + (1u << 20);
-    z = malloc(cap);
-    if (!z)
-        abort();
+    big_capture(&b, &z, &cap);
     for (i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
         size_t zn = compress_as(kinds[i], b.p, b.n, z, cap);
 
@@ -776,16 +784,9 @@ test_damaged(void)
     struct bb b = { 0 };
     size_t cap, i, j, per = 16 + 1500;
     uint8_t *z;
-    unsigned k;
     char what[64];
 
-    pcap_hdr(&b, 0xa1b23c4d, 2, 4, 262144, 1);
-    for (k = 0; k < 2000; k++)
-        pcap_rec(&b, 1000 + k, k, 1500, 1500, k, false);
-    cap = b.n + (1u << 20);
-    z = malloc(cap);
-    if (!z)
-        abort();
+    big_capture(&b, &z, &cap);
     for (i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
         size_t zn = compress_as(kinds[i], b.p, b.n, z, cap);
         size_t at[] = { zn - 2, zn - 6, zn - 12, zn - 30, zn * 3 / 4, zn / 2 };
