@@ -4,6 +4,7 @@
 
 #include "hugemem.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -105,6 +106,10 @@ row_add(struct bd_row *dst, const struct bd_row *src)
     histo_small_merge(&dst->latency, &src->latency);
 }
 
+_Static_assert(offsetof(struct bd_row, latency) + sizeof(struct histo_small) ==
+                   sizeof(struct bd_row),
+               "a row given to a new key is cleared up to its histogram, then the histogram");
+
 static uint64_t
 xorshift(uint64_t *s)
 {
@@ -181,10 +186,10 @@ bd_table_row(struct bd_table *t, const uint8_t *key, size_t len)
     r = &t->rows[s];
     {
         uint32_t gen = r->gen + 1;
-        memset(r, 0, sizeof *r);
+        histo_small_clear(&r->latency); /* its buckets in use, not all 1 KiB */
+        memset(r, 0, offsetof(struct bd_row, latency));
         r->gen = gen;
     }
-    histo_small_init(&r->latency);
     memcpy(r->key, key, len);
     r->key_len = (uint8_t)len;
     r->hash = h;

@@ -13,12 +13,19 @@ test_small_table_floods(void)
 {
     struct bd_table t;
     struct bd_row sum;
-    uint32_t i;
+    struct histo_small every, empty;
+    uint32_t i, stale = 0;
 
+    histo_small_init(&every);
+    memset(&empty, 0, sizeof empty);
     EQ(bd_table_init(&t, BD_FILE, 16, 42), 0);
     for (i = 0; i < 100000; i++) {
         uint32_t key = i % 3 ? i : 7; /* key 7 is hot: a third of all calls */
+        uint64_t before = t.evicted;
         struct bd_row *r = bd_table_row(&t, (const uint8_t *)&key, sizeof key);
+        /* a row given to a new key starts empty, whatever the last one left */
+        stale += t.evicted != before && memcmp(&r->latency, &empty, sizeof empty) != 0;
+        histo_small_record(&every, i % 1000);
         r->calls++;
         r->replies++;
         r->read_bytes += 10;
@@ -31,6 +38,9 @@ test_small_table_floods(void)
     EQ(sum.replies, 100000);
     EQ(sum.read_bytes, 1000000);
     EQ(sum.latency.count, 100000);
+    EQ(stale, 0);
+    /* every latency in its bucket, the evicted rows' through "other" */
+    EQ(memcmp(&sum.latency, &every, sizeof every), 0);
     CHECK(t.other.calls > 0);
     {
         const struct bd_row *top[3];

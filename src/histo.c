@@ -129,6 +129,16 @@ histo_small_init(struct histo_small *h)
     memset(h, 0, sizeof *h);
 }
 
+void
+histo_small_clear(struct histo_small *h)
+{
+    unsigned first, end = histo_small_span(h, &first);
+
+    if (end)
+        memset(&h->bucket[first], 0, (end - first) * sizeof h->bucket[0]);
+    h->count = h->sum = h->min = h->max = 0;
+}
+
 uint64_t
 histo_small_percentile(const struct histo_small *h, double pct)
 {
@@ -185,13 +195,16 @@ histo_small_percentile_at(const struct histo_small *h, struct histo_small_at *at
 void
 histo_small_merge(struct histo_small *dst, const struct histo_small *src)
 {
-    unsigned i;
+    unsigned i, end;
 
     if (src->count == 0)
         return;
-    for (i = 0; i < HISTO_SMALL_BUCKETS; i++) {
-        uint64_t v = (uint64_t)dst->bucket[i] + src->bucket[i];
-        dst->bucket[i] = v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
+    end = histo_small_span(src, &i);
+    /* The others are empty: unread. Saturating 32-bit adds, in a form the
+     * compiler vectorizes. */
+    for (; i < end; i++) {
+        uint32_t v = dst->bucket[i] + src->bucket[i];
+        dst->bucket[i] = v | -(uint32_t)(v < src->bucket[i]);
     }
     if (dst->count == 0 || src->min < dst->min)
         dst->min = src->min;

@@ -22,9 +22,11 @@ struct histo {
 
 /* All-zero memory is an empty histogram (both kinds): an array from calloc
  * needs no histo_init, and pages no record reaches stay untouched. In a
- * histogram filled by histo_record(_in) and histo_merge every value lies in
- * [min, max], so the buckets outside [histo_index(min), histo_index(max)]
- * are empty: histo_merge (and the JSON report) leave them unread. A
+ * histogram filled by histo_record(_in) and histo_merge (the compact kind:
+ * histo_small_record(_in, _at), histo_small_merge, bd_acc.c's fold) every
+ * value lies in [min, max], so the buckets outside [histo_index(min),
+ * histo_index(max)] are empty: the merges and clears (and the JSON report)
+ * leave them unread. A
  * histogram built otherwise (merge.c's, from a report) is read whole by
  * histo_percentile only. */
 void histo_init(struct histo *h);
@@ -100,6 +102,23 @@ struct histo_small {
 };
 
 void histo_small_init(struct histo_small *h);
+
+/* The buckets that may be non-zero, [*first, end), as histo_span: the
+ * compact histograms keep the same invariant (histo_init's comment). */
+static inline unsigned
+histo_small_span(const struct histo_small *h, unsigned *first)
+{
+    if (!h->count) {
+        *first = 0;
+        return 0;
+    }
+    *first = histo_loglin_index(h->min, HISTO_SMALL_SUB_BITS, HISTO_SMALL_BUCKETS);
+    return histo_loglin_index(h->max, HISTO_SMALL_SUB_BITS, HISTO_SMALL_BUCKETS) + 1;
+}
+
+/* Empty h, as histo_small_init, writing only the buckets that may be
+ * non-zero: a breakdown row given to a new key holds one or two values. */
+void histo_small_clear(struct histo_small *h);
 
 /* The bucket of a value: below 8 its own, then 8 per power of two. Inline,
  * with the records: a reply records one latency into 7 of them. */

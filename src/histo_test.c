@@ -158,6 +158,37 @@ test_small(void)
     CHECK(sizeof h.bucket <= 1024);
 }
 
+/* A merged bucket saturates at UINT32_MAX, whatever the two counts: one
+ * short of the top, the top exactly, and sums that wrap 32 bits to 0, to
+ * 1 and to UINT32_MAX - 1. Every other bucket is the plain sum. */
+static void
+test_small_merge_saturates(void)
+{
+    static const uint32_t x[] = { 1, UINT32_MAX - 2, 0x80000000u, 0x80000000u, 0x80000001u,
+                                  UINT32_MAX, 7 };
+    static const uint32_t y[] = { 2, 1, 0x7fffffffu, 0x80000000u, 0x80000000u,
+                                  UINT32_MAX, UINT32_MAX };
+    static const uint32_t want[] = { 3, UINT32_MAX - 1, UINT32_MAX, UINT32_MAX, UINT32_MAX,
+                                     UINT32_MAX, UINT32_MAX };
+    struct histo_small a, b;
+    unsigned i;
+
+    histo_small_init(&a);
+    histo_small_init(&b);
+    for (i = 0; i < HISTO_SMALL_BUCKETS; i++) {
+        a.bucket[i] = i < 7 ? x[i] : i * 1000u;
+        b.bucket[i] = i < 7 ? y[i] : i;
+    }
+    /* min and max span every bucket, as records would leave them */
+    a.count = b.count = 1;
+    a.max = b.max = UINT64_MAX;
+    histo_small_merge(&a, &b);
+    for (i = 0; i < 7; i++)
+        EQ(a.bucket[i], want[i]);
+    for (i = 7; i < HISTO_SMALL_BUCKETS; i++)
+        EQ(a.bucket[i], i * 1001u);
+}
+
 /* The cursor's median equals the walk's after every record, on latencies
  * that jump up and down by orders of magnitude (the cursor moves both
  * ways), and on a bucket saturated at UINT32_MAX (its count stays put). */
@@ -199,6 +230,7 @@ main(void)
     test_merge();
     test_merge_range();
     test_small();
+    test_small_merge_saturates();
     test_small_at();
     return t_done();
 }
