@@ -20,6 +20,7 @@ usage: e2e_findings.py NFSSCOPE SAMPLES_DIR
 """
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -214,6 +215,25 @@ def main():
             check(k not in fs, f"{name}: no {k} ({fs.get(k, {}).get('summary')})")
     check("stable_writes" not in findings(report(nfsscope, S("bulk-io.pcap"))),
           "bulk-io: only UNSTABLE writes")
+
+    # The stable_writes sentence says its counts as tshark counts them, in
+    # the number they have: all-ops has one COMMIT, stable-writes none.
+    for name in ("all-ops", "stable-writes"):
+        truth = json.load(open(S(name + ".truth.json")))
+        commits = truth["nfs3"]["ops"].get("commit", {}).get("calls", 0)
+        summ = findings(report(nfsscope, S(name + ".pcap"))).get("stable_writes", {})
+        summ = summ.get("summary", "")
+        m = re.search(r"; (\d+) (COMMITs?)\.", summ)
+        check(m is not None and int(m.group(1)) == commits and
+              (m.group(2) == "COMMIT") == (commits == 1),
+              f"{name}: {commits} COMMIT(s) in {summ!r}")
+        m = re.search(r"; (\d+) (was|were) smaller than the largest write before (it|them) on "
+                      r"(its|their) connection", summ)
+        if m:
+            one = int(m.group(1)) == 1
+            check((m.groups()[1:] == ("was", "it", "its")) == one and
+                  (m.groups()[1:] == ("were", "them", "their")) == (not one),
+                  f"{name}: number agrees in {m.group(0)!r}")
 
     # The text report has the paragraphs, labelled as an estimate.
     p = subprocess.run([nfsscope, "-r", S("ls-storm.pcap")], capture_output=True, timeout=300)

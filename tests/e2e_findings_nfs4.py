@@ -39,6 +39,7 @@ usage: e2e_findings_nfs4.py NFSSCOPE SAMPLES_DIR
 """
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -434,6 +435,16 @@ def main():
                 neg += bool(s) and s[0] == 2
         check(count(fs, "negative_lookups") == (neg if neg >= 2 else 0),
               f"{name}: negative_lookups == tshark's {neg}")
+        if count(fs, "negative_lookups"):
+            # "N of T name lookups (L LOOKUPs, O NFSv4 OPENs by name; ..."
+            # with T = L + O and L, O the calls tshark sees with that main op
+            m = re.search(r"(\d+) of (\d+) name lookups \((\d+) LOOKUPs, (\d+) NFSv4 OPENs by name;",
+                          fs["negative_lookups"]["summary"])
+            tl = sum(1 for r in calls.values() if r["main"] and r["main"][0] == OP_LOOKUP)
+            check(m is not None and int(m.group(1)) == neg and
+                  int(m.group(2)) == int(m.group(3)) + int(m.group(4)) and int(m.group(3)) == tl,
+                  f"{name}: negative_lookups summary {fs['negative_lookups']['summary'][:120]!r},"
+                  f" tshark: {neg} NOENT, {tl} LOOKUP calls")
         tl = sum(op_status(r, OP_LOCK).count(10010) for r in replies)
         check(count(fs, "lock_contention") == tl, f"{name}: lock_contention == tshark's {tl}")
         # open_close_storm: OPEN (the file of its GETFH) then CLOSE of that

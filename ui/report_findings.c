@@ -281,11 +281,13 @@ collect(const struct stats *s, const struct findings *f, struct item *it, size_t
         }
         if (f->small_stable)
             findings_say(x->summary, SUMMARY_MAX,
-                "; %" PRIu64 " were smaller than the largest write before them on their "
+                "; %" PRIu64 " %s smaller than the largest write before %s on %s "
                 "connection (a client forcing small synchronous writes: O_SYNC/O_DIRECT, "
                 "fsync-heavy code or the sync mount option)",
-                f->small_stable);
-        findings_say(x->summary, SUMMARY_MAX, "; %" PRIu64 " COMMITs", f->commits);
+                f->small_stable, f->small_stable == 1 ? "was" : "were",
+                f->small_stable == 1 ? "it" : "them", f->small_stable == 1 ? "its" : "their");
+        findings_say(x->summary, SUMMARY_MAX, "; %" PRIu64 " COMMIT%s", f->commits,
+                     f->commits == 1 ? "" : "s");
         findings_say(x->summary, SUMMARY_MAX, ".");
     }
     if (f->n[FK_VERIFIER] && n < max) {
@@ -404,9 +406,10 @@ collect(const struct stats *s, const struct findings *f, struct item *it, size_t
         findings_fmt_dur(a, sizeof a, x->cost_us);
         if (f->opens_by_name)
             findings_say(x->summary, SUMMARY_MAX,
-                "%" PRIu64 " of %" PRIu64 " LOOKUPs and %" PRIu64 " NFSv4 OPENs by name "
-                "(%.1f %%) found no such name (NOENT), for %u name%s in their directories%s; they took %s",
-                x->count, f->lookups, f->opens_by_name,
+                "%" PRIu64 " of %" PRIu64 " name lookups (%" PRIu64 " LOOKUPs, %" PRIu64
+                " NFSv4 OPENs by name; %.1f %%) found no such name (NOENT), for %u name%s in "
+                "their directories%s; they took %s",
+                x->count, f->lookups + f->opens_by_name, f->lookups, f->opens_by_name,
                 pct(x->count, f->lookups + f->opens_by_name), f->nneg, f->nneg == 1 ? "" : "s",
                 f->neg_other ? " (and more not kept)" : "", a);
         else
