@@ -280,6 +280,27 @@ def main():
     p = subprocess.run([nfsscope, "diff", S("stable-writes.pcap")], capture_output=True)
     check(p.returncode == 2, "diff: one input is a usage error")
 
+    # Every finding's sentence on every sample and public capture: a count
+    # of one takes the singular ("1 call could not be matched", "1 was").
+    public = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "shared",
+                          "pcaps", "public")
+    caps = [S(n) for n in sorted(os.listdir(samples)) if n.endswith((".pcap", ".pcapng"))]
+    if os.path.isdir(public):
+        caps += [os.path.join(public, n) for n in sorted(os.listdir(public))
+                 if n.endswith((".pcap", ".pcapng", ".bz2"))]
+    else:
+        skip_part("no ../shared/pcaps/public: the findings' wording checked on samples only",
+                  ci_required=True)
+    one = re.compile(r"(?<![\d.,])1 (were|calls|replies|packets|holes|resyncs|denials|listings|"
+                     r"COMMITs|reads|WRITEs (were|smaller))\b")
+    bad = []
+    for path in caps:
+        for f in report(nfsscope, path)["findings"]:
+            m = one.search(f["summary"])
+            if m:
+                bad.append(f"{os.path.basename(path)} {f['kind']}: {m.group(0)!r}")
+    check(not bad and len(caps) > 20, f"singular for one, {len(caps)} captures: {bad[:5]}")
+
     return finish()
 
 

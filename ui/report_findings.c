@@ -355,11 +355,11 @@ collect(const struct stats *s, const struct findings *f, struct item *it, size_t
             findings_fmt_dur(a, sizeof a, (uint64_t)(d->t_last - d->t_first) / 1000);
             findings_say(x->summary, SUMMARY_MAX,
                 "%" PRIu64 " directory listing%s followed by per-entry calls (an `ls -l` "
-                "storm): %" PRIu64 " calls. The largest: %u listing%s (%" PRIu64
+                "storm): %" PRIu64 " call%s. The largest: %u listing%s (%" PRIu64
                 " READDIRPLUS + %" PRIu64 " READDIR) + %" PRIu64 " LOOKUP + %" PRIu64
                 " GETATTR + %" PRIu64 " ACCESS in %s",
-                ndir, ndir == 1 ? " was" : "s were", calls, d->listings,
-                d->listings == 1 ? "" : "s", d->readdirplus, d->readdir, d->lookup, d->getattr,
+                ndir, ndir == 1 ? " was" : "s were", calls, findings_s(calls), d->listings,
+                findings_s(d->listings), d->readdirplus, d->readdir, d->lookup, d->getattr,
                 d->access, a);
             if (d->getattr_after_plus)
                 findings_say(x->summary, SUMMARY_MAX,
@@ -379,10 +379,11 @@ collect(const struct stats *s, const struct findings *f, struct item *it, size_t
         x->summary[0] = '\0';
         findings_fmt_dur(a, sizeof a, x->cost_us);
         findings_say(x->summary, SUMMARY_MAX,
-            "%" PRIu64 " calls (%.1f %% of those answered) waited while their connection "
+            "%" PRIu64 " call%s (%.1f %% of those answered) waited while %s connection "
             "recovered from TCP loss (a segment sent again, arriving ahead of a hole, or lost): "
-            "together they took %s",
-            x->count, pct(x->count, f->lat_net.count + f->lat_clean.count), a);
+            "%s %s",
+            x->count, findings_s(x->count), pct(x->count, f->lat_net.count + f->lat_clean.count),
+            x->count == 1 ? "its" : "their", x->count == 1 ? "it took" : "together they took", a);
         if (hn && hc) {
             findings_fmt_dur(a, sizeof a, histo_percentile(hn, 99));
             findings_fmt_dur(b, sizeof b, histo_percentile(hc, 99));
@@ -435,11 +436,12 @@ collect(const struct stats *s, const struct findings *f, struct item *it, size_t
         x->summary[0] = '\0';
         findings_fmt_dur(a, sizeof a, x->cost_us);
         findings_say(x->summary, SUMMARY_MAX,
-            "%" PRIu64 " calls were sent again with the same XID (%" PRIu64 " extra "
-            "transmissions): the client timed out waiting (timeo) or reconnected; they took "
+            "%" PRIu64 " call%s %s sent again with the same XID (%" PRIu64 " extra "
+            "transmission%s): the client timed out waiting (timeo) or reconnected; %s took "
             "%s. A timeo shorter than the server's latency resends calls the server is still "
             "working on.",
-            x->count, f->rpc_resent, a);
+            x->count, findings_s(x->count), findings_were(x->count), f->rpc_resent,
+            findings_s(f->rpc_resent), x->count == 1 ? "it" : "they", a);
     }
     for (k = FK_LOCK_CONTENTION; k <= FK_DELEG_RECALLS && n < max; k++) {
         struct item *x;
@@ -471,9 +473,11 @@ collect(const struct stats *s, const struct findings *f, struct item *it, size_t
         x->summary[0] = '\0';
         findings_fmt_dur(a, sizeof a, x->cost_us);
         findings_say(x->summary, SUMMARY_MAX,
-            "%" PRIu64 " calls took at least %u times the median, so far, of their operation on "
-            "their server (and %u ms more): %s beyond those medians",
-            x->count, SLOW_FACTOR, SLOW_MIN_EXCESS_US / 1000, a);
+            "%" PRIu64 " call%s took at least %u times the median, so far, of %s operation on "
+            "%s server (and %u ms more): %s beyond %s",
+            x->count, findings_s(x->count), SLOW_FACTOR, x->count == 1 ? "its" : "their",
+            x->count == 1 ? "its" : "their", SLOW_MIN_EXCESS_US / 1000, a,
+            x->count == 1 ? "that median" : "those medians");
         if (sv && op && op->outliers) {
             char srv[64];
             struct slow_period p[SLOW_PERIODS];
@@ -483,11 +487,11 @@ collect(const struct stats *s, const struct findings *f, struct item *it, size_t
             findings_fmt_dur(a, sizeof a, histo_small_percentile(&op->lat, 50));
             findings_fmt_dur(b, sizeof b, histo_small_percentile(&op->out_lat, 50));
             findings_say(x->summary, SUMMARY_MAX,
-                "; the most on %s, %s%s: %" PRIu64 " calls of median %s (by the end of the "
+                "; the most on %s, %s%s: %" PRIu64 " call%s of median %s (by the end of the "
                 "capture the median of all its calls was %s)",
                 srv, worst == SLOW_KIND_STABLE_WRITE ? "stable " : "",
                 op_kind_name(worst == SLOW_KIND_STABLE_WRITE ? OPK_WRITE : worst),
-                op->outliers, b, a);
+                op->outliers, findings_s(op->outliers), b, a);
             if (np) {
                 findings_fmt_dur(a, sizeof a, p[0].excess_us);
                 findings_say(x->summary, SUMMARY_MAX,
@@ -557,8 +561,8 @@ collect(const struct stats *s, const struct findings *f, struct item *it, size_t
 
                 addr_str(se->pair[i].af, se->pair[i].cli, cli, sizeof cli);
                 addr_str(se->pair[i].af, se->pair[i].srv, srv, sizeof srv);
-                findings_say(x->summary, SUMMARY_MAX, "; %s to %s: %" PRIu64 " calls", cli, srv,
-                             se->pair[i].calls);
+                findings_say(x->summary, SUMMARY_MAX, "; %s to %s: %" PRIu64 " call%s", cli, srv,
+                             se->pair[i].calls, findings_s(se->pair[i].calls));
                 break;
             }
         findings_say(x->summary, SUMMARY_MAX,
@@ -1153,28 +1157,32 @@ quality(const struct stats *s, const struct findings *f, char *buf, size_t sz, b
         return 0;
     if (untimed)
         findings_say(buf, sz,
-            "%" PRIu64 " calls could not be matched (%" PRIu64 " unanswered, %" PRIu64
-            " replies without their call): latency covers %.1f %% of the operations. ",
-            untimed, r->unanswered_calls, r->orphan_replies, pct(ops - untimed, ops));
+            "%" PRIu64 " call%s could not be matched (%" PRIu64 " unanswered, %" PRIu64
+            " repl%s without %s call): latency covers %.1f %% of the operations. ",
+            untimed, findings_s(untimed), r->unanswered_calls, r->orphan_replies,
+            r->orphan_replies == 1 ? "y" : "ies", r->orphan_replies == 1 ? "its" : "their",
+            pct(ops - untimed, ops));
     if (r->orphan_replies)
         findings_say(buf, sz, "Replies without a call mean the capture started mid-stream or lost calls: "
                      "their procedures and files are unknown, so counts per procedure are low. ");
     if (s->cap.kernel_drops > 0)
-        findings_say(buf, sz, "The kernel dropped %" PRId64 " packets: every count is a lower bound. ",
-            s->cap.kernel_drops);
+        findings_say(buf, sz, "The kernel dropped %" PRId64 " packet%s: every count is a lower bound. ",
+            s->cap.kernel_drops, findings_s((uint64_t)s->cap.kernel_drops));
     if (gaps || resync)
         findings_say(buf, sz,
-            "%" PRIu64 " holes in TCP streams and %" PRIu64 " resyncs: messages in them are "
+            "%" PRIu64 " hole%s in TCP streams and %" PRIu64 " resync%s: messages in them are "
             "missing, so repeats may be missed (redundancy is a lower bound). ",
-            gaps, resync);
+            gaps, findings_s(gaps), resync, findings_s(resync));
     if (s->cap.truncated_packets)
         findings_say(buf, sz,
-            "%" PRIu64 " packets were cut by the snapshot length: attributes, verifiers and "
+            "%" PRIu64 " packet%s %s cut by the snapshot length: attributes, verifiers and "
             "directory entries beyond the cut are unknown, so findings that need them are "
             "lower bounds. ",
-            s->cap.truncated_packets);
+            s->cap.truncated_packets, findings_s(s->cap.truncated_packets),
+            s->cap.truncated_packets == 1 ? "was" : "were");
     if (r->retransmissions)
-        findings_say(buf, sz, "%" PRIu64 " retransmitted calls were not timed. ", r->retransmissions);
+        findings_say(buf, sz, "%" PRIu64 " retransmitted call%s %s not timed. ", r->retransmissions,
+                     findings_s(r->retransmissions), r->retransmissions == 1 ? "was" : "were");
     if (s->dir_cut)
         findings_say(buf, sz,
             "%" PRIu64 " of %" PRIu64 " directory listings (READDIR/READDIRPLUS replies) were "
@@ -1195,19 +1203,21 @@ quality(const struct stats *s, const struct findings *f, char *buf, size_t sz, b
             rtb_unseen);
     if (evicted)
         findings_say(buf, sz,
-            "The findings' tables were full %" PRIu64 " times (oldest entries replaced): "
+            "The findings' tables were full %" PRIu64 " time%s (oldest entries replaced): "
             "repeats further apart may be missed. ",
-            evicted);
+            evicted, findings_s(evicted));
     if (s->tls.connections)
         findings_say(buf, sz,
-            "%" PRIu64 " connections switched to TLS (RPC-over-TLS, RFC 9289) and carried %" PRIu64
-            " encrypted bytes: their calls are not seen, so every count is a lower bound. ",
-            s->tls.connections, s->tls.bytes);
+            "%" PRIu64 " connection%s switched to TLS (RPC-over-TLS, RFC 9289) and carried %" PRIu64
+            " encrypted byte%s: %s calls are not seen, so every count is a lower bound. ",
+            s->tls.connections, findings_s(s->tls.connections), s->tls.bytes,
+            findings_s(s->tls.bytes), s->tls.connections == 1 ? "its" : "their");
     if (r->gss.data[2])
         findings_say(buf, sz,
-            "%" PRIu64 " calls were encrypted (RPCSEC_GSS privacy, krb5p): counted and timed, "
-            "but their files, names and statuses are not seen, so findings miss them. ",
-            r->gss.data[2]);
+            "%" PRIu64 " call%s %s encrypted (RPCSEC_GSS privacy, krb5p): counted and timed, "
+            "but %s files, names and statuses are not seen, so findings miss %s. ",
+            r->gss.data[2], findings_s(r->gss.data[2]), findings_were(r->gss.data[2]),
+            r->gss.data[2] == 1 ? "its" : "their", r->gss.data[2] == 1 ? "it" : "them");
     return untimed;
 }
 
@@ -1420,9 +1430,9 @@ findings_text(FILE *out, const struct stats *s, const struct findings *f, bool a
                 fputs("  ", out);
                 put_esc(out, buf);
                 fprintf(out,
-                        ": %u listings, %" PRIu64 " READDIRPLUS + %" PRIu64 " READDIR, %" PRIu64
+                        ": %u listing%s, %" PRIu64 " READDIRPLUS + %" PRIu64 " READDIR, %" PRIu64
                         " LOOKUP + %" PRIu64 " GETATTR + %" PRIu64 " ACCESS\n",
-                        d->listings, d->readdirplus, d->readdir, d->lookup, d->getattr,
+                        d->listings, findings_s(d->listings), d->readdirplus, d->readdir, d->lookup, d->getattr,
                         d->access);
             }
         }
@@ -1538,15 +1548,15 @@ findings_diagnosis(FILE *out, const struct stats *s, const struct findings *f)
     us = f->total_us;
     findings_fmt_dur(a, sizeof a, us);
     fprintf(out, "\nDiagnosis: %s in NFS calls, by cause\n", a);
-    fprintf(out, "  %.3f s, %" PRIu64 " calls", secs, f->nfs3_calls);
+    fprintf(out, "  %.3f s, %" PRIu64 " call%s", secs, f->nfs3_calls, findings_s(f->nfs3_calls));
     if (secs > 0)
         fprintf(out, ", %.1f/s, %.2f MB/s", (double)f->nfs3_calls / secs,
                 (double)bytes / secs / 1e6);
     nsrv = servers_seen(s, &more);
-    fprintf(out, ", %u client%s%s, %u server%s%s, loss: %" PRIu64 " resent, %" PRIu64 " holes\n",
-            f->nclients, f->nclients == 1 ? "" : "s", f->nclients >= FND_TOP_CLIENTS ? "+" : "",
-            nsrv, nsrv == 1 ? "" : "s", more ? "+" : "", s->anom.n[ANOM_TCP_RETRANSMIT],
-            s->anom.n[ANOM_TCP_GAP]);
+    fprintf(out, ", %u client%s%s, %u server%s%s, loss: %" PRIu64 " resent, %" PRIu64 " hole%s\n",
+            f->nclients, findings_s(f->nclients), f->nclients >= FND_TOP_CLIENTS ? "+" : "",
+            nsrv, findings_s(nsrv), more ? "+" : "", s->anom.n[ANOM_TCP_RETRANSMIT],
+            s->anom.n[ANOM_TCP_GAP], findings_s(s->anom.n[ANOM_TCP_GAP]));
     {
         uint64_t sp[FC__COUNT + 1];
 

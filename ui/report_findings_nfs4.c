@@ -161,8 +161,8 @@ findings_nfs4_summary(const struct stats *s, const struct findings *f, enum fkin
                 findings_say(buf, sz, "NLM svid %" PRIu64, l->clientid);
             else
                 findings_say(buf, sz, "clientid 0x%016" PRIx64, l->clientid);
-            findings_say(buf, sz, " owner \"%s\" (%" PRIu64 " denials)",
-                holder_owner(l, own, sizeof own), l->n);
+            findings_say(buf, sz, " owner \"%s\" (%" PRIu64 " denial%s)",
+                holder_owner(l, own, sizeof own), l->n, findings_s(l->n));
         }
         findings_say(buf, sz, ". Applications wait on each other's byte-range locks: polling with "
                      "LOCK/LOCKT retries adds a delay per try; find who holds the lock.");
@@ -172,43 +172,46 @@ findings_nfs4_summary(const struct stats *s, const struct findings *f, enum fkin
         findings_fmt_dur(a, sizeof a, v->lost_us);
         findings_fmt_dur(b, sizeof b, v->lost_max_us);
         findings_say(buf, sz,
-            "%" PRIu64 " COMPOUNDs were answered NFS4ERR_DELAY (%" PRIu64 ") or NFS4ERR_GRACE "
-            "(%" PRIu64 ") and had to be sent again; %" PRIu64 " retry loops ended in success, "
+            "%" PRIu64 " COMPOUND%s %s answered NFS4ERR_DELAY (%" PRIu64 ") or NFS4ERR_GRACE "
+            "(%" PRIu64 ") and had to be sent again; %" PRIu64 " retry loop%s ended in success, "
             "%s from first try to success in all (longest %s). GRACE: the server restarted and "
             "holds new state back for its grace period; DELAY: it was busy (a delegation "
             "being recalled, a file offline).",
-            v->delay + v->grace, v->delay, v->grace, v->retried_ok, a, b);
+            v->delay + v->grace, findings_s(v->delay + v->grace), findings_were(v->delay + v->grace),
+            v->delay, v->grace, v->retried_ok, findings_s(v->retried_ok), a, b);
         break;
     case FK_STALE_STATE:
-        findings_say(buf, sz, "%" PRIu64 " COMPOUNDs failed on state the server did not know (",
-            sum(v->stale, FND_V4_STALE));
+        findings_say(buf, sz, "%" PRIu64 " COMPOUND%s failed on state the server did not know (",
+            sum(v->stale, FND_V4_STALE), findings_s(sum(v->stale, FND_V4_STALE)));
         codes(buf, sz, findings_nfs4_stale_codes, v->stale, FND_V4_STALE);
         findings_fmt_dur(a, sizeof a, v->recovery_us);
         findings_say(buf, sz,
-            "); %" PRIu64 " recovery COMPOUNDs (new client id or session, TEST_STATEID, "
+            "); %" PRIu64 " recovery COMPOUND%s (new client id or session, TEST_STATEID, "
             "FREE_STATEID, reclaims) followed within %" PRId64 " s, taking %s. The server "
             "restarted, a lease expired (the client did not renew in time), or the client used "
             "a stateid it had already given up.",
-            v->recovery, f->window_ns / 1000000000, a);
+            v->recovery, findings_s(v->recovery), f->window_ns / 1000000000, a);
         break;
     case FK_SESSION_LIMITS: {
         uint64_t errs = sum(v->limits, FND_V4_LIMITS);
 
-        findings_say(buf, sz, "%" PRIu64 " COMPOUNDs ran into the session's limits (", errs);
+        findings_say(buf, sz, "%" PRIu64 " COMPOUND%s ran into the session's limits (", errs,
+                     findings_s(errs));
         codes(buf, sz, findings_nfs4_limit_codes, v->limits, FND_V4_LIMITS);
         findings_say(buf, sz,
-            "); %" PRIu64 " calls on the server's highest slot (%" PRIu32 "), %" PRIu64
+            "); %" PRIu64 " call%s on the server's highest slot (%" PRIu32 "), %" PRIu64
             " of %" PRIu64 " SEQUENCE replies with the target below the highest slot. A "
             "client with every slot busy waits for one.",
-            v->at_highest, v->max_highest, v->target_below, v->seq_replies);
+            v->at_highest, findings_s(v->at_highest), v->max_highest, v->target_below,
+            v->seq_replies);
         if (v->rtb && v->rtb_max_resp)
             findings_say(buf, sz,
-                " REP_TOO_BIG: %" PRIu64 " replies larger than the session allows "
+                " REP_TOO_BIG: %" PRIu64 " repl%s larger than the session allows "
                 "(ca_maxresponsesize %" PRIu32 " bytes); %" PRIu64 " of them READs of up to %"
                 PRIu32 " bytes (%" PRIu64 " asking for more than the maximum alone), READs of "
                 "up to %" PRIu32 " bytes went through: mount with an rsize below the session's "
                 "maximum, or have the server grant a larger one.",
-                v->rtb, v->rtb_max_resp, v->rtb_reads, v->rtb_read_max, v->rtb_reads_over,
+                v->rtb, v->rtb == 1 ? "y" : "ies", v->rtb_max_resp, v->rtb_reads, v->rtb_read_max, v->rtb_reads_over,
                 v->read_ok_max);
         if (v->rtb_unseen)
             findings_say(buf, sz,

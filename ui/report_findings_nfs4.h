@@ -26,5 +26,18 @@ void findings_nfs4_evidence(struct json_w *w, const struct stats *s, const struc
 void findings_say(char *buf, size_t sz, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* A duration for people: "850 us", "12.5 ms", "3.20 s". */
 void findings_fmt_dur(char *buf, size_t sz, uint64_t us);
+/* The plural ending of a count's noun ("" for 1, else "s") and the verb
+ * that agrees with it. */
+static inline const char *
+findings_s(uint64_t n)
+{
+    return n == 1 ? "" : "s";
+}
+
+static inline const char *
+findings_were(uint64_t n)
+{
+    return n == 1 ? "was" : "were";
+}
 
 #endif

@@ -515,7 +515,7 @@ test_text(void)
     HAS(txt, "errors by procedure:\n  lookup: NFS3ERR_NOENT 3, unknown(70) 1\n");
     HAS(txt, "write stable_how: UNSTABLE 1, DATA_SYNC 0, FILE_SYNC 1; committed: UNSTABLE 0, "
              "DATA_SYNC 0, FILE_SYNC 1\n");
-    HAS(txt, "bytes: written 8.0 KiB, read 1.5 MiB (1 reads at eof)\n");
+    HAS(txt, "bytes: written 8.0 KiB, read 1.5 MiB (1 read at eof)\n");
     HAS(txt, "\nMOUNT\\x1b[2J v3 (mnt,\"x\"): 2 calls, 1 replies\n");
     HAS(txt, "\nmnt          2 100.0%     0.2       0     42us     42us     42us     42us     42us\n");
     HASNT(txt, "\x1b");

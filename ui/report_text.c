@@ -662,8 +662,8 @@ nfs4_section(FILE *out, const struct view_info *vi, const struct prog_stats *ps,
     }
     fmt_bytes(wb, sizeof wb, ps->write.bytes);
     fmt_bytes(rb, sizeof rb, ps->read_bytes);
-    fprintf(out, "bytes: written %s, read %s (%" PRIu64 " reads at eof)\n", wb, rb,
-            ps->read_eof);
+    fprintf(out, "bytes: written %s, read %s (%" PRIu64 " read%s at eof)\n", wb, rb,
+            ps->read_eof, ps->read_eof == 1 ? "" : "s");
     if (ps->ops[OP_READ_PLUS].calls) { /* RFC 7862 §15.10 */
         fmt_bytes(rb, sizeof rb, ps->io.read_plus_bytes);
         fmt_bytes(wb, sizeof wb, ps->io.read_plus_holes);
@@ -848,8 +848,8 @@ program(FILE *out, const struct stats *s, const struct view_info *vi, const stru
         for (k = 0; k < 3; k++)
             fprintf(out, "%s %s %" PRIu64, k ? "," : "", stable_names[k], ps->write.committed[k]);
         fputc('\n', out);
-        fprintf(out, "bytes: written %s, read %s (%" PRIu64 " reads at eof)\n", wb, rb,
-                ps->read_eof);
+        fprintf(out, "bytes: written %s, read %s (%" PRIu64 " read%s at eof)\n", wb, rb,
+                ps->read_eof, ps->read_eof == 1 ? "" : "s");
     }
     gss_lines(out, ps);
     if (pg->flags & PGF_LOCK_WAITS)
