@@ -292,7 +292,8 @@ def main():
         skip_part("no ../shared/pcaps/public: the findings' wording checked on samples only",
                   ci_required=True)
     one = re.compile(r"(?<![\d.,])1 (were|calls|replies|packets|holes|resyncs|denials|listings|"
-                     r"COMMITs|reads|WRITEs (were|smaller))\b")
+                     r"COMMITs|reads|WRITEs (were|smaller))\b|(?<![\d.,])1 of 1 [A-Z]+s\b|"
+                     r"(?<![\d.,])1 of \d+ WRITEs? \([^)]*\) were\b")
     bad = []
     for path in caps:
         for f in report(nfsscope, path)["findings"]:

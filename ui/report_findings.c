@@ -265,11 +265,12 @@ collect(const struct stats *s, const struct findings *f, struct item *it, size_t
         x->summary[0] = '\0';
         findings_fmt_dur(a, sizeof a, x->cost_us);
         findings_say(x->summary, SUMMARY_MAX,
-            "%" PRIu64 " of %" PRIu64 " WRITEs (%.1f %%) were stable (FILE_SYNC %" PRIu64
+            "%" PRIu64 " of %" PRIu64 " WRITE%s (%.1f %%) %s stable (FILE_SYNC %" PRIu64
             ", DATA_SYNC %" PRIu64 "): each waits until the server has the data on stable "
-            "storage; together they took %s",
-            x->count, f->writes, pct(x->count, f->writes), f->stable[STABLE_FILE_SYNC],
-            f->stable[STABLE_DATA_SYNC], a);
+            "storage; %s %s",
+            x->count, f->writes, findings_s(f->writes), pct(x->count, f->writes),
+            findings_were(x->count), f->stable[STABLE_FILE_SYNC], f->stable[STABLE_DATA_SYNC],
+            x->count == 1 ? "it took" : "together they took", a);
         if (hs && hu) {
             findings_fmt_dur(a, sizeof a, histo_percentile(hs, 50));
             findings_fmt_dur(b, sizeof b, histo_percentile(hu, 50));
