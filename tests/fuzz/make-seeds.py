@@ -19,15 +19,26 @@ Inputs are only the repository's own samples/ (never ../shared/pcaps).
                 and as head + tail (header layout in fuzz_nfs4.c); a WRITE
                 call whose data's middle is missing, resumed from its tail;
                 a hand-made CB_COMPOUND call and reply
+  fuzz_capfile/ the first packets of samples/all-ops.pcap (~3 KB) compressed:
+                gzip (two members: the halves), zstd, xz, bzip2; zstd through
+                the zstd program (skipped with a note if it is not installed)
   gss-*, tls-*  hand-made RPCSEC_GSS (RFC 2203: integrity, privacy, control
                 messages, checksum verifiers) and RPC-over-TLS (RFC 9289: the
                 AUTH_TLS probe, STARTTLS, TLS records) messages for fuzz_rpc,
                 and streams of them for fuzz_stream, whole and with loss
 Deterministic: the same samples give the same files. Only the standard
-library is used."""
+library is used, and the zstd program for the zstd seed.
+
+    tests/fuzz/make-seeds.py fuzz_capfile   # only the steps writing these targets'
+                                            # seeds (listed in main())"""
+import bz2
+import gzip
+import lzma
 import os
 import random
+import shutil
 import struct
+import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -55,12 +66,16 @@ def read_pcap(path):
     return dict(magic=magic, snap=snap, linktype=linktype), pkts
 
 
-def write_pcap(path, linktype, pkts, nano=False, endian='<', snap=262144):
+def pcap_bytes(linktype, pkts, nano=False, endian='<', snap=262144):
     magic = 0xa1b23c4d if nano else 0xa1b2c3d4
     out = [struct.pack(endian + 'IHHiIII', magic, 2, 4, 0, 0, snap, linktype)]
     for s, f, cl, wl, data in pkts:
         out.append(struct.pack(endian + 'IIII', s, f, cl, wl) + data)
-    open(path, 'wb').write(b''.join(out))
+    return b''.join(out)
+
+
+def write_pcap(path, linktype, pkts, nano=False, endian='<', snap=262144):
+    open(path, 'wb').write(pcap_bytes(linktype, pkts, nano, endian, snap))
 
 
 def first_bytes(pkts, budget):
@@ -238,6 +253,38 @@ def seeds_pcap():
     write_pcap(os.path.join(CORPUS, t, 'all-ops-snap96.pcap'), 1, cut, snap=96)
     put(t, 'multi-client-head.pcapng',
         pcapng_slice(os.path.join(SAMPLES, 'multi-client.pcapng'), 12000))
+
+
+def seeds_capfile():
+    """A valid capture, compressed each way the reader decompresses."""
+    t = 'fuzz_capfile'
+    hdr, pkts = read_pcap(os.path.join(SAMPLES, 'all-ops.pcap'))
+    cap = pcap_bytes(hdr['linktype'], first_bytes(pkts, 3000))
+    assert read_pcap_bytes_ok(cap)
+    half = len(cap) // 2
+    gz = gzip.compress(cap[:half], 9, mtime=0) + gzip.compress(cap[half:], 9, mtime=0)
+    xz = lzma.compress(cap, format=lzma.FORMAT_XZ, check=lzma.CHECK_CRC64)
+    bz = bz2.compress(cap, 9)
+    assert gzip.decompress(gz) == cap and lzma.decompress(xz) == cap and bz2.decompress(bz) == cap
+    put(t, 'gzip-two-members', gz)
+    put(t, 'xz', xz)
+    put(t, 'bzip2', bz)
+    if shutil.which('zstd'):
+        z = subprocess.run(['zstd', '-q', '-19', '-c'], input=cap, stdout=subprocess.PIPE,
+                           check=True).stdout
+        put(t, 'zstd', z)
+    else:
+        print('zstd not installed: %s/zstd left as it is' % t, file=sys.stderr)
+
+
+def read_pcap_bytes_ok(d):
+    """The capture's records end exactly at its end (nothing zeroed or cut)."""
+    if d[:4] != b'\xd4\xc3\xb2\xa1':
+        return False
+    off = 24
+    while off + 16 <= len(d):
+        off += 16 + struct.unpack('<I', d[off + 8:off + 12])[0]
+    return off == len(d)
 
 
 def seeds_stream():
@@ -454,11 +501,13 @@ def seeds_nfs4():
 def main():
     if not os.path.isdir(SAMPLES):
         sys.exit('samples/ not found at %s' % SAMPLES)
-    seeds_pcap()
-    seeds_stream()
-    seeds_rpc_and_nfs3()
-    seeds_nfs4()
-    seeds_gss_tls()
+    only = set(sys.argv[1:])
+    steps = [(('fuzz_pcap',), seeds_pcap), (('fuzz_capfile',), seeds_capfile),
+             (('fuzz_stream',), seeds_stream), (('fuzz_rpc', 'fuzz_nfs3'), seeds_rpc_and_nfs3),
+             (('fuzz_nfs4',), seeds_nfs4), (('fuzz_rpc', 'fuzz_stream'), seeds_gss_tls)]
+    for targets, step in steps:
+        if not only or only.intersection(targets):
+            step()
     for t in sorted(os.listdir(CORPUS)):
         files = os.listdir(os.path.join(CORPUS, t))
         size = sum(os.path.getsize(os.path.join(CORPUS, t, f)) for f in files)
