@@ -285,10 +285,10 @@ collect(const struct stats *s, const struct findings *f, struct item *it, size_t
                 "; %" PRIu64 " %s smaller than the largest write before %s on %s "
                 "connection (a client forcing small synchronous writes: O_SYNC/O_DIRECT, "
                 "fsync-heavy code or the sync mount option)",
-                f->small_stable, f->small_stable == 1 ? "was" : "were",
+                f->small_stable, findings_were(f->small_stable),
                 f->small_stable == 1 ? "it" : "them", f->small_stable == 1 ? "its" : "their");
         findings_say(x->summary, SUMMARY_MAX, "; %" PRIu64 " COMMIT%s", f->commits,
-                     f->commits == 1 ? "" : "s");
+                     findings_s(f->commits));
         findings_say(x->summary, SUMMARY_MAX, ".");
     }
     if (f->n[FK_VERIFIER] && n < max) {
@@ -1180,10 +1180,10 @@ quality(const struct stats *s, const struct findings *f, char *buf, size_t sz, b
             "directory entries beyond the cut are unknown, so findings that need them are "
             "lower bounds. ",
             s->cap.truncated_packets, findings_s(s->cap.truncated_packets),
-            s->cap.truncated_packets == 1 ? "was" : "were");
+            findings_were(s->cap.truncated_packets));
     if (r->retransmissions)
         findings_say(buf, sz, "%" PRIu64 " retransmitted call%s %s not timed. ", r->retransmissions,
-                     findings_s(r->retransmissions), r->retransmissions == 1 ? "was" : "were");
+                     findings_s(r->retransmissions), findings_were(r->retransmissions));
     if (s->dir_cut)
         findings_say(buf, sz,
             "%" PRIu64 " of %" PRIu64 " directory listings (READDIR/READDIRPLUS replies) were "
