@@ -142,7 +142,7 @@ endforeach()
 # Findings: stable writes, redundancy, fan-out and the what-if
 # estimate against what samples/nfsgen.c did; nfsscope diff.
 add_test(NAME e2e_findings COMMAND Python3::Interpreter ${CMAKE_SOURCE_DIR}/tests/e2e_findings.py
-         $<TARGET_FILE:nfsscope> ${CMAKE_SOURCE_DIR}/samples)
+         $<TARGET_FILE:nfsscope> ${CMAKE_SOURCE_DIR}/samples ${NFSSCOPE_PCAPS})
 set_tests_properties(e2e_findings PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
 
 # NFSv4 findings (stable writes, failed lookups, lock contention, grace
