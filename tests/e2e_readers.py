@@ -8,11 +8,11 @@
 run is slow: the readers hand the same packets to every output format).
 
 1. Same reports: every sample, every public capture (the .bz2 ones
-   decompressed into WORKDIR) and every derived variant of every sample
-   (samples/derive) is read with the builtin reader and with --reader libpcap,
-   with a fixed hash seed; the JSON report and the text report with every
-   breakdown must be byte-identical, and so must exit status and stderr. Also
-   two files merged by time, and a BPF filter.
+   decompressed into WORKDIR, one at a time) and every derived variant of
+   every sample (samples/derive) is read with the builtin reader and with
+   --reader libpcap, with a fixed hash seed; the JSON report and the text
+   report with every breakdown must be byte-identical, and so must exit
+   status and stderr. Also two files merged by time, and a BPF filter.
 2. Compressed input: each sample gzip, zstd, xz and bzip2 compressed and the
    public .bz2 captures, read by the builtin reader from the file and from
    standard input, give the report libpcap gives on the plain capture (from
@@ -43,6 +43,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from checks import check, finish, json_only_args  # noqa: E402
+import plaincap  # noqa: E402
 
 ENV = dict(os.environ, NFSSCOPE_HASH_SEED="424242")
 BY = ["--by", "client,server,pair,export,file,user"]
@@ -227,18 +228,8 @@ def main(argv):
 
     plain = sorted(os.path.join(samples, n) for n in os.listdir(samples)
                    if n.endswith((".pcap", ".pcapng")))
-    public = []
-    compressed = []
-    for n in sorted(os.listdir(pcaps)):
-        p = os.path.join(pcaps, n)
-        if n.endswith(".bz2"):
-            out = os.path.join(work, n[:-4])
-            with bz2.open(p) as src, open(out, "wb") as dst:
-                shutil.copyfileobj(src, dst)
-            public.append(out)
-            compressed.append((p, out))
-        elif n.endswith((".pcap", ".pcapng")):
-            public.append(p)
+    public = [os.path.join(pcaps, n) for n in sorted(os.listdir(pcaps))
+              if n.endswith((".pcap", ".pcapng", ".bz2"))]
     derived = []
     for s in plain:
         for v in D.VARIANTS:
@@ -249,9 +240,21 @@ def main(argv):
                 derived.append(out)
     check(len(derived) >= len(plain) * 5, "%d derived variants" % len(derived))
 
-    # 1. the same reports
+    # 1. the same reports; 2. for the public .bz2 captures, compressed input
+    n = 0
+    for c in public:
+        with plaincap.plain(c, work) as p:
+            same_reports(os.path.basename(p), ["-r", p], ["--reader", "libpcap", "-r", p])
+            if p != c:
+                with open(c, "rb") as fh:
+                    z = fh.read()
+                with open(p, "rb") as fh:
+                    raw = fh.read()
+                same_reports(os.path.basename(c) + " stdin", ["-r", "-"],
+                             ["--reader", "libpcap", "-r", "-"], z, raw)
+                n += 1
     caps = plain + public + derived
-    for c in caps:
+    for c in plain + derived:
         same_reports(os.path.basename(c), ["-r", c], ["--reader", "libpcap", "-r", c])
     a, b = os.path.join(samples, "all-ops.pcap"), os.path.join(samples, "multi-client.pcapng")
     same_reports("merge", ["-r", a, "-r", b], ["--reader", "libpcap", "-r", a, "-r", b])
@@ -261,7 +264,6 @@ def main(argv):
     print("same reports: %d captures" % len(caps))
 
     # 2. compressed input
-    n = 0
     for c in plain:
         with open(c, "rb") as fh:
             raw = fh.read()
@@ -280,14 +282,6 @@ def main(argv):
                 ja["capture"]["sources"] = jb["capture"]["sources"]
             check(ja == jb, "%s: the file's report is not the plain capture's" % zp)
             n += 1
-    for zp, plainp in compressed:
-        with open(zp, "rb") as fh:
-            z = fh.read()
-        with open(plainp, "rb") as fh:
-            raw = fh.read()
-        same_reports(os.path.basename(zp) + " stdin", ["-r", "-"],
-                     ["--reader", "libpcap", "-r", "-"], z, raw)
-        n += 1
     # a compressed file libpcap's reader cannot read; a cut one; not a capture inside
     zp = os.path.join(work, "all-ops.pcap.gz")
     one_line(run(["--reader", "libpcap", "-r", zp]), 1, ["all-ops.pcap.gz", "compressed"],

@@ -3,10 +3,10 @@
 """e2e_threads.py: the findings on a second thread (--threads).
 
 - every sample and every public capture (the .bz2 ones decompressed into
-  the work directory) gives byte-identical reports, JSON and text with every
-  breakdown, with --threads 1 and with the default (2), and so do the
-  periodic JSON reports of --interval 1 (each waits for the findings thread
-  to catch up);
+  the work directory, one at a time) gives byte-identical reports, JSON and
+  text with every breakdown, with --threads 1 and with the default (2), and
+  so do the periodic JSON reports of --interval 1 (each waits for the
+  findings thread to catch up);
 - a replay with --metrics and --speed, scraped while it plays: every scrape
   is answered, and the last one (input done) gives the same findings and time
   by cause as with --threads 1;
@@ -21,12 +21,10 @@ usage: e2e_threads.py [--json-only] NFSSCOPE SAMPLES_DIR PUBLIC_PCAPS_DIR WORK_D
   --json-only: no text reports (half the runs: scripts/check's ThreadSanitizer
   build, where every run is slow)
 """
-import bz2
 import glob
 import json
 import os
 import re
-import shutil
 import signal
 import subprocess
 import sys
@@ -34,6 +32,7 @@ import time
 import urllib.request
 
 from checks import check, finish, json_only_args, skip_part
+from plaincap import plain
 
 
 # One hash seed for every run: which entry a full table evicts depends on it
@@ -52,15 +51,7 @@ def captures(samples, public, work):
     if not os.path.isdir(public):
         skip_part(f"public captures: {public} is absent (samples only)", ci_required=True)
         return caps
-    for p in sorted(glob.glob(os.path.join(public, "*.pcap*"))):
-        if p.endswith(".bz2"):
-            out = os.path.join(work, os.path.basename(p)[:-4])
-            if not os.path.exists(out):
-                with bz2.open(p, "rb") as src, open(out, "wb") as dst:
-                    shutil.copyfileobj(src, dst)
-            p = out
-        caps.append(p)
-    return caps
+    return caps + sorted(glob.glob(os.path.join(public, "*.pcap*")))
 
 
 def threads_of(pid):
@@ -172,6 +163,23 @@ def metrics_replay(nfsscope, path, extra):
     return answered, failed, last
 
 
+def same_with_threads(nfsscope, cap, modes):
+    """The reports of cap with --threads 1 and with the default are the same."""
+    name = os.path.basename(cap)
+    for mode in modes:
+        one = run(nfsscope, ["-r", cap, "--threads", "1", *mode])
+        two = run(nfsscope, ["-r", cap, *mode])
+        check(one.returncode == two.returncode,
+              f"{name} {mode[1]}: exit {one.returncode} vs {two.returncode}")
+        check(one.stdout == two.stdout and len(one.stdout) > 100,
+              f"{name} {mode[1]}: --threads 1 and 2 differ")
+        check(one.stderr == two.stderr, f"{name} {mode[1]}: stderr differs")
+    one = run(nfsscope, ["-r", cap, "--threads", "1", "-o", "json", "--interval", "1"])
+    two = run(nfsscope, ["-r", cap, "-o", "json", "--interval", "1"])
+    check(one.returncode == two.returncode and one.stdout == two.stdout,
+          f"{name} --interval 1: --threads 1 and 2 differ")
+
+
 def main():
     parsed = json_only_args(sys.argv[1:], 4)
     if not parsed:
@@ -185,19 +193,8 @@ def main():
     caps = captures(samples, public, work)
     check(len(caps) >= 12, f"{len(caps)} captures found")
     for cap in caps:
-        name = os.path.basename(cap)
-        for mode in modes:
-            one = run(nfsscope, ["-r", cap, "--threads", "1", *mode])
-            two = run(nfsscope, ["-r", cap, *mode])
-            check(one.returncode == two.returncode,
-                  f"{name} {mode[1]}: exit {one.returncode} vs {two.returncode}")
-            check(one.stdout == two.stdout and len(one.stdout) > 100,
-                  f"{name} {mode[1]}: --threads 1 and 2 differ")
-            check(one.stderr == two.stderr, f"{name} {mode[1]}: stderr differs")
-        one = run(nfsscope, ["-r", cap, "--threads", "1", "-o", "json", "--interval", "1"])
-        two = run(nfsscope, ["-r", cap, "-o", "json", "--interval", "1"])
-        check(one.returncode == two.returncode and one.stdout == two.stdout,
-              f"{name} --interval 1: --threads 1 and 2 differ")
+        with plain(cap, work) as p:
+            same_with_threads(nfsscope, p, modes)
 
     lossy = os.path.join(samples, "lossy-cms.pcap")
     a1, f1, last1 = metrics_replay(nfsscope, lossy, ["--threads", "1"])

@@ -18,7 +18,6 @@ which must give the same numbers.
 
   nfs4_truth_test.py DRIVER PCAPS_DIR SAMPLES_DIR WORK_DIR
 Exit 77 (skip) when the captures are absent (1 under CI), as e2e_public does."""
-import bz2
 import json
 import os
 import subprocess
@@ -26,6 +25,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from checks import check, finish  # noqa: E402  (tests/checks.py)
+from plaincap import plain  # noqa: E402
 
 # The captures whose NFSv4 traffic tshark sees whole. The lossy mixed one
 # (nfstrace-eth-ipv4-tcp-nfsv3-4-41-cifs1-2) needs the pipeline's resync
@@ -151,15 +151,10 @@ def main():
     for f in CLEAN:
         path = os.path.join(pcaps, f)
         base = f[:-4] if f.endswith('.bz2') else f
-        if f.endswith('.bz2'):
-            plain = os.path.join(work, base)
-            if not os.path.exists(plain):
-                with bz2.open(path) as src, open(plain + '.tmp', 'wb') as dst:
-                    dst.write(src.read())
-                os.replace(plain + '.tmp', plain)
-            path = plain
         with open(os.path.join(truth_dir, base[:-5] + '.json')) as fh:
-            both_ways(driver, path, base, [('tshark', json.load(fh))])
+            want = json.load(fh)
+        with plain(path, work) as p:
+            both_ways(driver, p, base, [('tshark', want)])
     # The NFSv4 samples: tshark's truth and the generating client's record.
     nsamples = 0
     for f in sorted(os.listdir(samples)):
