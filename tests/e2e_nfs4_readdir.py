@@ -108,13 +108,13 @@ def public(nfsscope, path):
               f'{fh[-8:]}: {rows[fh]!r} ends with "/{name}"')
 
 
-def csv_escaped(nfsscope, path, work):
+def csv_escaped(nfsscope, path):
     """The CSV report's rows of the hostile file (--by file): its row and its
     file_nfs4_op rows carry the same escaped key, no control byte, and the
     operations' results tshark's decoding gives its handle
     (e2e_nfs4_file_ops.py walks the current file handle)."""
     from e2e_nfs4_file_ops import tshark_truth
-    want = tshark_truth(path, work).get(FH_B.hex(), {})
+    want = tshark_truth(path).get(FH_B.hex(), {})
     out = subprocess.run([nfsscope, '-r', path, '-o', 'csv', '--by', 'file'],
                          capture_output=True, check=True, text=True).stdout
     table = list(csv.reader(io.StringIO(out, newline=''), strict=True))
@@ -158,7 +158,7 @@ def main():
                           check=True).stdout
     check(b'\x1b' not in text and b'/a.txt' in text and b'/evil' in text and
           b'\nline' not in text, 'the text report: both named, no escape byte, no line break')
-    csv_escaped(nfsscope, path, work)
+    csv_escaped(nfsscope, path)
     cap = os.path.join(pcaps or '', 'nfstrace-eth-ipv4-tcp-nfsv41.pcap')
     if pcaps and os.path.exists(cap):
         public(nfsscope, cap)

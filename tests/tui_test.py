@@ -427,7 +427,7 @@ def v4_file_ops(nfsscope, samples, work):
     from e2e_nfs4_file_ops import tshark_truth
     for name, filt in (("nfs41-ls", None), ("nfs40-ops", "data40")):
         pcap = os.path.join(samples, name + ".pcap")
-        want_by_fh = tshark_truth(pcap, work)
+        want_by_fh = tshark_truth(pcap)
         rows = truth_of(nfsscope, pcap)["breakdowns"]["file"]["rows"]
         # the JSON names each row's handle (the join key); the counts are tshark's
         keys = [r["key"] for r in rows if filt and filt in r["key"]] or [rows[0]["key"]]
