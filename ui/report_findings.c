@@ -286,7 +286,7 @@ collect(const struct stats *s, const struct findings *f, struct item *it, size_t
                 "connection (a client forcing small synchronous writes: O_SYNC/O_DIRECT, "
                 "fsync-heavy code or the sync mount option)",
                 f->small_stable, findings_were(f->small_stable),
-                f->small_stable == 1 ? "it" : "them", f->small_stable == 1 ? "its" : "their");
+                findings_them(f->small_stable), findings_their(f->small_stable));
         findings_say(x->summary, SUMMARY_MAX, "; %" PRIu64 " COMMIT%s", f->commits,
                      findings_s(f->commits));
         findings_say(x->summary, SUMMARY_MAX, ".");
@@ -384,7 +384,7 @@ collect(const struct stats *s, const struct findings *f, struct item *it, size_t
             "recovered from TCP loss (a segment sent again, arriving ahead of a hole, or lost): "
             "%s %s",
             x->count, findings_s(x->count), pct(x->count, f->lat_net.count + f->lat_clean.count),
-            x->count == 1 ? "its" : "their", x->count == 1 ? "it took" : "together they took", a);
+            findings_their(x->count), x->count == 1 ? "it took" : "together they took", a);
         if (hn && hc) {
             findings_fmt_dur(a, sizeof a, histo_percentile(hn, 99));
             findings_fmt_dur(b, sizeof b, histo_percentile(hc, 99));
@@ -476,8 +476,8 @@ collect(const struct stats *s, const struct findings *f, struct item *it, size_t
         findings_say(x->summary, SUMMARY_MAX,
             "%" PRIu64 " call%s took at least %u times the median, so far, of %s operation on "
             "%s server (and %u ms more): %s beyond %s",
-            x->count, findings_s(x->count), SLOW_FACTOR, x->count == 1 ? "its" : "their",
-            x->count == 1 ? "its" : "their", SLOW_MIN_EXCESS_US / 1000, a,
+            x->count, findings_s(x->count), SLOW_FACTOR, findings_their(x->count),
+            findings_their(x->count), SLOW_MIN_EXCESS_US / 1000, a,
             x->count == 1 ? "that median" : "those medians");
         if (sv && op && op->outliers) {
             char srv[64];
@@ -1161,7 +1161,7 @@ quality(const struct stats *s, const struct findings *f, char *buf, size_t sz, b
             "%" PRIu64 " call%s could not be matched (%" PRIu64 " unanswered, %" PRIu64
             " repl%s without %s call): latency covers %.1f %% of the operations. ",
             untimed, findings_s(untimed), r->unanswered_calls, r->orphan_replies,
-            r->orphan_replies == 1 ? "y" : "ies", r->orphan_replies == 1 ? "its" : "their",
+            r->orphan_replies == 1 ? "y" : "ies", findings_their(r->orphan_replies),
             pct(ops - untimed, ops));
     if (r->orphan_replies)
         findings_say(buf, sz, "Replies without a call mean the capture started mid-stream or lost calls: "
@@ -1212,13 +1212,13 @@ quality(const struct stats *s, const struct findings *f, char *buf, size_t sz, b
             "%" PRIu64 " connection%s switched to TLS (RPC-over-TLS, RFC 9289) and carried %" PRIu64
             " encrypted byte%s: %s calls are not seen, so every count is a lower bound. ",
             s->tls.connections, findings_s(s->tls.connections), s->tls.bytes,
-            findings_s(s->tls.bytes), s->tls.connections == 1 ? "its" : "their");
+            findings_s(s->tls.bytes), findings_their(s->tls.connections));
     if (r->gss.data[2])
         findings_say(buf, sz,
             "%" PRIu64 " call%s %s encrypted (RPCSEC_GSS privacy, krb5p): counted and timed, "
             "but %s files, names and statuses are not seen, so findings miss %s. ",
             r->gss.data[2], findings_s(r->gss.data[2]), findings_were(r->gss.data[2]),
-            r->gss.data[2] == 1 ? "its" : "their", r->gss.data[2] == 1 ? "it" : "them");
+            findings_their(r->gss.data[2]), findings_them(r->gss.data[2]));
     return untimed;
 }
 
@@ -1433,8 +1433,8 @@ findings_text(FILE *out, const struct stats *s, const struct findings *f, bool a
                 fprintf(out,
                         ": %u listing%s, %" PRIu64 " READDIRPLUS + %" PRIu64 " READDIR, %" PRIu64
                         " LOOKUP + %" PRIu64 " GETATTR + %" PRIu64 " ACCESS\n",
-                        d->listings, findings_s(d->listings), d->readdirplus, d->readdir, d->lookup, d->getattr,
-                        d->access);
+                        d->listings, findings_s(d->listings), d->readdirplus, d->readdir,
+                        d->lookup, d->getattr, d->access);
             }
         }
         k = top_clients(f, it[i].kind, idx);

@@ -40,4 +40,17 @@ findings_were(uint64_t n)
     return n == 1 ? "was" : "were";
 }
 
+/* The pronouns that refer back to a count's noun. */
+static inline const char *
+findings_their(uint64_t n)
+{
+    return n == 1 ? "its" : "their";
+}
+
+static inline const char *
+findings_them(uint64_t n)
+{
+    return n == 1 ? "it" : "them";
+}
+
 #endif
