@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* mtab.c: the what-if model's table (mtab.h): allocation and placing a new
+ * key. */
+#include "mtab.h"
+
+#include <stdlib.h>
+
+_Static_assert(sizeof(struct mslot) == 64, "a slot's key and stamps are one line");
+
+struct mtab *
+mtab_new(size_t cap, uint64_t *evicted)
+{
+    struct mtab *t = calloc(1, sizeof *t);
+    size_t rows = 16;
+
+    if (!t)
+        return NULL;
+    while (rows < cap && rows < ((size_t)1 << 30))
+        rows <<= 1;
+    if (rows > SIZE_MAX / MTAB_ROW || !hugemem_alloc(&t->mem, rows * MTAB_ROW)) {
+        free(t);
+        return NULL;
+    }
+    /* as ftab_groups_new: below 2 MiB made resident at once */
+    if (!t->mem.len)
+        mem_populate(t->mem.p, rows * MTAB_ROW);
+    t->base = t->mem.p;
+    t->mask = (uint32_t)(rows - 1);
+    t->evicted = evicted;
+    return t;
+}
+
+void
+mtab_free(struct mtab *t)
+{
+    if (!t)
+        return;
+    hugemem_free(&t->mem);
+    free(t);
+}
+
+/* A slot's latest stamp: MTAB_NONE is below every other. */
+static int64_t
+latest(const struct mslot *s)
+{
+    int64_t n = s->stamp[0];
+    unsigned m;
+
+    for (m = 1; m < MTAB_N; m++)
+        if (s->stamp[m] > n)
+            n = s->stamp[m];
+    return n;
+}
+
+struct mslot *
+mtab_place(struct mtab *t, uint64_t key)
+{
+    uint32_t home = (uint32_t)key & t->mask, i;
+    struct mslot *victim = NULL;
+    int64_t vlatest = 0;
+    unsigned m;
+
+    for (i = 0; i < FTAB_PROBE; i++) {
+        struct mslot *s = mtab_slot_at(t, (home + i) & t->mask);
+        int64_t l;
+
+        if (s->key == 0) {
+            victim = s;
+            break;
+        }
+        l = latest(s);
+        if (!victim || l < vlatest) {
+            victim = s;
+            vlatest = l;
+        }
+    }
+    if (victim->key != 0)
+        for (m = 0; m < MTAB_N; m++)
+            *t->evicted += mtab_has(victim, m);
+    victim->key = key | FTAB_USED;
+    for (m = 0; m < MTAB_N; m++)
+        victim->stamp[m] = MTAB_NONE;
+    t->placed++;
+    return victim;
+}
