@@ -16,6 +16,7 @@
 #include "ftab.h"
 #include "hashtab.h"
 #include "hugemem.h"
+#include "mtab.h"
 #include "slowsrv.h"
 #include "serialio.h"
 #include "smallio.h"
@@ -167,7 +168,7 @@ struct lstv { /* a client's listings of one directory */
     int64_t t_plus;  /* last READDIRPLUS reply with entry attributes, 0 = none */
 };
 
-struct mval { /* what-if model entry (one table per scenario) */
+struct mval { /* what-if model entry (a member of f->model per scenario) */
     _Alignas(64) int64_t t;           /* ATTR: refreshed; ACC: answered; DENT/LIST: learned */
     uint64_t digest;     /* ATTR: current; ACC/DENT/LIST: the object's when learned */
     uint64_t read_digest, read_end;
@@ -177,6 +178,9 @@ struct mval { /* what-if model entry (one table per scenario) */
 };
 
 enum { MK_ATTR = 1, MK_ACC, MK_DENT, MK_LIST };
+
+_Static_assert(SC__COUNT == MTAB_N && sizeof(struct mval) == MTAB_VSIZE,
+               "the model's table: a member per scenario, a struct mval each");
 
 static int64_t
 ns_of(const struct timespec *t)
@@ -188,11 +192,10 @@ struct findings *
 findings_new(size_t cap, unsigned window_s, uint64_t seed)
 {
     struct findings *f = calloc(1, sizeof *f);
-    size_t mvs[SC__COUNT];
     static const size_t pmvs[2] = { sizeof(struct parentv), sizeof(struct modv) };
     static const size_t attr_vs = sizeof(struct held), acc_vs = sizeof(struct accv),
                         lst_vs = sizeof(struct lstv);
-    struct ftab_group full[5];
+    struct ftab_group full[4];
     struct ftab *pm[2];
     unsigned i;
     bool ok;
@@ -213,19 +216,16 @@ findings_new(size_t cap, unsigned window_s, uint64_t seed)
     histo_init(&f->lat_net);
     histo_init(&f->lat_clean);
     f->files = calloc(FND_TOP_FILES, sizeof *f->files);
-    /* a row per index: the 7 scenarios' slots (two cache lines), then
-     * their values, a line each */
-    for (i = 0; i < SC__COUNT; i++)
-        mvs[i] = sizeof(struct mval);
     /* The hash-placed tables keyed by handles and clients, which a big
-     * capture fills entirely (13 MB by default), in one allocation on huge
-     * pages (hugemem.h); the largest first. */
-    full[0] = (struct ftab_group){ f->model, SC__COUNT, cap, mvs };
-    full[1] = (struct ftab_group){ pm, 2, cap, pmvs }; /* 32 + 88 bytes: 128 */
-    full[2] = (struct ftab_group){ &f->attr, 1, cap, &attr_vs };
-    full[3] = (struct ftab_group){ &f->acc, 1, cap, &acc_vs };
-    full[4] = (struct ftab_group){ &f->lst, 1, 4096, &lst_vs };
-    if (ftab_groups_new(full, 5, &f->evicted)) {
+     * capture fills entirely (12 MB by default), on huge pages (hugemem.h):
+     * the model's (a row per key: its scenarios' stamps, then their
+     * values, a line each), and the others in one allocation. */
+    f->model = mtab_new(cap, &f->evicted);
+    full[0] = (struct ftab_group){ pm, 2, cap, pmvs }; /* 32 + 88 bytes: 128 */
+    full[1] = (struct ftab_group){ &f->attr, 1, cap, &attr_vs };
+    full[2] = (struct ftab_group){ &f->acc, 1, cap, &acc_vs };
+    full[3] = (struct ftab_group){ &f->lst, 1, 4096, &lst_vs };
+    if (ftab_groups_new(full, 4, &f->evicted)) {
         f->parent = pm[0];
         f->mod = pm[1];
     }
@@ -235,9 +235,8 @@ findings_new(size_t cap, unsigned window_s, uint64_t seed)
     f->slow = slowsrv_new();
     f->small = calloc(1, sizeof *f->small);
     f->serial = calloc(1, sizeof *f->serial);
-    ok = f->files && f->attr && f->mod && f->acc && f->parent && f->conn && f->server &&
-         f->lst && f->filex && f->slow && f->small &&
-         f->serial;
+    ok = f->files && f->model && f->attr && f->mod && f->acc && f->parent && f->conn &&
+         f->server && f->lst && f->filex && f->slow && f->small && f->serial;
     if (!ok) {
         findings_free(f);
         return NULL;
@@ -248,8 +247,6 @@ findings_new(size_t cap, unsigned window_s, uint64_t seed)
 void
 findings_free(struct findings *f)
 {
-    unsigned i;
-
     if (!f)
         return;
     ftab_free(f->attr);
@@ -263,8 +260,7 @@ findings_free(struct findings *f)
     slowsrv_free(f->slow);
     free(f->small);
     free(f->serial);
-    for (i = 0; i < SC__COUNT; i++)
-        ftab_free(f->model[i]);
+    mtab_free(f->model);
     free(f->files);
     free(f);
 }
@@ -786,34 +782,37 @@ ac_of(const struct fscen_params *P, const struct mval *a)
     return a->type == NF3DIR ? P->ac_dir_ns : P->ac_reg_ns;
 }
 
+/* The model's keys of a replied call (struct who's), each looked up once
+ * for all the scenarios (mref). */
+struct mrefs {
+    struct mref ma_f, ma_o, mx_f, ml_f;
+    struct mref pdir_ml; /* set when mcall.plus_t is */
+    struct mref de[OP_DIRENT_MAX]; /* the refreshed entries' (mcall.nde) */
+};
+
 /* The client's view of fh's attributes, with READDIRPLUS of its directory
  * counted as a refresh (its entries carry attributes); NULL if none.
  * plus_t: the bucket of fh's parent's listing (plus_time), NULL if fh has no
- * parent known. *slot: its slot in the scenario's table, or NULL. */
+ * parent known. */
 static struct mval *
-m_attr(struct findings *f, unsigned sc, struct who *w, const int64_t *plus_t, int64_t now,
-       struct fslot **slot)
+m_attr(struct findings *f, unsigned sc, struct mrefs *r, const int64_t *plus_t, int64_t now)
 {
-    struct ftab *t = f->model[sc];
-    struct fslot *s;
-    struct mval *a = ftab_get_slot(t, w->k.ma_f, &s);
+    struct mtab *t = f->model;
+    struct mval *a = mref_get(t, &r->ma_f, sc);
 
     if (plus_t && fscen_params[sc].rdirplus) {
         /* only a plus listing newer than a counts: none can be if the
          * bucket's time is not */
         int64_t pt = *plus_t;
         const struct mval *l = pt != INT64_MIN && (!a || pt > a->t)
-                                   ? ftab_get(t, w->pdir_ml) : NULL;
+                                   ? mref_get(t, &r->pdir_ml, sc) : NULL;
 
         if (l && l->plus && (!a || l->t > a->t)) {
-            if (!a) {
-                s = ftab_put_slot(t, w->k.ma_f, now, NULL);
-                a = val_of(t, s);
-            }
+            if (!a)
+                a = mref_put(t, &r->ma_f, sc, now);
             a->t = l->t;
         }
     }
-    *slot = s;
     return a;
 }
 
@@ -842,16 +841,16 @@ struct mcall {
     uint64_t offset;   /* READ, READDIR(PLUS) */
     uint64_t end;      /* READ: offset + read_bytes */
     unsigned nde;      /* READDIRPLUS entries refreshed when sent (rdirplus) */
-    uint64_t *de_key, *de_digest;
+    uint64_t *de_digest; /* their keys in mrefs.de */
     uint8_t *de_type;
 };
 
-/* mk: the MK_ATTR key of a handle; hint: its slot if a lookup found it. */
+/* r: a handle's MK_ATTR key; sc: the scenario whose entry is refreshed. */
 static inline void
-m_refresh(struct ftab *t, uint64_t mk, struct fslot *hint, int64_t now, uint64_t digest,
+m_refresh(struct mtab *t, struct mref *r, unsigned sc, int64_t now, uint64_t digest,
           uint8_t type)
 {
-    struct mval *a = val_of(t, ftab_put_at(t, hint, mk, now));
+    struct mval *a = mref_put(t, r, sc, now);
 
     a->t = now;
     a->digest = digest;
@@ -861,14 +860,13 @@ m_refresh(struct ftab *t, uint64_t mk, struct fslot *hint, int64_t now, uint64_t
 /* Would a Linux client with scenario sc's options have sent this call?
  * Updates the scenario's caches as if it had (or had not). */
 static bool
-m_sent(struct findings *f, unsigned sc, const struct mcall *c, struct who *w, uint64_t *est,
-       uint64_t *cto_kept)
+m_sent(struct findings *f, unsigned sc, const struct mcall *c, struct who *w, struct mrefs *r,
+       uint64_t *est, uint64_t *cto_kept)
 {
     const struct fscen_params *P = &fscen_params[sc];
-    struct ftab *t = f->model[sc];
+    struct mtab *t = f->model;
     int64_t now = c->now;
-    struct fslot *a_slot = NULL; /* a's slot */
-    struct mval *a = c->fh ? m_attr(f, sc, w, c->plus_t, now, &a_slot) : NULL;
+    struct mval *a = c->fh ? m_attr(f, sc, r, c->plus_t, now) : NULL;
     bool sent = true;
     unsigned i;
 
@@ -898,37 +896,35 @@ m_sent(struct findings *f, unsigned sc, const struct mcall *c, struct who *w, ui
         }
         break;
     case OPK_ACCESS: {
-        struct fslot *xs;
-        struct mval *x = ftab_get_slot(t, w->k.mx_f, &xs);
+        struct mval *x = mref_get(t, &r->mx_f, sc);
 
         sent = !(x && a && x->digest == a->digest && now - x->t < ac_of(P, a));
         if (sent && c->attr_valid) {
-            x = val_of(t, ftab_put_at(t, xs, w->k.mx_f, now));
+            x = mref_put(t, &r->mx_f, sc, now);
             x->t = c->t_reply;
             x->digest = c->digest;
         }
         break;
     }
     case OPK_LOOKUP: {
-        struct fslot *es;
         struct mval *e;
         bool dir_ok;
 
         if (!P->dentries)
             break;
-        e = ftab_get_slot(t, w->k.mx_f, &es);
+        e = mref_get(t, &r->mx_f, sc);
         dir_ok = m_valid(P, a, now);
         if (dir_ok && e && e->digest == a->digest && (e->pos || P->neg_dentries))
             sent = false;
         /* the listing looked up only when it can decide (lookups change nothing) */
         if (sent && dir_ok && P->rdirplus && c->ok && plus_time(f, w->k.ml_f) != INT64_MIN) {
-            const struct mval *l = ftab_get(t, w->k.ml_f);
+            const struct mval *l = mref_get(t, &r->ml_f, sc);
 
             if (l && l->plus && l->digest == a->digest)
                 sent = false; /* READDIRPLUS primed the dentry */
         }
         if (sent && c->attr_valid) {
-            e = val_of(t, ftab_put_at(t, es, w->k.mx_f, now));
+            e = mref_put(t, &r->mx_f, sc, now);
             e->t = c->t_reply;
             e->digest = c->digest;
             e->pos = c->ok;
@@ -937,7 +933,7 @@ m_sent(struct findings *f, unsigned sc, const struct mcall *c, struct who *w, ui
     }
     case OPK_READDIR:
     case OPK_READDIRPLUS: {
-        struct mval *l = ftab_put(t, w->k.ml_f, now, NULL);
+        struct mval *l = mref_put(t, &r->ml_f, sc, now);
 
         if (c->offset == 0)
             l->sending = !(l->t && a && l->digest == a->digest && m_valid(P, a, now));
@@ -963,14 +959,14 @@ m_sent(struct findings *f, unsigned sc, const struct mcall *c, struct who *w, ui
     if (!sent)
         return false;
     if (c->refresh_f)
-        m_refresh(t, w->k.ma_f, a_slot, c->t_reply, c->digest, c->type);
+        m_refresh(t, &r->ma_f, sc, c->t_reply, c->digest, c->type);
     if (c->refresh_o)
-        m_refresh(t, w->k.ma_o, NULL, c->t_reply, c->obj_digest, c->obj_type);
+        m_refresh(t, &r->ma_o, sc, c->t_reply, c->obj_digest, c->obj_type);
     if (P->rdirplus)
         for (i = 0; i < c->nde; i++)
-            m_refresh(t, c->de_key[i], NULL, c->t_reply, c->de_digest[i], c->de_type[i]);
+            m_refresh(t, &r->de[i], sc, c->t_reply, c->de_digest[i], c->de_type[i]);
     if (c->kind == OPK_READ && c->fh) {
-        a = val_of(t, ftab_put_at(t, a_slot, w->k.ma_f, now));
+        a = mref_put(t, &r->ma_f, sc, now);
         if (a->read_digest != a->digest)
             a->read_end = 0;
         a->read_digest = a->digest;
@@ -992,10 +988,11 @@ whatif(struct findings *f, const struct op_event *ev, struct who *w, bool replie
     size_t row = v4 ? sizeof f->wi4.est[0] : sizeof f->est[0];
     uint64_t *est;
     uint64_t *kept = v4 ? f->wi4.cto_kept : f->cto_kept;
-    uint64_t de_key[OP_DIRENT_MAX], de_digest[OP_DIRENT_MAX];
+    uint64_t de_digest[OP_DIRENT_MAX];
     uint8_t de_type[OP_DIRENT_MAX];
     unsigned sc, kind = ev->kind, i;
     struct mcall c;
+    struct mrefs r;
     bool refresh = ev->has_status && attr_counts(kind);
     /* the kind a scenario without READDIRPLUS would have sent */
     unsigned kind_nop = kind == OPK_READDIRPLUS ? OPK_READDIR : kind;
@@ -1037,21 +1034,25 @@ whatif(struct findings *f, const struct op_event *ev, struct who *w, bool replie
     c.offset = ev->offset;
     c.end = ev->offset + ev->read_bytes;
     c.nde = 0;
-    c.de_key = de_key;
     c.de_digest = de_digest;
     c.de_type = de_type;
     if (refresh && kind == OPK_READDIRPLUS)
         for (i = 0; i < ev->ndirent; i++) {
             const struct op_dirent *e = &ev->dirent[i];
             if (!dot(e->name) && e->attr.valid && e->fh.len) {
-                de_key[c.nde] = w->dma[i];
+                mref_init(&r.de[c.nde], w->dma[i]);
                 de_digest[c.nde] = e->attr.digest;
                 de_type[c.nde++] = e->attr.type;
             }
         }
+    mref_init(&r.ma_f, w->k.ma_f);
+    mref_init(&r.ma_o, w->k.ma_o);
+    mref_init(&r.mx_f, w->k.mx_f);
+    mref_init(&r.ml_f, w->k.ml_f);
+    mref_init(&r.pdir_ml, c.plus_t ? w->pdir_ml : 0);
     for (sc = 0; sc < SC__COUNT; sc++, est_row += row) {
         est = (uint64_t *)est_row;
-        if (m_sent(f, sc, &c, w, est, &kept[sc]))
+        if (m_sent(f, sc, &c, w, &r, est, &kept[sc]))
             est[fscen_params[sc].rdirplus ? kind : kind_nop]++;
     }
 }
@@ -1090,14 +1091,14 @@ call_keys(const struct findings *f, const struct op_event *ev, struct fnd_prep *
     default:
         break;
     }
-    /* the groups' first members (findings_new): their rows */
-    ftab_prefetch(f->model[0], p->ma_f, FND_MODEL_LINES);
+    /* the model's rows and the groups' first members' (findings_new) */
+    mtab_prefetch(f->model, p->ma_f, FND_MODEL_LINES);
     if (p->ml_f)
-        ftab_prefetch(f->model[0], p->ml_f, FND_MODEL_LINES);
+        mtab_prefetch(f->model, p->ml_f, FND_MODEL_LINES);
     if (p->mx_f)
-        ftab_prefetch(f->model[0], p->mx_f, FND_MODEL_LINES);
+        mtab_prefetch(f->model, p->mx_f, FND_MODEL_LINES);
     if (p->ma_o)
-        ftab_prefetch(f->model[0], p->ma_o, FND_MODEL_LINES);
+        mtab_prefetch(f->model, p->ma_o, FND_MODEL_LINES);
     ftab_prefetch(f->parent, p->fk, FND_PM_LINES);
     ftab_prefetch(f->attr, p->ak, FND_ATTR_LINES);
 }

@@ -155,10 +155,10 @@ struct fnd_whatif4 {
     uint64_t deleg_open, deleg_close, deleg_getattr; /* COMPOUNDs a read delegation saves */
 };
 
-/* Cache lines of a row (ftab_lines) of the model's tables (7 slots, then
- * 7 values of a line each), of parent and mod's, and of attr's: the lines
- * findings_prepare loads. */
-#define FND_MODEL_LINES 9
+/* Cache lines of a row of the model's table (mtab_lines: a key and its 7
+ * stamps, then 7 values of a line each), of parent and mod's (ftab_lines),
+ * and of attr's: the lines findings_prepare loads. */
+#define FND_MODEL_LINES 8
 #define FND_PM_LINES 2
 #define FND_ATTR_LINES 1
 
@@ -167,6 +167,7 @@ struct fnd_whatif4 {
 #define FND_PLUS_BITS 11 /* findings.plus_t: 2,048 buckets, 16 KiB */
 
 struct ftab;    /* bounded hash table (findings.c) */
+struct mtab;    /* the same, an entry per scenario in each slot (mtab.h) */
 struct slowsrv; /* slow_server (slowsrv.h) */
 struct smallio; /* small_io (smallio.h) */
 struct serialio; /* serialized_io (serialio.h) */
@@ -236,7 +237,7 @@ struct findings {
                                    * (serialio.h) */
     /* bounded state */
     struct ftab *attr, *mod, *acc, *parent, *conn, *server, *lst, *filex;
-    struct ftab *model[SC__COUNT];
+    struct mtab *model;           /* the what-if model, every scenario's */
     /* READDIRPLUS listings in the what-if model by bucket of their MK_LIST
      * key (findings.c): the latest time (mval.t) any scenario gave one,
      * INT64_MIN if none. No scenario holds a listing marked plus, or a newer

@@ -9,6 +9,7 @@
 #include "dissector.h"
 #include "ftab.h"
 #include "hashtab.h"
+#include "mtab.h"
 #include "stats.h"
 #include "t.h"
 
@@ -720,7 +721,7 @@ test_row_lines(void)
     CHECK(f != NULL);
     if (!f)
         return;
-    EQ(ftab_lines(f->model[0]), FND_MODEL_LINES);
+    EQ(mtab_lines(), FND_MODEL_LINES);
     EQ(ftab_lines(f->parent), FND_PM_LINES);
     EQ(ftab_lines(f->attr), FND_ATTR_LINES);
     findings_free(f);
