@@ -39,44 +39,53 @@ mtab_free(struct mtab *t)
     free(t);
 }
 
-/* A slot's latest stamp: MTAB_NONE is below every other. */
-static int64_t
-latest(const struct mslot *s)
+/* A slot's entries, and its latest stamp (MTAB_NONE is below every
+ * other). */
+static unsigned
+entries(const struct mslot *s, int64_t *latest)
 {
-    int64_t n = s->stamp[0];
-    unsigned m;
+    unsigned m, n = 0;
 
-    for (m = 1; m < MTAB_N; m++)
-        if (s->stamp[m] > n)
-            n = s->stamp[m];
+    *latest = MTAB_NONE;
+    for (m = 0; m < MTAB_N; m++) {
+        n += s->stamp[m] != MTAB_NONE;
+        if (s->stamp[m] > *latest)
+            *latest = s->stamp[m];
+    }
     return n;
 }
 
+/* Of a full window, the slot of the fewest entries, the least recently
+ * used of those. The fewest first: evicting a slot drops every member's
+ * entry there, and the keys only one or two members hold (in the model,
+ * those only the scenarios sending more calls refresh) would otherwise
+ * evict the keys all hold at the rate of every member's new keys. */
 struct mslot *
 mtab_place(struct mtab *t, uint64_t key)
 {
     uint32_t home = (uint32_t)key & t->mask, i;
     struct mslot *victim = NULL;
     int64_t vlatest = 0;
-    unsigned m;
+    unsigned vn = 0, m;
 
     for (i = 0; i < FTAB_PROBE; i++) {
         struct mslot *s = mtab_slot_at(t, (home + i) & t->mask);
+        unsigned n;
         int64_t l;
 
         if (s->key == 0) {
             victim = s;
+            vn = 0;
             break;
         }
-        l = latest(s);
-        if (!victim || l < vlatest) {
+        n = entries(s, &l);
+        if (!victim || n < vn || (n == vn && l < vlatest)) {
             victim = s;
+            vn = n;
             vlatest = l;
         }
     }
-    if (victim->key != 0)
-        for (m = 0; m < MTAB_N; m++)
-            *t->evicted += mtab_has(victim, m);
+    *t->evicted += vn;
     victim->key = key | FTAB_USED;
     for (m = 0; m < MTAB_N; m++)
         victim->stamp[m] = MTAB_NONE;

@@ -8,8 +8,9 @@
  * replaced. Each member has its own stamp of the key (MTAB_NONE: no entry)
  * and its own value. A member's put of a key that has a slot uses that
  * slot; a new key takes the first empty slot of its window, else the one
- * whose latest stamp is the oldest, and every member's entry there is
- * evicted (each counted in *evicted). */
+ * holding the fewest members' entries, of those the one whose latest stamp
+ * is the oldest, and every member's entry there is evicted (each counted
+ * in *evicted). */
 #ifndef NFSSCOPE_MTAB_H
 #define NFSSCOPE_MTAB_H
 
@@ -105,8 +106,8 @@ mtab_find(const struct mtab *t, uint64_t key)
 }
 
 /* A slot for `key`, which has none: the window's first empty one, else the
- * one whose members' latest stamp is the oldest, its entries evicted. No
- * member has an entry there yet. */
+ * one of the fewest entries, the least recently used of those, its entries
+ * evicted. No member has an entry there yet. */
 struct mslot *mtab_place(struct mtab *t, uint64_t key);
 
 /* Member m's entry in s made recent (`now`), created (zeroed) if m had

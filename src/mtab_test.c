@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* mtab_test.c: the model's table: each member's own entries of a shared
- * key, placement in a full window (the slot least recently used by any
- * member goes, all its members' entries counted), and lookups remembered
- * across other keys' puts (mref). */
+ * key, placement in a full window (the slot of the fewest entries goes,
+ * the least recently used of those, all its entries counted), and lookups
+ * remembered across other keys' puts (mref). */
 #include "mtab.h"
 
 #include <stdlib.h>
@@ -67,16 +67,16 @@ test_members(void)
     mtab_free(t);
 }
 
-/* Fill the window of home 5 with 8 keys; stamps per slot (member: time):
- * slot 0: m0 10, m3 100 (oldest single entry, but used late)
- * slot 1..6: m1 60 + slot, m4 20 + slot
- * slot 7: m2 30, m5 40, m6 50 (three entries, latest 50: the victim) */
+/* Fill the window of home 5 with 8 keys; stamps (member: time):
+ * slot 0: m0 10, m3 100 (the oldest single entry, two entries)
+ * slots 1..5: m1 60 + slot, m4 20 + slot, m6 80 + slot
+ * slot 6: m1 1, m4 2, m6 3 (the oldest latest stamp, three entries)
+ * slot 7: m2 30, m5 50 (two entries, the older latest: the victim) */
 static void
 test_victim(void)
 {
     uint64_t evicted = 0;
     struct mtab *t = mtab_new(16, &evicted);
-    uint64_t k9 = key_at(5, 8);
     struct mslot *s;
     unsigned i, m;
 
@@ -85,21 +85,24 @@ test_victim(void)
         return;
     mtab_put(t, key_at(5, 0), 0, 10);
     mtab_put(t, key_at(5, 0), 3, 100);
-    for (i = 1; i < 7; i++) {
+    for (i = 1; i < 6; i++) {
         mtab_put(t, key_at(5, i), 1, 60 + i);
         mtab_put(t, key_at(5, i), 4, 20 + i);
+        mtab_put(t, key_at(5, i), 6, 80 + i);
     }
+    mtab_put(t, key_at(5, 6), 1, 1);
+    mtab_put(t, key_at(5, 6), 4, 2);
+    mtab_put(t, key_at(5, 6), 6, 3);
     mtab_put(t, key_at(5, 7), 2, 30);
-    mtab_put(t, key_at(5, 7), 5, 40);
-    mtab_put(t, key_at(5, 7), 6, 50);
+    mtab_put(t, key_at(5, 7), 5, 50);
     EQ(evicted, 0);
     for (i = 0; i < 8; i++)
         CHECK(mtab_find(t, key_at(5, i)) == mtab_slot_at(t, (5 + i) & 15));
-    /* the window is full: a new key takes slot 7, its three entries go */
+    /* the window is full: a new key takes slot 7, its two entries go */
     memset(mtab_val(mtab_slot_at(t, 12), 6), 0xff, MTAB_VSIZE);
-    mtab_put(t, k9, 6, 200);
-    EQ(evicted, 3);
-    s = mtab_find(t, k9);
+    mtab_put(t, key_at(5, 8), 6, 200);
+    EQ(evicted, 2);
+    s = mtab_find(t, key_at(5, 8));
     CHECK(s == mtab_slot_at(t, 12));
     CHECK(mtab_find(t, key_at(5, 7)) == NULL);
     if (s) {
@@ -110,15 +113,22 @@ test_victim(void)
     }
     for (i = 0; i < 7; i++)
         CHECK(mtab_find(t, key_at(5, i)) != NULL);
-    /* then slot 1 (latest 61): two entries */
+    /* the fewest entries before the most recent use: the new key's one */
     mtab_put(t, key_at(5, 9), 0, 201);
+    EQ(evicted, 3);
+    CHECK(mtab_find(t, key_at(5, 8)) == NULL);
+    CHECK(mtab_find(t, key_at(5, 9)) == mtab_slot_at(t, 12));
+    /* of two entries each, slot 0's (latest 100) before slot 7's (201)
+     * once it has two */
+    mtab_put(t, key_at(5, 9), 1, 202);
+    mtab_put(t, key_at(5, 10), 0, 203);
     EQ(evicted, 5);
-    CHECK(mtab_find(t, key_at(5, 1)) == NULL);
-    CHECK(mtab_find(t, key_at(5, 0)) != NULL);
+    CHECK(mtab_find(t, key_at(5, 0)) == NULL);
+    CHECK(mtab_find(t, key_at(5, 10)) == mtab_slot_at(t, 5));
     /* a found key's put evicts nothing, whatever its stamps */
-    mtab_put(t, key_at(5, 0), 1, 1);
+    mtab_put(t, key_at(5, 6), 0, 1);
     EQ(evicted, 5);
-    EQ(t->placed, 10);
+    EQ(t->placed, 11);
     mtab_free(t);
 }
 
@@ -145,7 +155,7 @@ test_mref(void)
     /* another key takes a's slot (the oldest): a finds it gone */
     mtab_put(t, key_at(9, 8), 0, 30);
     EQ(evicted, 1);
-    CHECK(a.s->key != (ka | FTAB_USED));
+    CHECK(a.s != NULL && a.s->key != (ka | FTAB_USED));
     CHECK(mref_get(t, &a, 0) == NULL);
     CHECK(mref_slot(t, &a) == NULL);
     /* the same key in two mrefs: a put through one is seen by the other */
@@ -211,7 +221,7 @@ test_random(void)
         s = mtab_find(t, key);
         if (at < 16 && row[at].key == k + 1) {
             bad += s != mtab_slot_at(t, at);
-            bad += mtab_has(s, m) != (row[at].stamp[m] != MTAB_NONE);
+            bad += s && mtab_has(s, m) != (row[at].stamp[m] != MTAB_NONE);
         } else {
             bad += s != NULL;
         }
@@ -219,13 +229,17 @@ test_random(void)
             continue;
         mtab_put(t, key, m, now);
         if (at == 16) {
+            unsigned fewest = 0;
             for (i = 0; i < FTAB_PROBE; i++) {
-                unsigned j = (home + i) & 15, n;
+                unsigned j = (home + i) & 15, n, c = 0;
                 int64_t l = MTAB_NONE;
-                for (n = 0; n < MTAB_N; n++)
+                for (n = 0; n < MTAB_N; n++) {
                     l = row[j].stamp[n] > l ? row[j].stamp[n] : l;
-                if (at == 16 || l < best) {
+                    c += row[j].stamp[n] != MTAB_NONE;
+                }
+                if (at == 16 || c < fewest || (c == fewest && l < best)) {
                     at = j;
+                    fewest = c;
                     best = l;
                 }
             }
