@@ -44,14 +44,17 @@ mtab_free(struct mtab *t)
 static unsigned
 entries(const struct mslot *s, int64_t *latest)
 {
+    int64_t l = MTAB_NONE;
     unsigned m, n = 0;
 
-    *latest = MTAB_NONE;
+#pragma GCC unroll 7
     for (m = 0; m < MTAB_N; m++) {
-        n += s->stamp[m] != MTAB_NONE;
-        if (s->stamp[m] > *latest)
-            *latest = s->stamp[m];
+        int64_t x = s->stamp[m];
+
+        n += x != MTAB_NONE;
+        l = x > l ? x : l;
     }
+    *latest = l;
     return n;
 }
 
