@@ -28,8 +28,7 @@ struct fslot {
 
 /* Tables of a group (ftab_group_new) share their memory row by row: row j
  * holds slot j of each member, then their values. Their keys are the same
- * hashes (the what-if scenarios' tables; mod and parent, both keyed by the
- * handle), so the members' probes of a key read the same few cache lines
+ * hashes (mod and parent, both keyed by the handle), so the members' probes of a key read the same few cache lines
  * instead of a line or two each. Each member still places, finds and
  * evicts exactly as a table of its own. */
 struct ftab {
@@ -129,7 +128,7 @@ ftab_get(const struct ftab *t, uint64_t key)
 
 /* Start loading the home row of `key`, `lines` cache lines from its
  * start: the tables are too big for the cache, and a call's lookups go to
- * 7+ of them, so their misses overlap instead of following one another.
+ * several of them, so their misses overlap instead of following one another.
  * t is a table or a group's first member (ftab_group_new), whose rows hold
  * every member's home slot and value of the key; a row is within one line,
  * or whole lines from a line boundary (ftab_lines). `lines` is a constant
@@ -184,7 +183,7 @@ ftab_put_slot(struct ftab *t, uint64_t key, int64_t now, bool *fresh)
         (*t->evicted)++;
     victim->key = key;
     victim->stamp = now;
-    if (t->vsize == 64) /* the what-if model's (struct mval): stores inline, no call */
+    if (t->vsize == 64) /* a line: stores inline, no call */
         memset(val_of(t, victim), 0, 64);
     else
         memset(val_of(t, victim), 0, t->vsize);
