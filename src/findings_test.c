@@ -612,8 +612,8 @@ test_table_slots(void)
     ftab_free(t);
 }
 
-/* A new value is all zero, also where an evicted one was (a value of the
- * model's 64 bytes is cleared inline, others by their size). */
+/* A new value is all zero, also where an evicted one was (a value of a
+ * cache line, 64 bytes, is cleared inline, others by their size). */
 static void
 test_fresh_values(void)
 {

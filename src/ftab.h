@@ -28,8 +28,9 @@ struct fslot {
 
 /* Tables of a group (ftab_group_new) share their memory row by row: row j
  * holds slot j of each member, then their values. Their keys are the same
- * hashes (mod and parent, both keyed by the handle), so the members' probes of a key read the same few cache lines
- * instead of a line or two each. Each member still places, finds and
+ * hashes (mod and parent, both keyed by the handle), so the members'
+ * probes of a key read the same few cache lines instead of a line or two
+ * each. Each member still places, finds and
  * evicts exactly as a table of its own. */
 struct ftab {
     uint8_t *base;  /* slot j at base + j * row */
