@@ -218,8 +218,8 @@ findings_new(size_t cap, unsigned window_s, uint64_t seed)
     f->files = calloc(FND_TOP_FILES, sizeof *f->files);
     /* The hash-placed tables keyed by handles and clients, which a big
      * capture fills entirely (12 MB by default), on huge pages (hugemem.h):
-     * the model's (a row per key: its scenarios' stamps, then their
-     * values, a line each), and the others in one allocation. */
+     * the model's (a row per key: which scenarios have an entry, then
+     * their values, a line each), and the others in one allocation. */
     f->model = mtab_new(cap, &f->evicted);
     full[0] = (struct ftab_group){ pm, 2, cap, pmvs }; /* 32 + 88 bytes: 128 */
     full[1] = (struct ftab_group){ &f->attr, 1, cap, &attr_vs };

@@ -155,8 +155,8 @@ struct fnd_whatif4 {
     uint64_t deleg_open, deleg_close, deleg_getattr; /* COMPOUNDs a read delegation saves */
 };
 
-/* Cache lines of a row of the model's table (mtab_lines: a key and its 7
- * stamps, then 7 values of a line each), of parent and mod's (ftab_lines),
+/* Cache lines of a row of the model's table (mtab_lines: a key and its
+ * entries, then 7 values of a line each), of parent and mod's (ftab_lines),
  * and of attr's: the lines findings_prepare loads. */
 #define FND_MODEL_LINES 8
 #define FND_PM_LINES 2

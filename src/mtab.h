@@ -5,12 +5,12 @@
  *
  * Placed as ftab.h's tables: open addressing over a power-of-two array, a
  * key in one of the FTAB_PROBE slots after its home, never moved, only
- * replaced. Each member has its own stamp of the key (MTAB_NONE: no entry)
- * and its own value. A member's put of a key that has a slot uses that
- * slot; a new key takes the first empty slot of its window, else the one
- * holding the fewest members' entries, of those the one whose latest stamp
- * is the oldest, and every member's entry there is evicted (each counted
- * in *evicted). */
+ * replaced. Each member has its own entry of the key, or none, and its own
+ * value; the slot keeps which members have one and when any of them was
+ * last used. A member's put of a key that has a slot uses that slot; a new
+ * key takes the first empty slot of its window, else the one holding the
+ * fewest members' entries, of those the one last used the longest ago, and
+ * every member's entry there is evicted (each counted in *evicted). */
 #ifndef NFSSCOPE_MTAB_H
 #define NFSSCOPE_MTAB_H
 
@@ -24,14 +24,18 @@
 
 #define MTAB_N 7
 #define MTAB_VSIZE 64
-/* A member's stamp of a key it has no entry of: not 0, a capture's time
- * may be 0. */
+/* The last use of a slot without entries: not 0, a capture's time may be
+ * 0. */
 #define MTAB_NONE INT64_MIN
 
-/* A row: this line, then the members' values, a line each. */
+/* A row: this line, then the members' values, a line each. The latest use
+ * of any entry, not one per member: a member's own would only ever be
+ * compared through their maximum (the victim), so the count and the
+ * maximum are read from two fields instead of worked out from seven. */
 struct mslot {
     _Alignas(64) uint64_t key; /* FTAB_USED | key; 0 = empty */
-    int64_t stamp[MTAB_N];
+    int64_t latest;            /* the newest `now` of a put of any member; MTAB_NONE: none */
+    uint8_t has;               /* bit m: member m has an entry */
 };
 
 #define MTAB_ROW (sizeof(struct mslot) + MTAB_N * MTAB_VSIZE)
@@ -66,7 +70,7 @@ mtab_val(struct mslot *s, unsigned m)
 static inline bool
 mtab_has(const struct mslot *s, unsigned m)
 {
-    return s->stamp[m] != MTAB_NONE;
+    return s->has >> m & 1;
 }
 
 /* The cache lines of a row. */
@@ -117,12 +121,12 @@ mtab_touch(struct mslot *s, unsigned m, int64_t now)
 {
     void *v = mtab_val(s, m);
 
-    if (s->stamp[m] == MTAB_NONE) {
-        s->stamp[m] = now;
+    if (!(s->has >> m & 1)) {
+        s->has |= (uint8_t)(1u << m);
         memset(v, 0, MTAB_VSIZE);
-    } else if (s->stamp[m] < now) {
-        s->stamp[m] = now;
     }
+    if (s->latest < now)
+        s->latest = now;
     return v;
 }
 

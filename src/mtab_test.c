@@ -54,23 +54,23 @@ test_members(void)
     for (m = 0; m < MTAB_VSIZE; m++)
         zero += v2[m] == 0 && v0[m] == 0xa0;
     EQ(zero, MTAB_VSIZE);
-    EQ(s->stamp[0], 0);
-    EQ(s->stamp[2], 50);
-    /* a put makes an entry recent, never older */
+    EQ(s->has, 5);
+    EQ(s->latest, 50);
+    /* a put makes the slot recent, never older */
     mtab_put(t, k, 2, 40);
-    EQ(s->stamp[2], 50);
+    EQ(s->latest, 50);
     mtab_put(t, k, 0, 70);
-    EQ(s->stamp[0], 70);
+    EQ(s->latest, 70);
     EQ(v0[0], 0xa0);
     EQ(t->placed, 1);
     EQ(evicted, 0);
     mtab_free(t);
 }
 
-/* Fill the window of home 5 with 8 keys; stamps (member: time):
+/* Fill the window of home 5 with 8 keys; puts (member: time):
  * slot 0: m0 10, m3 100 (the oldest single entry, two entries)
  * slots 1..5: m1 60 + slot, m4 20 + slot, m6 80 + slot
- * slot 6: m1 1, m4 2, m6 3 (the oldest latest stamp, three entries)
+ * slot 6: m1 1, m4 2, m6 3 (the oldest latest use, three entries)
  * slot 7: m2 30, m5 50 (two entries, the older latest: the victim) */
 static void
 test_victim(void)
@@ -106,7 +106,8 @@ test_victim(void)
     CHECK(s == mtab_slot_at(t, 12));
     CHECK(mtab_find(t, key_at(5, 7)) == NULL);
     if (s) {
-        EQ(s->stamp[6], 200);
+        EQ(s->latest, 200);
+        CHECK(mtab_has(s, 6));
         EQ(*(uint8_t *)mtab_val(s, 6), 0);
         for (m = 0; m < 6; m++)
             CHECK(!mtab_has(s, m));
@@ -125,7 +126,7 @@ test_victim(void)
     EQ(evicted, 5);
     CHECK(mtab_find(t, key_at(5, 0)) == NULL);
     CHECK(mtab_find(t, key_at(5, 10)) == mtab_slot_at(t, 5));
-    /* a found key's put evicts nothing, whatever its stamps */
+    /* a found key's put evicts nothing, however old its slot's use */
     mtab_put(t, key_at(5, 6), 0, 1);
     EQ(evicted, 5);
     EQ(t->placed, 11);
@@ -255,7 +256,17 @@ test_random(void)
         if (row[at].stamp[m] == MTAB_NONE || row[at].stamp[m] < now)
             row[at].stamp[m] = now;
         bad += mtab_find(t, key) != mtab_slot_at(t, at);
-        bad += mtab_slot_at(t, at)->stamp[m] != row[at].stamp[m];
+        {
+            const struct mslot *x = mtab_slot_at(t, at);
+            int64_t l = MTAB_NONE;
+            unsigned n;
+
+            for (n = 0; n < MTAB_N; n++) {
+                l = row[at].stamp[n] > l ? row[at].stamp[n] : l;
+                bad += mtab_has(x, n) != (row[at].stamp[n] != MTAB_NONE);
+            }
+            bad += x->latest != l;
+        }
     }
     EQ(bad, 0);
     EQ(evicted, want_evicted);
