@@ -193,7 +193,8 @@ test_random(void)
 {
     uint64_t evicted = 0, want_evicted = 0, rnd = 88172645463325252ULL;
     struct mtab *t = mtab_new(16, &evicted);
-    /* the model: per row, its key (index + 1, 0 none) and stamps */
+    /* the model: per row, its key (index + 1, 0 none) and a stamp per
+     * member; the table keeps only which members have one and the newest */
     struct {
         unsigned key;
         int64_t stamp[MTAB_N];
