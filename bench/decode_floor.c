@@ -229,19 +229,18 @@ static uint32_t
 flow_of(const uint8_t *a, const uint8_t *b, uint16_t pa, uint16_t pb, uint8_t proto, uint8_t *dir)
 {
     uint8_t k[37];
-    int swap = memcmp(a, b, 16);
+    int c = memcmp(a, b, 16);
+    int swap = c ? c > 0 : pa > pb; /* the key's first end is the lower one */
+    const uint8_t *lo = swap ? b : a, *hi = swap ? a : b;
+    uint16_t plo = swap ? pb : pa, phi = swap ? pa : pb;
     uint64_t h;
     uint32_t i, n;
 
-    if (swap == 0)
-        swap = pa > pb;
-    else
-        swap = swap > 0;
     *dir = (uint8_t)swap;
-    memcpy(k, swap ? b : a, 16);
-    memcpy(k + 16, swap ? a : b, 16);
-    k[32] = (uint8_t)((swap ? pb : pa) >> 8), k[33] = (uint8_t)(swap ? pb : pa);
-    k[34] = (uint8_t)((swap ? pa : pb) >> 8), k[35] = (uint8_t)(swap ? pa : pb);
+    memcpy(k, lo, 16);
+    memcpy(k + 16, hi, 16);
+    k[32] = (uint8_t)(plo >> 8), k[33] = (uint8_t)plo;
+    k[34] = (uint8_t)(phi >> 8), k[35] = (uint8_t)phi;
     k[36] = proto;
     {
         uint64_t w[4];
